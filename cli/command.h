@@ -1,0 +1,27 @@
+// A CLI subcommand turns its arguments into one protocol request and, for human output,
+// renders the reply's data. Each file under commands/ adds a few related subcommands.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+namespace companyos::cli {
+
+struct Invocation {
+  std::string method;
+  nlohmann::json params = nlohmann::json::object();
+  // Prints the reply's data for a person; unset means the generic field view.
+  std::function<void(const nlohmann::json& data)> human;
+};
+
+// Creates a subcommand with a description and an examples footer.
+CLI::App* add_command(CLI::App& parent, const std::string& name, const std::string& description,
+                      const std::string& examples);
+
+void add_basic_commands(CLI::App& app, Invocation& out);
+void add_settings_commands(CLI::App& app, Invocation& out);
+
+}  // namespace companyos::cli

@@ -1,0 +1,62 @@
+// settings get [KEY] / settings set KEY VALUE.
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/render.h"
+
+namespace companyos::cli {
+namespace {
+
+// "true", "3" and "null" are sent as JSON values; anything else as a string.
+nlohmann::json value_from_argument(const std::string& text) {
+  auto parsed = nlohmann::json::parse(text, nullptr, false);
+  if (!parsed.is_discarded() && (parsed.is_boolean() || parsed.is_number() || parsed.is_null())) {
+    return parsed;
+  }
+  return text;
+}
+
+}  // namespace
+
+void add_settings_commands(CLI::App& app, Invocation& out) {
+  auto* settings = add_command(app, "settings", "Read or change the daemon's settings.",
+                               "  companyos settings get\n"
+                               "  companyos settings set physical_input true\n");
+  settings->require_subcommand(1);
+
+  auto key = std::make_shared<std::string>();
+  auto* get = add_command(*settings, "get", "Show every setting, or one.",
+                          "  companyos settings get\n  companyos settings get max_level\n");
+  get->add_option("key", *key, "a setting's key");
+  get->callback([&out, key] {
+    out.method = "settings.get";
+    if (!key->empty()) out.params["key"] = *key;
+    out.human = [](const nlohmann::json& data) {
+      if (data.contains("settings")) {
+        render_table(std::cout, data["settings"],
+                     {{"KEY", "key"}, {"VALUE", "value"}, {"ALLOWED", "allowed"}});
+      } else {
+        std::cout << plain(data["value"]) << '\n';
+      }
+    };
+  });
+
+  auto set_key = std::make_shared<std::string>();
+  auto set_value = std::make_shared<std::string>();
+  auto* set = add_command(*settings, "set", "Change one setting; a bad value changes nothing.",
+                          "  companyos settings set max_level 4\n"
+                          "  companyos settings set unattended true\n"
+                          "  companyos settings set agent_desktop_path /usr/local/bin/agent-desktop\n"
+                          "  companyos settings set agent_desktop_path ''\n");
+  set->add_option("key", *set_key, "the setting's key")->required();
+  set->add_option("value", *set_value, "the new value")->required();
+  set->callback([&out, set_key, set_value] {
+    out.method = "settings.set";
+    out.params = {{"key", *set_key}, {"value", value_from_argument(*set_value)}};
+    out.human = [](const nlohmann::json& data) {
+      std::cout << plain(data["key"]) << " = " << plain(data["value"]) << '\n';
+    };
+  });
+}
+
+}  // namespace companyos::cli

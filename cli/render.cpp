@@ -1,0 +1,85 @@
+#include "cli/render.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace companyos::cli {
+namespace {
+
+void flatten(const nlohmann::json& value, const std::string& prefix,
+             std::vector<std::pair<std::string, std::string>>& rows) {
+  if (value.is_object() && !value.empty()) {
+    for (const auto& [key, child] : value.items()) {
+      flatten(child, prefix.empty() ? key : prefix + "." + key, rows);
+    }
+    return;
+  }
+  rows.emplace_back(prefix, plain(value));
+}
+
+const nlohmann::json* lookup(const nlohmann::json& row, const std::string& dotted) {
+  const nlohmann::json* node = &row;
+  std::size_t start = 0;
+  while (start <= dotted.size()) {
+    auto dot = dotted.find('.', start);
+    std::string part = dotted.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (!node->is_object() || !node->contains(part)) return nullptr;
+    node = &(*node)[part];
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return node;
+}
+
+}  // namespace
+
+std::string plain(const nlohmann::json& value) {
+  if (value.is_null()) return "-";
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_boolean()) return value.get<bool>() ? "yes" : "no";
+  if (value.is_array()) {
+    std::string joined;
+    for (const auto& item : value) joined += (joined.empty() ? "" : ", ") + plain(item);
+    return joined.empty() ? "-" : joined;
+  }
+  return value.dump();
+}
+
+void render_fields(std::ostream& out, const nlohmann::json& object) {
+  std::vector<std::pair<std::string, std::string>> rows;
+  flatten(object, "", rows);
+  std::size_t width = 0;
+  for (const auto& row : rows) width = std::max(width, row.first.size());
+  for (const auto& [key, value] : rows) {
+    out << key << std::string(width - key.size() + 2, ' ') << value << '\n';
+  }
+}
+
+void render_table(std::ostream& out, const nlohmann::json& rows, const std::vector<Column>& columns) {
+  std::vector<std::vector<std::string>> cells;
+  std::vector<std::size_t> widths;
+  for (const auto& column : columns) widths.push_back(column.header.size());
+  for (const auto& row : rows) {
+    std::vector<std::string> line;
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      const nlohmann::json* value = lookup(row, columns[i].key);
+      line.push_back(value != nullptr ? plain(*value) : "-");
+      widths[i] = std::max(widths[i], line.back().size());
+    }
+    cells.push_back(std::move(line));
+  }
+  auto print = [&](const std::vector<std::string>& line) {
+    std::string text;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      text += line[i];
+      if (i + 1 < line.size()) text += std::string(widths[i] - line[i].size() + 2, ' ');
+    }
+    out << text << '\n';
+  };
+  std::vector<std::string> header;
+  for (const auto& column : columns) header.push_back(column.header);
+  print(header);
+  for (const auto& line : cells) print(line);
+}
+
+}  // namespace companyos::cli

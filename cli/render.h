@@ -1,0 +1,24 @@
+// Human-readable output: aligned key/value blocks and tables.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace companyos::cli {
+
+// A scalar as a person reads it: strings unquoted, null as "-".
+std::string plain(const nlohmann::json& value);
+
+// Nested objects flatten to dotted keys ("store.path"); keys are aligned.
+void render_fields(std::ostream& out, const nlohmann::json& object);
+
+struct Column {
+  std::string header;
+  std::string key;  // field of each row; dotted for nested fields
+};
+void render_table(std::ostream& out, const nlohmann::json& rows, const std::vector<Column>& columns);
+
+}  // namespace companyos::cli

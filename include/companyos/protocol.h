@@ -1,0 +1,33 @@
+// Wire format shared by daemon and CLI: one JSON object per line (DESIGN.md §3).
+// Request {"id","method","params"}; reply {"id","ok":true,"data"} or {"id","ok":false,"error"}.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "companyos/errors.h"
+
+namespace companyos::protocol {
+
+inline constexpr std::size_t kMaxLineBytes = 4 * 1024 * 1024;
+
+struct ErrorBody {
+  ErrorCode code = ErrorCode::kInternal;
+  std::string message;
+  nlohmann::json details = nlohmann::json::object();
+  std::string suggestion;
+  Retry retry = Retry::kSafe;
+};
+
+nlohmann::json make_request(const nlohmann::json& id, std::string_view method,
+                            nlohmann::json params = nlohmann::json::object());
+nlohmann::json ok_envelope(const nlohmann::json& id, nlohmann::json data);
+nlohmann::json error_envelope(const nlohmann::json& id, const ErrorBody& error);
+
+// Serialises one envelope as a single line, newline included. Invalid UTF-8 in
+// strings is replaced rather than thrown on, so a reply is always sent.
+std::string to_line(const nlohmann::json& envelope);
+
+}  // namespace companyos::protocol

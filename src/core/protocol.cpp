@@ -1,0 +1,31 @@
+#include "companyos/protocol.h"
+
+namespace companyos::protocol {
+
+nlohmann::json make_request(const nlohmann::json& id, std::string_view method,
+                            nlohmann::json params) {
+  return {{"id", id}, {"method", method}, {"params", std::move(params)}};
+}
+
+nlohmann::json ok_envelope(const nlohmann::json& id, nlohmann::json data) {
+  return {{"id", id}, {"ok", true}, {"data", std::move(data)}};
+}
+
+nlohmann::json error_envelope(const nlohmann::json& id, const ErrorBody& error) {
+  nlohmann::json body = {
+      {"code", to_string(error.code)},
+      {"message", error.message},
+      {"details", error.details.is_null() ? nlohmann::json::object() : error.details},
+      {"retry", to_string(error.retry)},
+  };
+  if (!error.suggestion.empty()) body["suggestion"] = error.suggestion;
+  return {{"id", id}, {"ok", false}, {"error", std::move(body)}};
+}
+
+std::string to_line(const nlohmann::json& envelope) {
+  std::string line = envelope.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  line.push_back('\n');
+  return line;
+}
+
+}  // namespace companyos::protocol

@@ -1,0 +1,155 @@
+#include "daemon/daemon.h"
+
+#include <glib-unix.h>
+#include <glib.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <memory>
+
+#include <spdlog/spdlog.h>
+#include <systemd/sd-daemon.h>
+
+#include "companyos/protocol.h"
+#include "core/clock.h"
+#include "core/version.h"
+#include "daemon/context.h"
+#include "daemon/method_table.h"
+#include "daemon/methods/methods.h"
+#include "daemon/request.h"
+#include "daemon/server.h"
+#include "daemon/socket_setup.h"
+#include "daemon/worker_pool.h"
+#include "store/database.h"
+#include "store/settings.h"
+
+namespace companyos::daemon {
+namespace {
+
+constexpr int kWorkerThreads = 8;
+constexpr guint kShutdownGraceMs = 5000;
+
+struct MainLoopDeleter {
+  void operator()(GMainLoop* loop) const { g_main_loop_unref(loop); }
+};
+
+void log_error(const Error& error) {
+  spdlog::error("{}", error.message);
+  if (!error.suggestion.empty()) spdlog::error("hint: {}", error.suggestion);
+}
+
+// Shutdown: stop accepting at once, then let replies in flight drain, bounded in time.
+struct Shutdown {
+  GMainLoop* loop = nullptr;
+  Server* server = nullptr;
+  const Listener* listener = nullptr;
+  std::chrono::steady_clock::time_point deadline{};
+  bool started = false;
+
+  void begin(const char* why) {
+    if (started) return;
+    started = true;
+    spdlog::info("{}: shutting down", why);
+    sd_notify(0, "STOPPING=1");
+    server->stop_accepting();
+    if (listener->created_by_us && !listener->path.empty()) ::unlink(listener->path.c_str());
+    deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kShutdownGraceMs);
+    g_timeout_add(5, &Shutdown::poll, this);
+  }
+
+  static gboolean poll(gpointer self) {
+    auto* s = static_cast<Shutdown*>(self);
+    if (s->server->has_unfinished_work() && std::chrono::steady_clock::now() < s->deadline) {
+      return G_SOURCE_CONTINUE;
+    }
+    if (s->server->has_unfinished_work()) spdlog::warn("shutdown: dropping unfinished replies");
+    g_main_loop_quit(s->loop);
+    return G_SOURCE_REMOVE;
+  }
+};
+
+}  // namespace
+
+int run_daemon(const DaemonOptions& options) {
+  ::umask(077);
+  ::signal(SIGPIPE, SIG_IGN);
+  // Handlers go in before the socket can accept anyone, so a signal is never fatal; one
+  // that arrives during start-up is handled as soon as the loop runs.
+  std::unique_ptr<GMainLoop, MainLoopDeleter> loop(g_main_loop_new(nullptr, FALSE));
+  Shutdown shutdown;
+  shutdown.loop = loop.get();
+  auto on_signal = [](gpointer self) -> gboolean {
+    static_cast<Shutdown*>(self)->begin("signal received");
+    return G_SOURCE_CONTINUE;
+  };
+  guint term_source = g_unix_signal_add(SIGTERM, on_signal, &shutdown);
+  guint int_source = g_unix_signal_add(SIGINT, on_signal, &shutdown);
+
+  auto from_systemd = listener_from_systemd();
+  if (!from_systemd) {
+    log_error(from_systemd.error());
+    return 1;
+  }
+  Listener listener;
+  if (*from_systemd) {
+    listener = std::move(**from_systemd);
+    spdlog::info("using the socket passed by systemd{}",
+                 listener.path.empty() ? "" : " (" + listener.path + ")");
+  } else {
+    auto own = listen_on_path(options.socket_path);
+    if (!own) {
+      log_error(own.error());
+      return 1;
+    }
+    listener = std::move(*own);
+  }
+
+  auto db = store::Database::open(options.db_path);
+  if (!db) {
+    log_error(db.error());
+    if (listener.created_by_us) ::unlink(listener.path.c_str());
+    return 1;
+  }
+
+  SystemClock clock;
+  store::Settings settings(*db, clock);
+  MethodTable table(methods::all_methods());
+  std::optional<WorkerPool> workers(std::in_place, g_main_context_default(), kWorkerThreads);
+  DaemonContext context{*db, settings, clock, *workers, table,
+                        listener.path, std::chrono::steady_clock::now()};
+
+  auto handle_line = [&](const FramedLine& line, std::function<void(std::string)> done) {
+    auto parsed = parse_request(line);
+    if (auto* bad = std::get_if<RequestError>(&parsed)) {
+      done(protocol::to_line(protocol::error_envelope(bad->id, bad->error)));
+      return;
+    }
+    auto request = std::get<Request>(std::move(parsed));
+    spdlog::debug("request {} {}", request.method, request.id.dump());
+    table.dispatch(request.method, request.params, context,
+                   [id = request.id, done = std::move(done)](Result<nlohmann::json> result) {
+                     done(protocol::to_line(result ? protocol::ok_envelope(id, std::move(*result))
+                                                   : protocol::error_envelope(id, result.error())));
+                   });
+  };
+
+  auto server = std::make_unique<Server>(std::move(listener.fd), ::geteuid(), handle_line);
+  shutdown.server = server.get();
+  shutdown.listener = &listener;
+
+  spdlog::info("companyosd {} serving {} (store {}, schema {})", kVersion, listener.path,
+               db->path(), db->schema_version());
+  sd_notify(0, "READY=1");
+
+  g_main_loop_run(loop.get());
+
+  g_source_remove(term_source);
+  g_source_remove(int_source);
+  server.reset();
+  workers.reset();
+  spdlog::info("stopped");
+  return 0;
+}
+
+}  // namespace companyos::daemon

@@ -1,0 +1,9 @@
+#include "daemon/methods/methods.h"
+
+namespace companyos::daemon::methods {
+
+std::vector<const MethodSpec*> all_methods() {
+  return {&kPing, &kMethods, &kStatus, &kSettingsGet, &kSettingsSet};
+}
+
+}  // namespace companyos::daemon::methods

@@ -1,0 +1,19 @@
+// The protocol's methods, one declaration each (see method_table.h). Adding a method means
+// one new file with its MethodSpec and one line in all_methods().
+#pragma once
+
+#include <vector>
+
+#include "daemon/method_table.h"
+
+namespace companyos::daemon::methods {
+
+extern const MethodSpec kPing;
+extern const MethodSpec kMethods;
+extern const MethodSpec kStatus;
+extern const MethodSpec kSettingsGet;
+extern const MethodSpec kSettingsSet;
+
+std::vector<const MethodSpec*> all_methods();
+
+}  // namespace companyos::daemon::methods

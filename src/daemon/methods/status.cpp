@@ -1,0 +1,32 @@
+#include <unistd.h>
+
+#include "core/version.h"
+#include "daemon/context.h"
+#include "daemon/methods/methods.h"
+#include "store/database.h"
+#include "store/settings.h"
+
+namespace companyos::daemon::methods {
+
+const MethodSpec kStatus{
+    .name = "status",
+    .summary = "daemon, store and desktop session facts",
+    .params = {},
+    .handler = [](const nlohmann::json&, DaemonContext& ctx, Reply reply) {
+      auto uptime = std::chrono::duration_cast<std::chrono::milliseconds>(
+          std::chrono::steady_clock::now() - ctx.started);
+      auto settings = ctx.settings.all();
+      if (!settings) return reply(std::move(settings).take_error());
+      nlohmann::json data = {
+          {"version", kVersion},
+          {"pid", ::getpid()},
+          {"uptime_ms", uptime.count()},
+          {"socket", ctx.socket_path},
+          {"store", {{"path", ctx.db.path()}, {"schema_version", ctx.db.schema_version()}}},
+          {"physical_input", (*settings)["physical_input"]},
+      };
+      reply(std::move(data));
+    },
+};
+
+}  // namespace companyos::daemon::methods

@@ -1,0 +1,54 @@
+#include "daemon/request.h"
+
+#include <glib.h>
+
+#include "companyos/protocol.h"
+
+namespace companyos::daemon {
+namespace {
+
+RequestError bad(nlohmann::json id, std::string message, std::string suggestion = {}) {
+  return RequestError{std::move(id), make_error(ErrorCode::kInvalidArgs, std::move(message),
+                                                nlohmann::json::object(), std::move(suggestion))};
+}
+
+constexpr const char* kShape = R"(send one JSON object per line: {"id":1,"method":"ping","params":{}})";
+
+}  // namespace
+
+std::variant<Request, RequestError> parse_request(const FramedLine& line) {
+  if (line.oversize) {
+    return bad(nullptr, "request line longer than " + std::to_string(protocol::kMaxLineBytes) +
+                            " bytes", "split the work into smaller requests");
+  }
+  if (!g_utf8_validate(line.text.data(), static_cast<gssize>(line.text.size()), nullptr)) {
+    return bad(nullptr, "request is not valid UTF-8", kShape);
+  }
+  auto doc = nlohmann::json::parse(line.text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) return bad(nullptr, "request is not valid JSON", kShape);
+  if (!doc.is_object()) return bad(nullptr, "request must be a JSON object", kShape);
+
+  nlohmann::json id = doc.contains("id") ? doc["id"] : nlohmann::json(nullptr);
+  if (!(id.is_null() || id.is_string() || id.is_number())) {
+    return bad(nullptr, "\"id\" must be a string, a number or null", kShape);
+  }
+  for (const auto& [key, value] : doc.items()) {
+    if (key != "id" && key != "method" && key != "params") {
+      return bad(id, "unknown request field \"" + key + "\"", kShape);
+    }
+    (void)value;
+  }
+  if (!doc.contains("method")) return bad(id, "missing \"method\"", kShape);
+  if (!doc["method"].is_string()) return bad(id, "\"method\" must be a string", kShape);
+
+  Request request;
+  request.id = std::move(id);
+  request.method = doc["method"].get<std::string>();
+  if (doc.contains("params") && !doc["params"].is_null()) {
+    if (!doc["params"].is_object()) return bad(request.id, "\"params\" must be an object", kShape);
+    request.params = std::move(doc["params"]);
+  }
+  return request;
+}
+
+}  // namespace companyos::daemon

@@ -1,0 +1,254 @@
+#include "daemon/server.h"
+
+#include <glib-unix.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <deque>
+
+#include <spdlog/spdlog.h>
+
+#include "companyos/protocol.h"
+#include "core/result.h"
+
+namespace companyos::daemon {
+namespace {
+
+// Reading pauses while this much reply data waits for a slow reader.
+constexpr std::size_t kMaxBufferedOutput = 8 * 1024 * 1024;
+constexpr std::size_t kMaxQueuedLines = 256;
+constexpr std::size_t kReadChunk = 64 * 1024;
+
+// Removes a GLib source when it goes out of scope or is replaced.
+class SourceGuard {
+ public:
+  SourceGuard() = default;
+  SourceGuard(const SourceGuard&) = delete;
+  SourceGuard& operator=(const SourceGuard&) = delete;
+  ~SourceGuard() { reset(); }
+  void reset(guint id = 0) {
+    if (id_ != 0) g_source_remove(id_);
+    id_ = id;
+  }
+  bool active() const { return id_ != 0; }
+  // For a source whose callback returned G_SOURCE_REMOVE: forget it without removing.
+  void forget() { id_ = 0; }
+
+ private:
+  guint id_ = 0;
+};
+
+}  // namespace
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(Server& server, std::uint64_t id, UniqueFd fd)
+      : server_(server), id_(id), fd_(std::move(fd)), framer_(protocol::kMaxLineBytes) {}
+
+  void start() { update_read_watch(); }
+  void detach() {
+    read_watch_.reset();
+    write_watch_.reset();
+  }
+  bool has_unfinished_work() const { return busy_ || !out_.empty() || !queue_.empty(); }
+
+ private:
+  static gboolean on_readable(gint, GIOCondition condition, gpointer self) {
+    auto* conn = static_cast<Connection*>(self);
+    conn->read_watch_.forget();
+    conn->read_available(condition);
+    return G_SOURCE_REMOVE;
+  }
+  static gboolean on_writable(gint, GIOCondition, gpointer self) {
+    auto* conn = static_cast<Connection*>(self);
+    conn->write_watch_.forget();
+    conn->flush();
+    return G_SOURCE_REMOVE;
+  }
+
+  bool reading_paused() const {
+    return out_.size() >= kMaxBufferedOutput || queue_.size() >= kMaxQueuedLines;
+  }
+
+  void update_read_watch() {
+    if (eof_ || closing_ || reading_paused()) return;
+    if (!read_watch_.active()) {
+      read_watch_.reset(g_unix_fd_add(fd_.get(), static_cast<GIOCondition>(G_IO_IN | G_IO_HUP | G_IO_ERR),
+                                      &Connection::on_readable, this));
+    }
+  }
+
+  void read_available(GIOCondition condition) {
+    auto keep = shared_from_this();
+    char buffer[kReadChunk];
+    std::vector<FramedLine> lines;
+    for (;;) {
+      ssize_t n = ::recv(fd_.get(), buffer, sizeof buffer, 0);
+      if (n > 0) {
+        framer_.feed(std::string_view(buffer, static_cast<std::size_t>(n)), lines);
+        if (lines.size() >= kMaxQueuedLines) break;
+        continue;
+      }
+      if (n == 0) {
+        eof_ = true;
+        if (auto last = framer_.finish()) lines.push_back(std::move(*last));
+        break;
+      }
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) break;
+      spdlog::debug("client {}: read error: {}", id_, std::strerror(errno));
+      fail();
+      return;
+    }
+    (void)condition;
+    for (auto& line : lines) queue_.push_back(std::move(line));
+    process_queue();
+    update_read_watch();
+    maybe_close();
+  }
+
+  void process_queue() {
+    if (in_dispatch_) return;  // a synchronous reply re-entered; the outer loop continues
+    in_dispatch_ = true;
+    while (!busy_ && !queue_.empty() && !closing_) {
+      FramedLine line = std::move(queue_.front());
+      queue_.pop_front();
+      busy_ = true;
+      std::weak_ptr<Connection> weak = weak_from_this();
+      server_.handler_(line, [weak](std::string reply) {
+        if (auto conn = weak.lock()) conn->on_reply(std::move(reply));
+      });
+    }
+    in_dispatch_ = false;
+  }
+
+  void on_reply(std::string reply) {
+    busy_ = false;
+    out_.append(reply);
+    flush();
+    if (closing_) return;
+    process_queue();
+    update_read_watch();
+    maybe_close();
+  }
+
+  void flush() {
+    auto keep = shared_from_this();
+    while (!out_.empty()) {
+      ssize_t n = ::send(fd_.get(), out_.data(), out_.size(), MSG_NOSIGNAL);
+      if (n > 0) {
+        out_.erase(0, static_cast<std::size_t>(n));
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        if (!write_watch_.active()) {
+          write_watch_.reset(g_unix_fd_add(fd_.get(), G_IO_OUT, &Connection::on_writable, this));
+        }
+        return;
+      }
+      spdlog::debug("client {}: write error: {}", id_, std::strerror(errno));
+      fail();
+      return;
+    }
+    update_read_watch();
+    maybe_close();
+  }
+
+  void maybe_close() {
+    if (eof_ && !has_unfinished_work()) fail();
+  }
+
+  void fail() {
+    if (closing_) return;
+    closing_ = true;
+    detach();
+    server_.close_connection(id_);
+  }
+
+  Server& server_;
+  std::uint64_t id_;
+  UniqueFd fd_;
+  LineFramer framer_;
+  std::deque<FramedLine> queue_;
+  std::string out_;
+  SourceGuard read_watch_;
+  SourceGuard write_watch_;
+  bool busy_ = false;
+  bool eof_ = false;
+  bool closing_ = false;
+  bool in_dispatch_ = false;
+};
+
+Server::Server(UniqueFd listen_fd, uid_t allowed_uid, LineHandler handler)
+    : listen_fd_(std::move(listen_fd)), allowed_uid_(allowed_uid), handler_(std::move(handler)) {
+  listen_source_ = g_unix_fd_add(listen_fd_.get(), G_IO_IN, &Server::on_accept, this);
+}
+
+Server::~Server() {
+  stop_accepting();
+  for (auto& [id, conn] : connections_) conn->detach();
+}
+
+void Server::stop_accepting() {
+  if (listen_source_ != 0) {
+    g_source_remove(listen_source_);
+    listen_source_ = 0;
+  }
+  listen_fd_.reset();
+}
+
+bool Server::has_unfinished_work() const {
+  for (const auto& [id, conn] : connections_) {
+    if (conn->has_unfinished_work()) return true;
+  }
+  return false;
+}
+
+gboolean Server::on_accept(gint, GIOCondition, gpointer self) {
+  static_cast<Server*>(self)->accept_pending();
+  return G_SOURCE_CONTINUE;
+}
+
+void Server::accept_pending() {
+  for (;;) {
+    UniqueFd client(::accept4(listen_fd_.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC));
+    if (!client.valid()) {
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK) {
+        spdlog::warn("accept failed: {}", std::strerror(errno));
+      }
+      return;
+    }
+    ucred cred{};
+    socklen_t len = sizeof(cred);
+    if (::getsockopt(client.get(), SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 ||
+        cred.uid != allowed_uid_) {
+      spdlog::warn("refused a client of uid {} (pid {}): this daemon serves uid {} only",
+                   cred.uid, cred.pid, allowed_uid_);
+      const std::string refusal = protocol::to_line(protocol::error_envelope(
+          nullptr, make_error(ErrorCode::kPermDenied,
+                              "this daemon serves only uid " + std::to_string(allowed_uid_))));
+      (void)::send(client.get(), refusal.data(), refusal.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+      continue;
+    }
+    const std::uint64_t id = next_id_++;
+    auto conn = std::make_shared<Connection>(*this, id, std::move(client));
+    connections_.emplace(id, conn);
+    conn->start();
+  }
+}
+
+void Server::close_connection(std::uint64_t id) {
+  auto it = connections_.find(id);
+  if (it == connections_.end()) return;
+  // Destroy after the current callback returns: the caller is a member of the connection.
+  auto doomed = std::make_unique<std::shared_ptr<Connection>>(std::move(it->second));
+  connections_.erase(it);
+  g_idle_add_full(
+      G_PRIORITY_DEFAULT, [](gpointer) -> gboolean { return G_SOURCE_REMOVE; }, doomed.release(),
+      [](gpointer p) { std::unique_ptr<std::shared_ptr<Connection>>(static_cast<std::shared_ptr<Connection>*>(p)); });
+}
+
+}  // namespace companyos::daemon

@@ -1,0 +1,52 @@
+// Serves JSON-lines clients on a listening socket from the GLib main loop.
+// Non-blocking I/O per client: a slow client never blocks another. Each connection
+// answers its requests in order, one at a time. Only clients of our own uid are served.
+#pragma once
+
+#include <sys/types.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+#include <glib.h>
+
+#include "core/unique_fd.h"
+#include "daemon/line_framer.h"
+
+namespace companyos::daemon {
+
+class Connection;
+
+class Server {
+ public:
+  // Answers one framed line; calls `done` exactly once with the reply line (newline included).
+  using LineHandler = std::function<void(const FramedLine& line, std::function<void(std::string)> done)>;
+
+  Server(UniqueFd listen_fd, uid_t allowed_uid, LineHandler handler);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Closes the listening socket; connections already open stay until they finish.
+  void stop_accepting();
+  // True while some reply has not been written out yet or a request is being answered.
+  bool has_unfinished_work() const;
+  std::size_t connection_count() const { return connections_.size(); }
+
+ private:
+  friend class Connection;
+  static gboolean on_accept(gint fd, GIOCondition condition, gpointer self);
+  void accept_pending();
+  void close_connection(std::uint64_t id);
+
+  UniqueFd listen_fd_;
+  guint listen_source_ = 0;
+  uid_t allowed_uid_;
+  LineHandler handler_;
+  std::uint64_t next_id_ = 1;
+  std::map<std::uint64_t, std::shared_ptr<Connection>> connections_;
+};
+
+}  // namespace companyos::daemon

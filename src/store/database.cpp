@@ -1,0 +1,186 @@
+#include "store/database.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "store/migrations.h"
+
+namespace companyos::store {
+namespace {
+
+// The directory is created private; an existing one is left as the user set it.
+Status ensure_parent_directory(const std::string& path) {
+  std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (parent.empty()) return ok_status();
+  std::error_code ec;
+  if (std::filesystem::exists(parent, ec)) return ok_status();
+  std::filesystem::create_directories(parent, ec);
+  if (ec) {
+    return make_error(ErrorCode::kInternal, "cannot create store directory " + parent.string() +
+                                                ": " + ec.message());
+  }
+  ::chmod(parent.c_str(), 0700);
+  return ok_status();
+}
+
+// Creating the file ourselves fixes its mode before SQLite ever writes to it; SQLite gives
+// the -wal and -shm files the same mode.
+Status ensure_private_file(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    return make_error(ErrorCode::kInternal,
+                      "cannot open store " + path + ": " + std::strerror(errno));
+  }
+  int rc = ::fchmod(fd, 0600);
+  int saved = errno;
+  ::close(fd);
+  if (rc != 0) {
+    return make_error(ErrorCode::kInternal,
+                      "cannot make store private " + path + ": " + std::strerror(saved));
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+Error sqlite_error(sqlite3* db, std::string_view what) {
+  std::string message(what);
+  if (db != nullptr) {
+    message += ": ";
+    message += sqlite3_errmsg(db);
+  }
+  return make_error(ErrorCode::kInternal, std::move(message));
+}
+
+Statement& Statement::bind(int index, std::int64_t value) {
+  sqlite3_bind_int64(stmt_.get(), index, value);
+  return *this;
+}
+
+Statement& Statement::bind(int index, std::string_view value) {
+  sqlite3_bind_text(stmt_.get(), index, value.data(), static_cast<int>(value.size()),
+                    SQLITE_TRANSIENT);
+  return *this;
+}
+
+Statement& Statement::bind_null(int index) {
+  sqlite3_bind_null(stmt_.get(), index);
+  return *this;
+}
+
+Statement& Statement::bind(int index, const std::optional<std::string>& value) {
+  return value ? bind(index, std::string_view(*value)) : bind_null(index);
+}
+
+Result<bool> Statement::step() {
+  int rc = sqlite3_step(stmt_.get());
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  return sqlite_error(sqlite3_db_handle(stmt_.get()), "statement failed");
+}
+
+Status Statement::run() {
+  for (;;) {
+    auto row = step();
+    if (!row) return std::move(row).take_error();
+    if (!*row) return ok_status();
+  }
+}
+
+Status Statement::reset() {
+  sqlite3_clear_bindings(stmt_.get());
+  if (sqlite3_reset(stmt_.get()) != SQLITE_OK) {
+    return sqlite_error(sqlite3_db_handle(stmt_.get()), "statement reset failed");
+  }
+  return ok_status();
+}
+
+std::int64_t Statement::column_int64(int index) const {
+  return sqlite3_column_int64(stmt_.get(), index);
+}
+
+std::string Statement::column_text(int index) const {
+  const auto* text = sqlite3_column_text(stmt_.get(), index);
+  if (text == nullptr) return {};
+  return std::string(reinterpret_cast<const char*>(text),
+                     static_cast<std::size_t>(sqlite3_column_bytes(stmt_.get(), index)));
+}
+
+bool Statement::column_is_null(int index) const {
+  return sqlite3_column_type(stmt_.get(), index) == SQLITE_NULL;
+}
+
+Result<Database> Database::open(const std::string& path) {
+  const bool in_memory = path == ":memory:";
+  if (!in_memory) {
+    if (auto st = ensure_parent_directory(path); !st) return std::move(st).take_error();
+    if (auto st = ensure_private_file(path); !st) return std::move(st).take_error();
+  }
+  sqlite3* raw = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &raw,
+                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                           nullptr);
+  std::unique_ptr<sqlite3, SqliteCloser> handle(raw);
+  if (rc != SQLITE_OK) return sqlite_error(raw, "cannot open store " + path);
+
+  Database db(std::move(handle), path);
+  sqlite3_busy_timeout(db.handle(), 5000);
+  if (auto st = db.exec("PRAGMA foreign_keys = ON"); !st) return std::move(st).take_error();
+  if (!in_memory) {
+    if (auto st = db.exec("PRAGMA journal_mode = WAL"); !st) return std::move(st).take_error();
+    if (auto st = db.exec("PRAGMA synchronous = NORMAL"); !st) return std::move(st).take_error();
+  }
+  if (auto st = apply_migrations(db); !st) return std::move(st).take_error();
+  return db;
+}
+
+Status Database::exec(std::string_view sql) {
+  char* message = nullptr;
+  std::string statement(sql);
+  int rc = sqlite3_exec(db_.get(), statement.c_str(), nullptr, nullptr, &message);
+  if (rc != SQLITE_OK) {
+    std::string text = message != nullptr ? message : sqlite3_errstr(rc);
+    sqlite3_free(message);
+    return make_error(ErrorCode::kInternal, "store error: " + text);
+  }
+  return ok_status();
+}
+
+Result<Statement> Database::prepare(std::string_view sql) {
+  sqlite3_stmt* stmt = nullptr;
+  int rc = sqlite3_prepare_v2(db_.get(), sql.data(), static_cast<int>(sql.size()), &stmt, nullptr);
+  if (rc != SQLITE_OK) return sqlite_error(db_.get(), "cannot prepare statement");
+  return Statement(stmt);
+}
+
+Status Database::transaction(const std::function<Status()>& body) {
+  if (auto st = exec("BEGIN IMMEDIATE"); !st) return st;
+  Status result = body();
+  if (!result) {
+    (void)exec("ROLLBACK");
+    return result;
+  }
+  if (auto st = exec("COMMIT"); !st) {
+    (void)exec("ROLLBACK");
+    return st;
+  }
+  return ok_status();
+}
+
+int Database::schema_version() const {
+  sqlite3_stmt* raw = nullptr;
+  if (sqlite3_prepare_v2(db_.get(), "PRAGMA user_version", -1, &raw, nullptr) != SQLITE_OK) {
+    return -1;
+  }
+  Statement stmt(raw);
+  auto row = stmt.step();
+  if (!row || !*row) return -1;
+  return static_cast<int>(stmt.column_int64(0));
+}
+
+}  // namespace companyos::store

@@ -1,0 +1,74 @@
+// RAII handle on one SQLite database in WAL mode with foreign keys on, plus prepared
+// statements. Every fallible call returns Status/Result; nothing throws.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <sqlite3.h>
+
+#include "core/result.h"
+
+namespace companyos::store {
+
+struct SqliteCloser {
+  void operator()(sqlite3* db) const { sqlite3_close_v2(db); }
+};
+struct StatementFinalizer {
+  void operator()(sqlite3_stmt* stmt) const { sqlite3_finalize(stmt); }
+};
+
+class Statement {
+ public:
+  explicit Statement(sqlite3_stmt* stmt) : stmt_(stmt) {}
+
+  Statement& bind(int index, std::int64_t value);
+  Statement& bind(int index, std::string_view value);
+  Statement& bind_null(int index);
+  Statement& bind(int index, const std::optional<std::string>& value);
+
+  // true while a row is available; false when done.
+  Result<bool> step();
+  // Runs a statement that returns no rows to completion.
+  Status run();
+  Status reset();
+
+  std::int64_t column_int64(int index) const;
+  std::string column_text(int index) const;
+  bool column_is_null(int index) const;
+
+ private:
+  std::unique_ptr<sqlite3_stmt, StatementFinalizer> stmt_;
+};
+
+class Database {
+ public:
+  // Opens (creating if needed) the file with mode 0600 in a 0700 directory and applies
+  // every pending migration. ":memory:" opens a private in-memory database.
+  static Result<Database> open(const std::string& path);
+
+  Status exec(std::string_view sql);
+  Result<Statement> prepare(std::string_view sql);
+
+  // Runs body inside BEGIN IMMEDIATE … COMMIT; any error (or a failed body) rolls back.
+  Status transaction(const std::function<Status()>& body);
+
+  int schema_version() const;
+  const std::string& path() const { return path_; }
+  sqlite3* handle() const { return db_.get(); }
+
+ private:
+  Database(std::unique_ptr<sqlite3, SqliteCloser> db, std::string path)
+      : db_(std::move(db)), path_(std::move(path)) {}
+
+  std::unique_ptr<sqlite3, SqliteCloser> db_;
+  std::string path_;
+};
+
+Error sqlite_error(sqlite3* db, std::string_view what);
+
+}  // namespace companyos::store

@@ -1,0 +1,296 @@
+// Runs the real companyosd and companyos binaries: start-up refusals, signals, crash
+// recovery, systemd socket activation and the CLI's exit codes.
+#include <fcntl.h>
+#include <pwd.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+
+#include <atomic>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "socket_client.h"
+#include "temp_dir.h"
+
+namespace companyos {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::LineClient;
+
+struct Process {
+  pid_t pid = -1;
+  std::string stderr_path;
+
+  // Exit status, or -1 if it did not exit in time.
+  int wait(std::chrono::milliseconds timeout = 10s) {
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    int status = 0;
+    while (std::chrono::steady_clock::now() < deadline) {
+      pid_t r = ::waitpid(pid, &status, WNOHANG);
+      if (r == pid) {
+        pid = -1;
+        if (WIFEXITED(status)) return WEXITSTATUS(status);
+        return 128 + WTERMSIG(status);
+      }
+      std::this_thread::sleep_for(5ms);
+    }
+    return -1;
+  }
+  std::string stderr_text() const {
+    std::ifstream in(stderr_path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+  ~Process() {
+    if (pid > 0) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, nullptr, 0);
+    }
+  }
+};
+
+// Starts argv with stdout/stderr to files; `before_exec` runs in the child.
+std::unique_ptr<Process> spawn(const std::vector<std::string>& argv, const std::string& out_dir,
+                               const std::function<void()>& before_exec = {}) {
+  static std::atomic<int> counter{0};
+  auto proc = std::make_unique<Process>();
+  const int n = counter++;
+  proc->stderr_path = out_dir + "/stderr-" + std::to_string(n);
+  const std::string stdout_path = out_dir + "/stdout-" + std::to_string(n);
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    int err = ::open(proc->stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int out = ::open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ::dup2(err, 2);
+    ::dup2(out, 1);
+    if (before_exec) before_exec();
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    ::execv(args[0], args.data());
+    ::_exit(127);
+  }
+  proc->pid = pid;
+  return proc;
+}
+
+struct CliResult {
+  int exit_code;
+  std::string out;
+  std::string err;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class DaemonProcess : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(::chmod(tmp_.path().c_str(), 0700), 0);
+    socket_ = tmp_.file("run/control.sock");
+    db_ = tmp_.file("state/companyos.db");
+  }
+
+  std::unique_ptr<Process> start_daemon(std::vector<std::string> extra = {}) {
+    std::vector<std::string> argv = {COMPANYOSD_PATH, "--socket", socket_, "--db", db_};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    return spawn(argv, tmp_.path().string());
+  }
+
+  std::unique_ptr<Process> start_serving() {
+    auto daemon = start_daemon();
+    EXPECT_TRUE(testing::wait_until_serving(socket_, 10s)) << daemon->stderr_text();
+    return daemon;
+  }
+
+  CliResult cli(std::vector<std::string> args) {
+    std::vector<std::string> argv = {COMPANYOS_CLI_PATH};
+    argv.insert(argv.end(), args.begin(), args.end());
+    auto proc = spawn(argv, tmp_.path().string());
+    int code = proc->wait(30s);
+    std::string out_path = proc->stderr_path;
+    out_path.replace(out_path.rfind("stderr-"), 7, "stdout-");
+    return CliResult{code, read_file(out_path), proc->stderr_text()};
+  }
+
+  testing::TempDir tmp_;
+  std::string socket_;
+  std::string db_;
+};
+
+TEST_F(DaemonProcess, ServesStatusAndCleansUpOnSigterm) {
+  auto daemon = start_serving();
+  LineClient c(testing::connect_unix(socket_));
+  auto status = c.call({{"id", "s"}, {"method", "status"}});
+  ASSERT_TRUE(status.has_value());
+  EXPECT_EQ((*status)["ok"], true);
+  EXPECT_EQ((*status)["data"]["socket"], socket_);
+  EXPECT_EQ((*status)["data"]["store"]["path"], db_);
+  EXPECT_EQ((*status)["data"]["store"]["schema_version"], 1);
+  EXPECT_EQ((*status)["data"]["pid"], daemon->pid);
+
+  ASSERT_EQ(::kill(daemon->pid, SIGTERM), 0);
+  EXPECT_EQ(daemon->wait(), 0) << daemon->stderr_text();
+  struct stat st{};
+  EXPECT_NE(::lstat(socket_.c_str(), &st), 0) << "the socket it created must be removed";
+  EXPECT_EQ(::stat(db_.c_str(), &st), 0) << "the store stays";
+}
+
+TEST_F(DaemonProcess, SigintAlsoStopsCleanly) {
+  auto daemon = start_serving();
+  ASSERT_EQ(::kill(daemon->pid, SIGINT), 0);
+  EXPECT_EQ(daemon->wait(), 0);
+}
+
+TEST_F(DaemonProcess, ASecondDaemonOnTheSameSocketExitsOneNamingIt) {
+  auto first = start_serving();
+  auto second = start_daemon();
+  EXPECT_EQ(second->wait(), 1);
+  EXPECT_NE(second->stderr_text().find(socket_), std::string::npos) << second->stderr_text();
+  LineClient c(testing::connect_unix(socket_));
+  auto pong = c.call({{"id", 1}, {"method", "ping"}});
+  ASSERT_TRUE(pong.has_value()) << "the first daemon must keep serving";
+  EXPECT_EQ((*pong)["ok"], true);
+}
+
+TEST_F(DaemonProcess, RefusesAGroupReadableSocketDirectory) {
+  ASSERT_EQ(::mkdir(tmp_.file("run").c_str(), 0750), 0);
+  ASSERT_EQ(::chmod(tmp_.file("run").c_str(), 0750), 0);
+  auto daemon = start_daemon();
+  EXPECT_EQ(daemon->wait(), 1);
+  EXPECT_NE(daemon->stderr_text().find("mode 0750"), std::string::npos) << daemon->stderr_text();
+}
+
+TEST_F(DaemonProcess, AnotherUserCannotEvenConnect) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to act as another user";
+  auto daemon = start_serving();
+  const passwd* nobody = ::getpwnam("nobody");
+  ASSERT_NE(nobody, nullptr);
+  pid_t child = ::fork();
+  if (child == 0) {
+    if (::setgid(nobody->pw_gid) != 0 || ::setuid(nobody->pw_uid) != 0) ::_exit(10);
+    ::_exit(testing::connect_unix(socket_).valid() ? 1 : 0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+TEST_F(DaemonProcess, RestartsAfterSigkillDuringAWriteBurstWithConsistentSettings) {
+  for (int round = 0; round < 3; ++round) {
+    auto daemon = start_serving();
+    std::atomic<bool> stop{false};
+    std::atomic<int> acknowledged{0};
+    std::thread writer([&] {
+      LineClient c(testing::connect_unix(socket_));
+      for (int i = 0; !stop.load(); ++i) {
+        auto r = c.call({{"id", i}, {"method", "settings.set"},
+                         {"params", {{"key", "max_level"}, {"value", i % 2 == 0 ? 2 : 4}}}});
+        if (!r) return;
+        ++acknowledged;
+      }
+    });
+    while (acknowledged.load() < 50 + round * 37) std::this_thread::sleep_for(1ms);
+    ASSERT_EQ(::kill(daemon->pid, SIGKILL), 0);
+    EXPECT_EQ(daemon->wait(), 128 + SIGKILL);
+    stop = true;
+    writer.join();
+
+    // The killed daemon left its socket behind: the next start must replace it.
+    auto again = start_serving();
+    LineClient c(testing::connect_unix(socket_));
+    auto value = c.call({{"id", 1}, {"method", "settings.get"}, {"params", {{"key", "max_level"}}}});
+    ASSERT_TRUE(value.has_value());
+    ASSERT_EQ((*value)["ok"], true) << value->dump();
+    const auto level = (*value)["data"]["value"];
+    EXPECT_TRUE(level == 2 || level == 4) << level;
+    ASSERT_EQ(::kill(again->pid, SIGTERM), 0);
+    ASSERT_EQ(again->wait(), 0);
+  }
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(db_.c_str(), &raw), SQLITE_OK);
+  std::unique_ptr<sqlite3, decltype(&sqlite3_close)> db(raw, &sqlite3_close);
+  sqlite3_stmt* stmt = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(raw, "PRAGMA integrity_check", -1, &stmt, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+  EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)), "ok");
+  sqlite3_finalize(stmt);
+}
+
+TEST_F(DaemonProcess, UsesASocketPassedBySystemdAndLeavesItInPlace) {
+  ASSERT_EQ(::mkdir(tmp_.file("sd").c_str(), 0700), 0);
+  const std::string passed = tmp_.file("sd/passed.sock");
+  UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM, 0));
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strncpy(addr.sun_path, passed.c_str(), sizeof(addr.sun_path) - 1);
+  ASSERT_EQ(::bind(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  ASSERT_EQ(::listen(fd.get(), 8), 0);
+  const int listen_fd = fd.get();
+  auto daemon = spawn({COMPANYOSD_PATH, "--socket", socket_, "--db", db_}, tmp_.path().string(), [listen_fd] {
+    ::dup2(listen_fd, 3);
+    ::setenv("LISTEN_FDS", "1", 1);
+    ::setenv("LISTEN_PID", std::to_string(::getpid()).c_str(), 1);
+  });
+  fd.reset();
+  LineClient c(testing::connect_unix(passed));
+  auto status = c.call({{"id", 1}, {"method", "status"}});
+  ASSERT_TRUE(status.has_value()) << daemon->stderr_text();
+  EXPECT_EQ((*status)["data"]["socket"], passed);
+  struct stat st{};
+  EXPECT_NE(::lstat(socket_.c_str(), &st), 0) << "no socket of its own when systemd passed one";
+  ASSERT_EQ(::kill(daemon->pid, SIGTERM), 0);
+  EXPECT_EQ(daemon->wait(), 0);
+  EXPECT_EQ(::lstat(passed.c_str(), &st), 0) << "a socket systemd passed is not ours to remove";
+}
+
+TEST_F(DaemonProcess, CliExitCodes) {
+  auto unreachable = cli({"--socket", socket_, "status"});
+  EXPECT_EQ(unreachable.exit_code, 3);
+  EXPECT_NE(unreachable.err.find(socket_), std::string::npos);
+  EXPECT_NE(unreachable.err.find("companyosd"), std::string::npos);
+
+  EXPECT_EQ(cli({"--socket", socket_, "no-such-command"}).exit_code, 2);
+  EXPECT_EQ(cli({"--socket", socket_}).exit_code, 2);
+  EXPECT_EQ(cli({"--socket", socket_, "settings", "set", "max_level"}).exit_code, 2);
+  auto help = cli({"settings", "set", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("Examples:"), std::string::npos);
+
+  auto daemon = start_serving();
+  auto json = cli({"--socket", socket_, "--json", "ping"});
+  EXPECT_EQ(json.exit_code, 0);
+  auto envelope = nlohmann::json::parse(json.out, nullptr, false);
+  ASSERT_TRUE(envelope.is_object()) << json.out;
+  EXPECT_EQ(envelope["ok"], true);
+  EXPECT_TRUE(envelope.contains("id"));
+  EXPECT_EQ(envelope["data"]["pong"], true);
+
+  auto bad = cli({"--socket", socket_, "settings", "set", "max_level", "9"});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("INVALID_ARGS"), std::string::npos);
+  auto bad_json = cli({"--socket", socket_, "--json", "settings", "set", "max_level", "9"});
+  EXPECT_EQ(bad_json.exit_code, 1);
+  EXPECT_EQ(nlohmann::json::parse(bad_json.out)["error"]["code"], "INVALID_ARGS");
+
+  auto set = cli({"--socket", socket_, "settings", "set", "unattended", "true"});
+  EXPECT_EQ(set.exit_code, 0) << set.err;
+  auto get = cli({"--socket", socket_, "settings", "get", "unattended"});
+  EXPECT_EQ(get.out, "yes\n");
+}
+
+}  // namespace
+}  // namespace companyos

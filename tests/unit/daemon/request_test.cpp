@@ -1,0 +1,64 @@
+#include "daemon/request.h"
+
+#include <gtest/gtest.h>
+
+namespace companyos::daemon {
+namespace {
+
+struct Case {
+  std::string name;
+  std::string line;
+  bool oversize;
+  bool valid;
+  nlohmann::json id;  // id echoed in the error, when invalid
+};
+
+class RequestParsing : public ::testing::TestWithParam<Case> {};
+
+TEST_P(RequestParsing, ValidatesShape) {
+  const Case& c = GetParam();
+  auto parsed = parse_request(FramedLine{c.line, c.oversize});
+  if (c.valid) {
+    ASSERT_TRUE(std::holds_alternative<Request>(parsed)) << std::get<RequestError>(parsed).error.message;
+    return;
+  }
+  ASSERT_TRUE(std::holds_alternative<RequestError>(parsed)) << c.name;
+  const auto& err = std::get<RequestError>(parsed);
+  EXPECT_EQ(err.error.code, ErrorCode::kInvalidArgs);
+  EXPECT_EQ(err.id, c.id);
+  EXPECT_FALSE(err.error.message.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, RequestParsing,
+    ::testing::Values(
+        Case{"minimal", R"({"id":1,"method":"ping"})", false, true, nullptr},
+        Case{"with_params", R"({"id":"x","method":"ping","params":{}})", false, true, nullptr},
+        Case{"null_params", R"({"id":1,"method":"ping","params":null})", false, true, nullptr},
+        Case{"no_id", R"({"method":"ping"})", false, true, nullptr},
+        Case{"oversize", "", true, false, nullptr},
+        Case{"not_json", "not json", false, false, nullptr},
+        Case{"bad_utf8", "{\"id\":1,\"method\":\"p\xff\"}", false, false, nullptr},
+        Case{"array", "[1,2]", false, false, nullptr},
+        Case{"string", "\"ping\"", false, false, nullptr},
+        Case{"number", "42", false, false, nullptr},
+        Case{"missing_method", R"({"id":5})", false, false, 5},
+        Case{"method_not_string", R"({"id":5,"method":7})", false, false, 5},
+        Case{"params_array", R"({"id":5,"method":"ping","params":[]})", false, false, 5},
+        Case{"params_string", R"({"id":"q","method":"ping","params":"x"})", false, false, "q"},
+        Case{"id_object", R"({"id":{},"method":"ping"})", false, false, nullptr},
+        Case{"unknown_field", R"({"id":9,"method":"ping","extra":1})", false, false, 9},
+        Case{"trailing_garbage", R"({"id":1,"method":"ping"} x)", false, false, nullptr}),
+    [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
+
+TEST(RequestParsing, KeepsIdMethodAndParams) {
+  auto parsed = parse_request(FramedLine{R"({"id":"abc","method":"settings.get","params":{"key":"max_level"}})", false});
+  ASSERT_TRUE(std::holds_alternative<Request>(parsed));
+  const auto& request = std::get<Request>(parsed);
+  EXPECT_EQ(request.id, "abc");
+  EXPECT_EQ(request.method, "settings.get");
+  EXPECT_EQ(request.params["key"], "max_level");
+}
+
+}  // namespace
+}  // namespace companyos::daemon

@@ -1,0 +1,227 @@
+#include "daemon/server.h"
+
+#include <glib.h>
+#include <pwd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+
+#include <atomic>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "companyos/protocol.h"
+#include "core/result.h"
+#include "daemon/request.h"
+#include "daemon/socket_setup.h"
+#include "socket_client.h"
+#include "temp_dir.h"
+
+namespace companyos::daemon {
+namespace {
+
+using namespace std::chrono_literals;
+using companyos::testing::LineClient;
+
+// Iterates the default main context until done() or the deadline.
+template <typename Pred>
+bool spin_until(Pred done, std::chrono::milliseconds timeout = 10s) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    g_main_context_iteration(nullptr, FALSE);
+    std::this_thread::sleep_for(1ms);
+  }
+  return true;
+}
+
+// Answers "echo" at once, "later" after params.ms on a timer, "big" with params.bytes of data.
+void test_handler(const FramedLine& line, std::function<void(std::string)> done) {
+  auto parsed = parse_request(line);
+  if (auto* bad = std::get_if<RequestError>(&parsed)) {
+    done(protocol::to_line(protocol::error_envelope(bad->id, bad->error)));
+    return;
+  }
+  auto request = std::get<Request>(std::move(parsed));
+  if (request.method == "later") {
+    struct Pending {
+      std::function<void(std::string)> done;
+      nlohmann::json id;
+    };
+    auto pending = std::make_unique<Pending>(Pending{std::move(done), request.id});
+    g_timeout_add_full(G_PRIORITY_DEFAULT, request.params.value("ms", 0u),
+                       [](gpointer p) -> gboolean {
+                         auto* pend = static_cast<Pending*>(p);
+                         pend->done(protocol::to_line(protocol::ok_envelope(pend->id, {{"late", true}})));
+                         return G_SOURCE_REMOVE;
+                       },
+                       pending.release(), [](gpointer p) { std::unique_ptr<Pending>(static_cast<Pending*>(p)); });
+    return;
+  }
+  if (request.method == "big") {
+    std::string payload(request.params.value("bytes", 0u), 'x');
+    done(protocol::to_line(protocol::ok_envelope(request.id, {{"payload", payload}})));
+    return;
+  }
+  done(protocol::to_line(protocol::ok_envelope(request.id, request.params)));
+}
+
+class ServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(::chmod(tmp_.path().c_str(), 0700), 0);
+    path_ = tmp_.file("s");
+    auto listener = listen_on_path(path_);
+    ASSERT_TRUE(listener.ok()) << listener.error().message;
+    server_ = std::make_unique<Server>(std::move(listener->fd), ::geteuid(), test_handler);
+  }
+  void TearDown() override {
+    server_.reset();
+    while (g_main_context_iteration(nullptr, FALSE)) {
+    }
+  }
+
+  companyos::testing::TempDir tmp_;
+  std::string path_;
+  std::unique_ptr<Server> server_;
+};
+
+TEST_F(ServerTest, AnswersInOrderEvenWhenLaterRequestsWouldFinishFirst) {
+  std::vector<nlohmann::json> replies;
+  std::thread client([&] {
+    LineClient c(companyos::testing::connect_unix(path_));
+    std::string burst;
+    for (int i = 0; i < 20; ++i) {
+      burst += nlohmann::json{{"id", i}, {"method", "later"}, {"params", {{"ms", (20 - i) * 3}}}}.dump() + "\n";
+    }
+    c.send_raw(burst);
+    for (int i = 0; i < 20; ++i) {
+      auto r = c.read_reply();
+      if (!r) break;
+      replies.push_back(*r);
+    }
+  });
+  bool finished = spin_until([&] { return replies.size() == 20; });
+  client.join();
+  ASSERT_TRUE(finished);
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(replies[static_cast<std::size_t>(i)]["id"], i);
+}
+
+TEST_F(ServerTest, BadLinesGetInvalidArgsAndTheConnectionStaysUsable) {
+  std::vector<nlohmann::json> replies;
+  std::thread client([&] {
+    LineClient c(companyos::testing::connect_unix(path_));
+    c.send_raw("not json\n[1]\n{\"id\":1,\"method\":\"echo\"}\n");
+    c.send_raw(std::string(protocol::kMaxLineBytes + 1, 'x') + "\n");
+    c.send_raw("{\"id\":2,\"method\":\"echo\",\"params\":{\"v\":\"\xc3\xa9\"}}\n\xff\xfe\n{\"id\":3,\"method\":\"echo\"}\n");
+    for (int i = 0; i < 7; ++i) {
+      auto r = c.read_reply();
+      if (!r) break;
+      replies.push_back(*r);
+    }
+  });
+  bool finished = spin_until([&] { return replies.size() == 7; }, 30s);
+  client.join();
+  ASSERT_TRUE(finished) << replies.size();
+  EXPECT_EQ(replies[0]["error"]["code"], "INVALID_ARGS");
+  EXPECT_EQ(replies[1]["error"]["code"], "INVALID_ARGS");
+  EXPECT_EQ(replies[2]["ok"], true);
+  EXPECT_EQ(replies[3]["error"]["code"], "INVALID_ARGS");
+  EXPECT_NE(replies[3]["error"]["message"].get<std::string>().find("longer than"), std::string::npos);
+  EXPECT_EQ(replies[4]["data"]["v"], "\xc3\xa9");
+  EXPECT_EQ(replies[5]["error"]["code"], "INVALID_ARGS");
+  EXPECT_EQ(replies[6]["id"], 3);
+}
+
+TEST_F(ServerTest, ASlowReaderDoesNotBlockOtherClients) {
+  // The hog asks for 64 MiB of replies and never reads them.
+  LineClient hog(companyos::testing::connect_unix(path_));
+  std::string burst;
+  for (int i = 0; i < 64; ++i) burst += nlohmann::json{{"id", i}, {"method", "big"}, {"params", {{"bytes", 1 << 20}}}}.dump() + "\n";
+  std::thread feeder([&] { hog.send_raw(burst); });
+  // A half-written line from a third client must not block anyone either.
+  LineClient half(companyos::testing::connect_unix(path_));
+  half.send_raw("{\"id\":1,\"meth");
+
+  std::atomic<int> answered{0};
+  std::thread polite([&] {
+    LineClient c(companyos::testing::connect_unix(path_));
+    for (int i = 0; i < 50; ++i) {
+      auto r = c.call({{"id", i}, {"method", "echo"}});
+      if (!r || (*r)["id"] != i) return;
+      ++answered;
+    }
+  });
+  bool finished = spin_until([&] { return answered.load() == 50; });
+  polite.join();
+  ::shutdown(hog.fd(), SHUT_RDWR);
+  feeder.join();
+  EXPECT_TRUE(finished) << answered.load();
+}
+
+TEST_F(ServerTest, ManyClientsAtOnce) {
+  constexpr int kClients = 32;
+  std::atomic<int> done{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kClients; ++t) {
+    threads.emplace_back([&, t] {
+      LineClient c(companyos::testing::connect_unix(path_));
+      for (int i = 0; i < 20; ++i) {
+        auto r = c.call({{"id", t * 100 + i}, {"method", "echo"}, {"params", {{"t", t}}}});
+        if (!r || (*r)["data"]["t"] != t) return;
+      }
+      ++done;
+    });
+  }
+  bool finished = spin_until([&] { return done.load() == kClients; });
+  for (auto& th : threads) th.join();
+  EXPECT_TRUE(finished) << done.load();
+}
+
+TEST(ServerPeerCredentials, AClientOfAnotherUidIsRefused) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to run a client as another user";
+  const passwd* nobody = ::getpwnam("nobody");
+  ASSERT_NE(nobody, nullptr);
+  companyos::testing::TempDir tmp;
+  ASSERT_EQ(::chmod(tmp.path().c_str(), 0755), 0);
+  // A deliberately open socket, so only SO_PEERCRED stands between nobody and the server.
+  const std::string path = tmp.file("open.sock");
+  UniqueFd listen_fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
+  ASSERT_EQ(::bind(listen_fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  ASSERT_EQ(::chmod(path.c_str(), 0666), 0);
+  ASSERT_EQ(::listen(listen_fd.get(), 8), 0);
+  std::atomic<int> handled{0};
+  Server server(std::move(listen_fd), ::geteuid(), [&](const FramedLine& line, std::function<void(std::string)> done) {
+    ++handled;
+    test_handler(line, std::move(done));
+  });
+
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    if (::setgid(nobody->pw_gid) != 0 || ::setuid(nobody->pw_uid) != 0) ::_exit(10);
+    LineClient c(companyos::testing::connect_unix(path));
+    if (!c.valid()) ::_exit(11);
+    c.send_json({{"id", 1}, {"method", "echo"}});
+    auto reply = c.read_reply(5s);
+    if (!reply) ::_exit(12);
+    if ((*reply)["ok"] != false || (*reply)["error"]["code"] != "PERM_DENIED") ::_exit(13);
+    // And nothing more: the server hung up.
+    if (c.read_reply(2s).has_value()) ::_exit(14);
+    ::_exit(0);
+  }
+  int status = 0;
+  bool exited = spin_until([&] { return ::waitpid(child, &status, WNOHANG) == child; }, 20s);
+  ASSERT_TRUE(exited);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "child failed at step " << WEXITSTATUS(status);
+  EXPECT_EQ(handled.load(), 0) << "no request of another uid may reach a handler";
+}
+
+}  // namespace
+}  // namespace companyos::daemon

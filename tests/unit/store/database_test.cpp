@@ -1,0 +1,73 @@
+#include "store/database.h"
+
+#include <sys/stat.h>
+
+#include <gtest/gtest.h>
+
+#include "temp_dir.h"
+
+namespace companyos::store {
+namespace {
+
+mode_t mode_of(const std::string& path) {
+  struct stat st{};
+  EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
+  return st.st_mode & 07777;
+}
+
+TEST(Database, CreatesPrivateFileAndDirectoryInWalMode) {
+  testing::TempDir dir;
+  const std::string path = dir.file("state/companyos/companyos.db");
+  auto db = Database::open(path);
+  ASSERT_TRUE(db.ok()) << db.error().message;
+  EXPECT_EQ(mode_of(path), 0600U);
+  EXPECT_EQ(mode_of(dir.file("state/companyos")), 0700U);
+  auto stmt = db->prepare("PRAGMA journal_mode");
+  ASSERT_TRUE(stmt.ok());
+  ASSERT_TRUE(*stmt->step());
+  EXPECT_EQ(stmt->column_text(0), "wal");
+  auto fk = db->prepare("PRAGMA foreign_keys");
+  ASSERT_TRUE(fk.ok());
+  ASSERT_TRUE(*fk->step());
+  EXPECT_EQ(fk->column_int64(0), 1);
+}
+
+TEST(Database, AnExistingFileIsMadePrivate) {
+  testing::TempDir dir;
+  const std::string path = dir.file("db");
+  ASSERT_TRUE(Database::open(path).ok());
+  ASSERT_EQ(::chmod(path.c_str(), 0644), 0);
+  ASSERT_TRUE(Database::open(path).ok());
+  EXPECT_EQ(mode_of(path), 0600U);
+}
+
+TEST(Database, UnopenablePathIsAnError) {
+  auto db = Database::open("/proc/companyos/cannot/be/here.db");
+  ASSERT_FALSE(db.ok());
+  EXPECT_EQ(db.error().code, ErrorCode::kInternal);
+  EXPECT_NE(db.error().message.find("/proc/companyos"), std::string::npos);
+}
+
+TEST(Database, FailedTransactionLeavesNothingBehind) {
+  auto db = Database::open(":memory:");
+  ASSERT_TRUE(db.ok());
+  auto st = db->transaction([&]() -> Status {
+    if (auto s = db->exec("INSERT INTO settings VALUES ('max_level', '4', 0)"); !s) return s;
+    return make_error(ErrorCode::kInternal, "second write failed");
+  });
+  EXPECT_FALSE(st.ok());
+  auto count = db->prepare("SELECT count(*) FROM settings");
+  ASSERT_TRUE(count.ok());
+  ASSERT_TRUE(*count->step());
+  EXPECT_EQ(count->column_int64(0), 0);
+}
+
+TEST(Database, BadSqlIsAnErrorNotACrash) {
+  auto db = Database::open(":memory:");
+  ASSERT_TRUE(db.ok());
+  EXPECT_FALSE(db->exec("SELEKT nothing").ok());
+  EXPECT_FALSE(db->prepare("SELECT * FROM no_such_table").ok());
+}
+
+}  // namespace
+}  // namespace companyos::store

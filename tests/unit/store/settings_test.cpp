@@ -1,0 +1,107 @@
+#include "store/settings.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "store/database.h"
+#include "temp_dir.h"
+
+namespace companyos::store {
+namespace {
+
+struct Case {
+  const char* key;
+  nlohmann::json value;
+  bool valid;
+};
+
+class SettingsValidation : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SettingsValidation, AcceptsOnlyTheAllowedRange) {
+  const Case& c = GetParam();
+  auto result = validate_setting(c.key, c.value);
+  EXPECT_EQ(result.ok(), c.valid) << c.key << " = " << c.value.dump();
+  if (!result.ok()) {
+    EXPECT_EQ(result.error().code, ErrorCode::kInvalidArgs);
+    EXPECT_FALSE(result.error().message.empty());
+  } else {
+    EXPECT_EQ(*result, c.value);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, SettingsValidation,
+    ::testing::Values(
+        Case{"unattended", true, true}, Case{"unattended", false, true},
+        Case{"unattended", "true", false}, Case{"unattended", 1, false},
+        Case{"unattended", nullptr, false},
+        Case{"max_level", 1, true}, Case{"max_level", 4, true}, Case{"max_level", 0, false},
+        Case{"max_level", 5, false}, Case{"max_level", -1, false}, Case{"max_level", 3.5, false},
+        Case{"max_level", "4", false},
+        Case{"physical_input", true, true}, Case{"physical_input", "yes", false},
+        Case{"automations_enabled", false, true}, Case{"automations_enabled", 0, false},
+        Case{"agent_desktop_path", "", true}, Case{"agent_desktop_path", "/bin/sh", true},
+        Case{"agent_desktop_path", "relative/path", false},
+        Case{"agent_desktop_path", "/no/such/file/anywhere", false},
+        Case{"agent_desktop_path", "/tmp", false},  // a directory is not a file
+        Case{"agent_desktop_path", 42, false},
+        Case{"no_such_key", true, false}, Case{"", true, false}));
+
+TEST(Settings, LevelFiveSaysNotBuilt) {
+  auto result = validate_setting("max_level", 5);
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.error().message.find("not built"), std::string::npos);
+}
+
+TEST(Settings, DefaultsBeforeAnyWrite) {
+  auto db = Database::open(":memory:");
+  ASSERT_TRUE(db.ok());
+  FakeClock clock;
+  Settings settings(*db, clock);
+  auto all = settings.all();
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ((*all)["unattended"], false);
+  EXPECT_EQ((*all)["max_level"], 3);
+  EXPECT_EQ((*all)["physical_input"], false);
+  EXPECT_EQ((*all)["agent_desktop_path"], "");
+  EXPECT_EQ((*all)["automations_enabled"], true);
+  EXPECT_EQ(all->size(), setting_specs().size());
+}
+
+TEST(Settings, SetPersistsAcrossReopenAndBadValuesChangeNothing) {
+  testing::TempDir dir;
+  const std::string path = dir.file("db");
+  FakeClock clock;
+  {
+    auto db = Database::open(path);
+    ASSERT_TRUE(db.ok());
+    Settings settings(*db, clock);
+    ASSERT_TRUE(settings.set("max_level", 4).ok());
+    ASSERT_TRUE(settings.set("unattended", true).ok());
+    EXPECT_FALSE(settings.set("max_level", 9).ok());
+    EXPECT_FALSE(settings.set("unattended", "yes").ok());
+  }
+  auto db = Database::open(path);
+  ASSERT_TRUE(db.ok());
+  Settings settings(*db, clock);
+  EXPECT_EQ(*settings.get("max_level"), 4);
+  EXPECT_EQ(*settings.get("unattended"), true);
+  EXPECT_FALSE(settings.get("bogus").ok());
+}
+
+TEST(Settings, UnknownOrCorruptRowsAreIgnored) {
+  auto db = Database::open(":memory:");
+  ASSERT_TRUE(db.ok());
+  ASSERT_TRUE(db->exec("INSERT INTO settings VALUES ('from_the_future', 'true', 0), "
+                       "('max_level', 'not json', 0)").ok());
+  FakeClock clock;
+  Settings settings(*db, clock);
+  auto all = settings.all();
+  ASSERT_TRUE(all.ok());
+  EXPECT_FALSE(all->contains("from_the_future"));
+  EXPECT_EQ((*all)["max_level"], 3);
+}
+
+}  // namespace
+}  // namespace companyos::store
