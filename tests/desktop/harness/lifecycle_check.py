@@ -301,10 +301,19 @@ def check_nothing_left(check, sessions, tag, scratch_before, private_tmp):
         check.expect(not entries, f"nothing new in {path} {sorted(entries)[:20]}")
 
 
-def enter_private_tmp():
+def under_scratch_dir(path):
+    real = os.path.realpath(path)
+    return any(real == d or real.startswith(d + os.sep) for d in SCRATCH_DIRS)
+
+
+def enter_private_tmp(args):
     """Re-runs this test in a private mount namespace with empty tmpfs scratch dirs, when
-    the system allows it. Returns only if it does not (or we already are inside)."""
+    the system allows it. Returns only if it does not (or we already are inside).
+    A checkout under /tmp would vanish behind the tmpfs, so then the shared mode is used."""
     if os.environ.get(PRIVATE_TMP_VARIABLE) or os.geteuid() != 0 or not shutil.which("unshare"):
+        return
+    needed = (__file__, args.session, args.fixture, args.work_dir, sys.executable)
+    if any(path and under_scratch_dir(path) for path in needed):
         return
     probe = subprocess.run(["unshare", "--mount", "--propagation", "private", "true"],
                            capture_output=True)
@@ -320,7 +329,7 @@ def enter_private_tmp():
 
 
 def outer(args):
-    enter_private_tmp()
+    enter_private_tmp(args)
     private_tmp = bool(os.environ.get(PRIVATE_TMP_VARIABLE))
     print("private tmpfs on " + ", ".join(SCRATCH_DIRS) if private_tmp
           else "shared scratch dirs: comparing before and after", flush=True)
