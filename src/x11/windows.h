@@ -1,0 +1,47 @@
+// Top-level windows as the EWMH window manager lists them (_NET_CLIENT_LIST), and which
+// one is active. Only mapped, viewable clients count: GTK's unmapped leader window carries
+// the same WM_CLASS as the real one.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "x11/connection.h"
+#include "x11/geometry.h"
+
+namespace companyos::x11 {
+
+using WindowId = unsigned long;  // the X11 window id (XID)
+
+struct WindowInfo {
+  WindowId id = 0;
+  std::optional<long> pid;  // _NET_WM_PID, when the client sets it
+  std::string wm_instance;  // WM_CLASS instance (res_name)
+  std::string wm_class;     // WM_CLASS class (res_class)
+  std::string title;        // _NET_WM_NAME, else WM_NAME
+  Rect bounds;              // client area
+  Rect frame;               // bounds grown by _NET_FRAME_EXTENTS (= bounds without them)
+  bool active = false;
+};
+
+// Every mapped, viewable client in the window manager's order. PLATFORM_NOT_SUPPORTED
+// when no EWMH window manager keeps a client list.
+Result<std::vector<WindowInfo>> list_windows(Connection& connection);
+
+// One client window. WINDOW_NOT_FOUND unless `id` is a mapped, viewable client.
+Result<WindowInfo> describe_window(Connection& connection, WindowId id);
+
+// OK when `id` is in the client list, viewable or not (a minimized window can still be
+// activated or closed); WINDOW_NOT_FOUND otherwise.
+Status require_client(Connection& connection, WindowId id);
+
+// Root's _NET_ACTIVE_WINDOW; nullopt when nothing is active.
+Result<std::optional<WindowId>> active_window(Connection& connection);
+
+// The active window described (its WM_CLASS is what launch checks); nullopt when nothing
+// is active or the active window is not a viewable client.
+Result<std::optional<WindowInfo>> describe_active_window(Connection& connection);
+
+}  // namespace companyos::x11
