@@ -1,0 +1,359 @@
+// Snapshot benchmark, run inside scripts/desktop-session: starts the GTK3 fixture with rows
+// (a box per row: label, button, entry) at ~300 and ~3,000 nodes and, in one run, times
+//   (a) a complete snapshot through companyos_a11y,
+//   (b) a plain synchronous libatspi depth-first walk reading the same fields,
+//   (c) the raw Cache.GetItems call alone on the app's own connection (the floor),
+// then prints medians and ratios as one JSON object and a short table.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <atspi/atspi.h>
+#include <gio/gio.h>
+#include <nlohmann/json.hpp>
+
+#include "a11y/glib_handles.h"
+#include "a11y/observer.h"
+
+namespace a11y = companyos::a11y;
+using Clock = std::chrono::steady_clock;
+using a11y::GObjectPtr;
+
+namespace {
+
+constexpr int kFixedNodes = 21;  // the fixture's nodes besides its rows
+constexpr int kNodesPerRow = 4;  // box, label, button, entry
+
+struct Settings {
+  std::string fixture;
+  std::vector<int> node_targets{300, 3000};
+  int runs = 9;
+  int walk_runs = 3;
+};
+
+double milliseconds_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const std::size_t mid = values.size() / 2;
+  return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+Clock::time_point in(std::chrono::milliseconds d) { return Clock::now() + d; }
+
+// ---- the fixture ---------------------------------------------------------------------
+
+class Fixture {
+ public:
+  Fixture(const std::string& program, int rows, const std::string& app_class) {
+    const std::string rows_text = std::to_string(rows);
+    const char* argv[] = {program.c_str(), "--rows", rows_text.c_str(), "--class",
+                          app_class.c_str(), nullptr};
+    GError* error = nullptr;
+    process_.reset(g_subprocess_newv(argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error));
+    a11y::ErrorPtr owned(error);
+    if (!process_) std::cerr << "cannot start " << program << ": " << error->message << "\n";
+  }
+  ~Fixture() {
+    if (!process_) return;
+    g_subprocess_force_exit(process_.get());
+    g_subprocess_wait(process_.get(), nullptr, nullptr);
+  }
+  bool started() const { return process_ != nullptr; }
+  int pid() const {
+    const char* id = process_ ? g_subprocess_get_identifier(process_.get()) : nullptr;
+    return id ? std::atoi(id) : -1;
+  }
+
+ private:
+  GObjectPtr<GSubprocess> process_;
+};
+
+// Polls until the fixture's window is listed (the app appears 0.2–0.6 s after launch).
+std::optional<a11y::WindowInfo> wait_for_window(a11y::Observer& observer, int pid) {
+  const auto give_up = in(std::chrono::seconds(20));
+  while (Clock::now() < give_up) {
+    auto apps = observer.apps(in(std::chrono::seconds(2)));
+    if (apps) {
+      for (const auto& app : *apps) {
+        if (app.pid == pid && !app.windows.empty()) return app.windows.front();
+      }
+    }
+    g_usleep(50'000);
+  }
+  return std::nullopt;
+}
+
+// ---- (b) the plain libatspi walk -------------------------------------------------------
+
+struct WalkCounts {
+  std::size_t nodes = 0;
+};
+
+template <typename T>
+struct AtspiUnref {
+  void operator()(T* object) const { g_object_unref(object); }
+};
+template <typename T>
+using AtspiPtr = std::unique_ptr<T, AtspiUnref<T>>;
+
+void walk_node(AtspiAccessible* node, WalkCounts& counts) {
+  ++counts.nodes;
+  GError* error = nullptr;
+  const AtspiRole role = atspi_accessible_get_role(node, &error);
+  g_clear_error(&error);
+  a11y::GCharPtr name(atspi_accessible_get_name(node, &error));
+  g_clear_error(&error);
+  a11y::GCharPtr description(atspi_accessible_get_description(node, &error));
+  g_clear_error(&error);
+  a11y::GCharPtr id(atspi_accessible_get_accessible_id(node, &error));
+  g_clear_error(&error);
+  AtspiPtr<AtspiStateSet> states(atspi_accessible_get_state_set(node));
+  if (AtspiPtr<AtspiComponent> component{atspi_accessible_get_component_iface(node)}) {
+    g_free(atspi_component_get_extents(component.get(), ATSPI_COORD_TYPE_SCREEN, &error));
+    g_clear_error(&error);
+  }
+  if (AtspiPtr<AtspiAction> action{atspi_accessible_get_action_iface(node)}) {
+    const gint count = atspi_action_get_n_actions(action.get(), &error);
+    g_clear_error(&error);
+    for (gint i = 0; i < count; ++i) {
+      g_free(atspi_action_get_action_name(action.get(), i, &error));
+      g_clear_error(&error);
+    }
+  }
+  if (role != ATSPI_ROLE_PASSWORD_TEXT) {
+    if (AtspiPtr<AtspiValue> value{atspi_accessible_get_value_iface(node)}) {
+      atspi_value_get_current_value(value.get(), &error);
+      g_clear_error(&error);
+    } else if (AtspiPtr<AtspiText> text{atspi_accessible_get_text_iface(node)}) {
+      const gint characters = atspi_text_get_character_count(text.get(), &error);
+      g_clear_error(&error);
+      if (characters > 0) {
+        g_free(atspi_text_get_text(text.get(), 0, characters, &error));
+        g_clear_error(&error);
+      }
+    }
+  }
+  const gint children = atspi_accessible_get_child_count(node, &error);
+  g_clear_error(&error);
+  for (gint i = 0; i < children; ++i) {
+    AtspiPtr<AtspiAccessible> child(atspi_accessible_get_child_at_index(node, i, &error));
+    g_clear_error(&error);
+    if (child) walk_node(child.get(), counts);
+  }
+}
+
+AtspiPtr<AtspiAccessible> atspi_window_of(int pid) {
+  AtspiPtr<AtspiAccessible> desktop(atspi_get_desktop(0));
+  GError* error = nullptr;
+  const gint apps = atspi_accessible_get_child_count(desktop.get(), &error);
+  g_clear_error(&error);
+  for (gint i = 0; i < apps; ++i) {
+    AtspiPtr<AtspiAccessible> app(atspi_accessible_get_child_at_index(desktop.get(), i, &error));
+    g_clear_error(&error);
+    if (!app || static_cast<int>(atspi_accessible_get_process_id(app.get(), &error)) != pid) {
+      g_clear_error(&error);
+      continue;
+    }
+    return AtspiPtr<AtspiAccessible>(atspi_accessible_get_child_at_index(app.get(), 0, &error));
+  }
+  return nullptr;
+}
+
+// ---- (c) the GetItems floor ----------------------------------------------------------
+
+// The app's own connection, as the snapshot uses it (the bus if it offers none).
+struct FloorChannel {
+  a11y::ConnectionRef connection;
+  std::string destination;
+};
+
+std::optional<FloorChannel> floor_channel(a11y::Observer& observer, const std::string& bus_name) {
+  a11y::CallScope scope(in(std::chrono::seconds(5)));
+  auto channel = observer.bus().app_channel(scope, bus_name);
+  if (!channel) return std::nullopt;
+  return FloorChannel{channel->channel.connection, channel->channel.destination};
+}
+
+std::optional<FloorChannel> bus_floor_channel(a11y::Observer& observer, const std::string& bus_name) {
+  a11y::CallScope scope(in(std::chrono::seconds(5)));
+  auto bus = observer.bus().bus_channel(scope);
+  if (!bus) return std::nullopt;
+  return FloorChannel{bus->connection, bus_name};
+}
+
+double time_get_items(const FloorChannel& channel) {
+  const auto start = Clock::now();
+  GError* error = nullptr;
+  a11y::VariantPtr reply(g_dbus_connection_call_sync(
+      channel.connection.get(), channel.destination.empty() ? nullptr : channel.destination.c_str(),
+      "/org/a11y/atspi/cache", "org.a11y.atspi.Cache", "GetItems", nullptr, nullptr,
+      G_DBUS_CALL_FLAGS_NONE, 10'000, nullptr, &error));
+  const double elapsed = milliseconds_since(start);
+  a11y::ErrorPtr owned(error);
+  return reply ? elapsed : -1;
+}
+
+// ---- one size ------------------------------------------------------------------------
+
+nlohmann::json bench_size(const Settings& settings, a11y::Observer& observer, int target_nodes) {
+  const int rows = std::max(1, (target_nodes - kFixedNodes) / kNodesPerRow);
+  const std::string app_class = "bench-fixture-" + std::to_string(rows);
+  Fixture fixture(settings.fixture, rows, app_class);
+  if (!fixture.started()) return {{"error", "fixture did not start"}};
+  auto window = wait_for_window(observer, fixture.pid());
+  if (!window) return {{"error", "fixture window did not appear"}};
+
+  a11y::WindowQuery query{app_class, window->id, std::nullopt};
+  std::vector<double> snapshot_ms, floor_ms, bus_floor_ms, walk_ms;
+  std::size_t nodes = 0;
+  nlohmann::json stats;
+  // One untimed snapshot first: it opens the app's connection and lets GTK3 build its cache.
+  if (auto warm = observer.snapshot(query, in(std::chrono::seconds(30))); !warm) {
+    return {{"error", warm.error().message}};
+  }
+  auto channel = floor_channel(observer, window->bus_name);
+  auto via_bus = bus_floor_channel(observer, window->bus_name);
+  if (!channel || !via_bus) return {{"error", "no channel to the fixture"}};
+  for (int run = 0; run < settings.runs; ++run) {
+    const auto start = Clock::now();
+    auto taken = observer.snapshot(query, in(std::chrono::seconds(30)));
+    snapshot_ms.push_back(milliseconds_since(start));
+    if (!taken) return {{"error", taken.error().message}};
+    nodes = (*taken)->nodes.size();
+    stats = {{"detail_calls", (*taken)->stats.detail_calls},
+             {"peer_to_peer", (*taken)->stats.peer_to_peer},
+             {"reconciled", (*taken)->stats.reconciled},
+             {"walked_live", (*taken)->stats.walked_live}};
+    floor_ms.push_back(time_get_items(*channel));
+    bus_floor_ms.push_back(time_get_items(*via_bus));
+  }
+  std::size_t walked_nodes = 0;
+  for (int run = 0; run < settings.walk_runs; ++run) {
+    auto atspi_window = atspi_window_of(fixture.pid());
+    if (!atspi_window) return {{"error", "libatspi does not see the fixture"}};
+    WalkCounts counts;
+    const auto start = Clock::now();
+    walk_node(atspi_window.get(), counts);
+    walk_ms.push_back(milliseconds_since(start));
+    walked_nodes = counts.nodes;
+  }
+  const double snapshot = median(snapshot_ms);
+  const double walk = median(walk_ms);
+  const double floor = median(floor_ms);
+  const double bus_floor = median(bus_floor_ms);
+  const double floor_target = target_nodes >= 1000 ? 3.0 : 5.0;
+  return {{"rows", rows},
+          {"nodes", nodes},
+          {"walk_nodes", walked_nodes},
+          {"snapshot_ms", snapshot},
+          {"walk_ms", walk},
+          {"get_items_ms", floor},
+          {"get_items_via_bus_ms", bus_floor},
+          {"peer_to_peer", stats.value("peer_to_peer", false)},
+          {"walk_over_snapshot", snapshot > 0 ? walk / snapshot : 0},
+          {"snapshot_over_get_items", floor > 0 ? snapshot / floor : 0},
+          {"snapshot_over_get_items_via_bus", bus_floor > 0 ? snapshot / bus_floor : 0},
+          {"targets",
+           {{"walk_over_snapshot_at_least", 10.0},
+            {"snapshot_over_get_items_at_most", floor_target}}},
+          {"met", snapshot > 0 && walk / snapshot >= 10.0 && floor > 0 &&
+                      snapshot / floor <= floor_target},
+          {"snapshot_runs_ms", snapshot_ms},
+          {"walk_runs_ms", walk_ms},
+          {"get_items_runs_ms", floor_ms},
+          {"get_items_via_bus_runs_ms", bus_floor_ms},
+          {"snapshot_stats", stats}};
+}
+
+void print_table(const nlohmann::json& sizes) {
+  std::printf("\nfloor: GetItems on the app's own connection; bus: the same call through the bus "
+              "daemon;\nmet: walk/snap >= 10 and snap/floor <= 5 (~300 nodes) or 3 (~3,000)\n");
+  std::printf("%7s %9s %11s %9s %9s %10s %11s %10s %4s\n", "nodes", "walk ms", "snapshot ms",
+              "floor ms", "bus ms", "walk/snap", "snap/floor", "snap/bus", "met");
+  for (const auto& size : sizes) {
+    if (size.contains("error")) {
+      std::printf("error: %s\n", size["error"].get<std::string>().c_str());
+      continue;
+    }
+    std::printf("%7zu %9.1f %11.1f %9.1f %9.1f %9.1fx %10.2fx %9.2fx %4s\n",
+                size["nodes"].get<std::size_t>(), size["walk_ms"].get<double>(),
+                size["snapshot_ms"].get<double>(), size["get_items_ms"].get<double>(),
+                size["get_items_via_bus_ms"].get<double>(), size["walk_over_snapshot"].get<double>(),
+                size["snapshot_over_get_items"].get<double>(),
+                size["snapshot_over_get_items_via_bus"].get<double>(),
+                size["met"].get<bool>() ? "yes" : "no");
+  }
+}
+
+std::string default_fixture() {
+  if (const char* build = std::getenv("COMPANYOS_BUILD_DIR")) {
+    return std::string(build) + "/tests/fixtures/companyos-fixture-gtk3";
+  }
+  a11y::GCharPtr self(g_file_read_link("/proc/self/exe", nullptr));
+  if (!self) return "companyos-fixture-gtk3";
+  a11y::GCharPtr dir(g_path_get_dirname(self.get()));  // <build>/bench/a11y
+  return std::string(dir.get()) + "/../../tests/fixtures/companyos-fixture-gtk3";
+}
+
+int usage(const char* program, int status) {
+  std::fprintf(status ? stderr : stdout,
+               "Usage: %s [--fixture PATH] [--nodes N[,N...]] [--runs N] [--walk-runs N]\n"
+               "Run inside scripts/desktop-session. Defaults: --nodes 300,3000 --runs 9 "
+               "--walk-runs 3;\nthe fixture defaults to $COMPANYOS_BUILD_DIR/tests/fixtures/"
+               "companyos-fixture-gtk3.\n",
+               program);
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Settings settings;
+  settings.fixture = default_fixture();
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto next = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+    const char* value = nullptr;
+    if (arg == "--help" || arg == "-h") return usage(argv[0], 0);
+    if (arg == "--fixture" && (value = next())) {
+      settings.fixture = value;
+    } else if (arg == "--nodes" && (value = next())) {
+      settings.node_targets.clear();
+      std::unique_ptr<gchar*, decltype(&g_strfreev)> parts(g_strsplit(value, ",", -1), g_strfreev);
+      for (gchar** part = parts.get(); *part; ++part) {
+        settings.node_targets.push_back(std::atoi(*part));
+      }
+    } else if (arg == "--runs" && (value = next())) {
+      settings.runs = std::max(1, std::atoi(value));
+    } else if (arg == "--walk-runs" && (value = next())) {
+      settings.walk_runs = std::max(1, std::atoi(value));
+    } else {
+      return usage(argv[0], 2);
+    }
+  }
+  if (atspi_init() < 0) {
+    std::cerr << "libatspi could not start (is this inside scripts/desktop-session?)\n";
+    return 1;
+  }
+  a11y::Observer observer;
+  nlohmann::json sizes = nlohmann::json::array();
+  for (int target : settings.node_targets) sizes.push_back(bench_size(settings, observer, target));
+  const nlohmann::json report = {{"benchmark", "a11y_snapshot"},
+                                 {"runs", settings.runs},
+                                 {"walk_runs", settings.walk_runs},
+                                 {"sizes", sizes}};
+  std::cout << report.dump(2) << "\n";
+  print_table(sizes);
+  const bool ok = std::all_of(sizes.begin(), sizes.end(),
+                              [](const nlohmann::json& size) { return !size.contains("error"); });
+  return ok ? 0 : 1;
+}

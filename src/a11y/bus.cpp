@@ -1,0 +1,192 @@
+#include "a11y/bus.h"
+
+#include <unordered_set>
+
+namespace companyos::a11y {
+namespace {
+
+constexpr const char* kBusSuggestion =
+    "start the desktop's accessibility bus (at-spi-bus-launcher) and registry "
+    "(at-spi2-registryd), or set AT_SPI_BUS_ADDRESS";
+
+Error bus_unavailable(std::string message, const GError* error = nullptr) {
+  nlohmann::json details = nlohmann::json::object();
+  if (error != nullptr) details["cause"] = error->message;
+  return make_error(ErrorCode::kBusUnavailable, std::move(message), std::move(details),
+                    kBusSuggestion);
+}
+
+}  // namespace
+
+Error app_unresponsive(const std::string& app, const std::string& bus_name,
+                       std::chrono::steady_clock::time_point started,
+                       std::string_view while_doing) {
+  const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - started);
+  return make_error(ErrorCode::kAppUnresponsive,
+                    "app " + (app.empty() ? bus_name : app) + " did not answer in time",
+                    {{"app", app}, {"bus_name", bus_name}, {"waited_ms", waited.count()},
+                     {"while", std::string(while_doing)}},
+                    "the app may be busy or stopped; try again later or with a longer timeout",
+                    Retry::kSafe);
+}
+
+Result<std::string> Bus::bus_address(CallScope& scope) {
+  if (const char* address = g_getenv("AT_SPI_BUS_ADDRESS"); address != nullptr && *address) {
+    return std::string(address);
+  }
+  ConnectionRef session;
+  std::string session_error;
+  scope.session_bus([&](ConnectionRef connection, const GError* error) {
+    session = std::move(connection);
+    if (error != nullptr) session_error = error->message;
+  });
+  scope.wait();
+  if (!session) {
+    auto error = bus_unavailable("no session bus to ask for the accessibility bus");
+    if (!session_error.empty()) error.details["cause"] = session_error;
+    return error;
+  }
+  std::string address;
+  std::string failure;
+  scope.call(Channel{session, "org.a11y.Bus", nullptr}, "/org/a11y/bus", "org.a11y.Bus", "GetAddress",
+             nullptr, [&](GVariant* reply, const GError* error) {
+               if (error != nullptr) {
+                 failure = error->message;
+               } else if (g_variant_is_of_type(reply, G_VARIANT_TYPE("(s)"))) {
+                 address = g_variant_get_string(child_of(reply, 0).get(), nullptr);
+               }
+             });
+  scope.wait();
+  if (address.empty()) {
+    auto error = bus_unavailable("the session bus did not give an accessibility bus address");
+    if (!failure.empty()) error.details["cause"] = failure;
+    return error;
+  }
+  return address;
+}
+
+Result<Channel> Bus::bus_channel(CallScope& scope) {
+  {
+    std::lock_guard lock(mutex_);
+    if (connection_ && !g_dbus_connection_is_closed(connection_.get())) {
+      return Channel{connection_, {}, router_};
+    }
+  }
+  auto address = bus_address(scope);
+  if (!address) return std::move(address).take_error();
+  ConnectionRef opened;
+  std::string failure;
+  scope.open_connection(*address, true, [&](ConnectionRef connection, const GError* error) {
+    opened = std::move(connection);
+    if (error != nullptr) failure = error->message;
+  });
+  scope.wait();
+  if (!opened) {
+    auto error = bus_unavailable("cannot connect to the accessibility bus");
+    error.details["address"] = *address;
+    if (!failure.empty()) error.details["cause"] = failure;
+    return error;
+  }
+  auto router = ReplyRouter::attach(opened.get());
+  std::lock_guard lock(mutex_);
+  if (!connection_ || g_dbus_connection_is_closed(connection_.get())) {
+    connection_ = opened;
+    router_ = router;
+  }
+  return Channel{connection_, {}, router_};
+}
+
+Status Bus::probe(CallScope& scope) {
+  auto bus = bus_channel(scope);
+  if (!bus) return std::move(bus).take_error();
+  bool owned = false;
+  std::string failure = "no answer before the deadline";
+  Channel daemon{bus->connection, "org.freedesktop.DBus", bus->router};
+  scope.call(daemon, "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
+             g_variant_new("(s)", kRegistryName), [&](GVariant* reply, const GError* error) {
+               owned = reply != nullptr;
+               if (error != nullptr) failure = error->message;
+             });
+  scope.wait();
+  if (!owned) {
+    auto error = bus_unavailable("the accessibility registry is not running");
+    error.details["cause"] = failure;
+    return error;
+  }
+  return ok_status();
+}
+
+Result<AppChannel> Bus::app_channel(CallScope& scope, const std::string& bus_name) {
+  {
+    std::lock_guard lock(mutex_);
+    auto cached = app_channels_.find(bus_name);
+    if (cached != app_channels_.end()) {
+      if (!g_dbus_connection_is_closed(cached->second.channel.connection.get())) {
+        return cached->second;
+      }
+      app_channels_.erase(cached);
+    }
+  }
+  auto bus = bus_channel(scope);
+  if (!bus) return std::move(bus).take_error();
+  const Channel via_bus{bus->connection, bus_name, bus->router};
+  std::string address;
+  bool answered = false;
+  bool gone = false;
+  scope.call(via_bus, kRootPath, "org.a11y.atspi.Application", "GetApplicationBusAddress",
+             nullptr, [&](GVariant* reply, const GError* error) {
+               answered = !is_cancelled(error);
+               gone = is_gone(error);
+               if (reply != nullptr && g_variant_is_of_type(reply, G_VARIANT_TYPE("(s)"))) {
+                 address = g_variant_get_string(child_of(reply, 0).get(), nullptr);
+               }
+             });
+  const auto started = std::chrono::steady_clock::now();
+  scope.wait();
+  if (!answered) {
+    return app_unresponsive(known_app_name(bus_name), bus_name, started, "connecting");
+  }
+  if (gone) {
+    return make_error(ErrorCode::kAppNotFound, "the app left the accessibility bus",
+                      {{"bus_name", bus_name}}, "list apps again");
+  }
+  AppChannel channel{via_bus, false};
+  if (!address.empty()) {
+    ConnectionRef direct;
+    scope.open_connection(address, false, [&](ConnectionRef connection, const GError*) {
+      direct = std::move(connection);
+    });
+    scope.wait();
+    // Without a direct connection the bus still works, one hop slower.
+    if (direct) channel = AppChannel{Channel{direct, {}, ReplyRouter::attach(direct.get())}, true};
+  }
+  std::lock_guard lock(mutex_);
+  // Another thread may have connected meanwhile; everyone uses the first one stored.
+  return app_channels_.try_emplace(bus_name, channel).first->second;
+}
+
+void Bus::forget_app(const std::string& bus_name) {
+  std::lock_guard lock(mutex_);
+  app_channels_.erase(bus_name);
+}
+
+void Bus::remember_app_name(const std::string& bus_name, const std::string& name) {
+  std::lock_guard lock(mutex_);
+  app_names_[bus_name] = name;
+}
+
+std::string Bus::known_app_name(const std::string& bus_name) const {
+  std::lock_guard lock(mutex_);
+  auto it = app_names_.find(bus_name);
+  return it == app_names_.end() ? std::string() : it->second;
+}
+
+void Bus::keep_only(const std::vector<std::string>& live_bus_names) {
+  const std::unordered_set<std::string> live(live_bus_names.begin(), live_bus_names.end());
+  std::lock_guard lock(mutex_);
+  std::erase_if(app_channels_, [&](const auto& entry) { return !live.contains(entry.first); });
+  std::erase_if(app_names_, [&](const auto& entry) { return !live.contains(entry.first); });
+}
+
+}  // namespace companyos::a11y

@@ -1,0 +1,65 @@
+// The accessibility bus connection and the per-app connections, shared by every thread.
+// Connections are opened without holding the lock (two threads may race to open one; the
+// first stored wins), so a hung peer only ever delays the call that waits on it.
+#pragma once
+
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "a11y/call_scope.h"
+#include "core/result.h"
+
+namespace companyos::a11y {
+
+inline constexpr const char* kRegistryName = "org.a11y.atspi.Registry";
+inline constexpr const char* kRootPath = "/org/a11y/atspi/accessible/root";
+inline constexpr const char* kAccessibleInterface = "org.a11y.atspi.Accessible";
+inline constexpr const char* kPropertiesInterface = "org.freedesktop.DBus.Properties";
+
+struct AppChannel {
+  Channel channel;
+  bool peer_to_peer = false;
+};
+
+class Bus {
+ public:
+  Bus() = default;
+  Bus(const Bus&) = delete;
+  Bus& operator=(const Bus&) = delete;
+
+  // The accessibility bus (AT_SPI_BUS_ADDRESS, else org.a11y.Bus.GetAddress on the
+  // session bus), opened on first use and reopened once closed. BUS_UNAVAILABLE on failure.
+  Result<Channel> bus_channel(CallScope& scope);
+  // BUS_UNAVAILABLE unless the bus answers and org.a11y.atspi.Registry has an owner.
+  Status probe(CallScope& scope);
+  // Where to send calls for one app: its own peer-to-peer connection when its bridge offers
+  // one (GetApplicationBusAddress, which also makes GTK3's bridge build its cache), else the
+  // bus. APP_UNRESPONSIVE when the app does not answer before the scope's deadline.
+  Result<AppChannel> app_channel(CallScope& scope, const std::string& bus_name);
+  // Drops the cached channel of an app (e.g. after it stopped answering on it).
+  void forget_app(const std::string& bus_name);
+
+  // Last name an app reported, so an app that stopped answering is still listed by name.
+  void remember_app_name(const std::string& bus_name, const std::string& name);
+  std::string known_app_name(const std::string& bus_name) const;
+  // Forgets everything about apps that are no longer on the bus.
+  void keep_only(const std::vector<std::string>& live_bus_names);
+
+ private:
+  Result<std::string> bus_address(CallScope& scope);
+
+  mutable std::mutex mutex_;
+  ConnectionRef connection_;
+  std::shared_ptr<ReplyRouter> router_;
+  std::unordered_map<std::string, AppChannel> app_channels_;
+  std::unordered_map<std::string, std::string> app_names_;
+};
+
+// Error for a deadline that passed while waiting on an app.
+Error app_unresponsive(const std::string& app, const std::string& bus_name,
+                       std::chrono::steady_clock::time_point started,
+                       std::string_view while_doing);
+
+}  // namespace companyos::a11y

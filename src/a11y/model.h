@@ -1,0 +1,101 @@
+// The observation model: apps, windows, and a numbered snapshot of one window's tree.
+// Plain values; a Snapshot is immutable once taken and shared by the snapshot store.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "a11y/vocabulary.h"
+
+namespace companyos::a11y {
+
+struct Bounds {
+  int x = 0;
+  int y = 0;
+  int width = 0;
+  int height = 0;
+  friend bool operator==(const Bounds&, const Bounds&) = default;
+};
+
+struct WindowInfo {
+  std::string id;  // opaque, stable for the window's life (see window_id.h)
+  std::string title;
+  std::string role;
+  StateSet states = 0;
+  std::optional<Bounds> bounds;
+  std::string app_name;
+  std::string bus_name;  // the app's unique name on the accessibility bus
+  std::string path;      // the window's object path
+  std::optional<int> pid;
+  bool active() const;
+};
+
+struct AppInfo {
+  std::string name;  // as AT-SPI reports it (for GTK the program name)
+  std::string bus_name;
+  std::optional<int> pid;
+  std::string toolkit;
+  std::string toolkit_version;
+  bool responsive = true;       // false: did not answer within the per-app deadline
+  bool policy_denied = false;   // a password manager: windows are withheld
+  std::vector<WindowInfo> windows;
+};
+
+// One accessible as read in bulk (GetItems) or live, before per-node details.
+struct RawNode {
+  std::string path;
+  std::string parent_path;
+  int index_in_parent = -1;
+  int child_count = 0;  // live at read time, also in GetItems replies
+  std::uint32_t interfaces = 0;
+  std::uint32_t role = 0;
+  std::string name;
+  std::string description;
+  StateSet states = 0;
+  std::optional<std::string> accessible_id;  // read live only
+};
+
+struct Node {
+  int ref = 0;  // N of e<N>: 1-based depth-first position in the full tree
+  std::uint32_t role = 0;
+  std::string name;
+  std::string description;
+  std::string accessible_id;
+  bool accessible_id_known = false;  // read (see AccessibleIds); "" then means "none set"
+  std::optional<std::string> value;  // Value.CurrentValue, else the Text content
+  bool value_withheld = false;       // password text: never read
+  StateSet states = 0;
+  std::vector<std::string> actions;
+  std::optional<Bounds> bounds;  // screen coordinates; nullopt when offscreen or unknown
+  std::uint32_t interfaces = 0;
+  int parent = -1;             // index into Snapshot::nodes
+  std::vector<int> children;   // indices into Snapshot::nodes, in order
+  bool twin = false;
+  int twin_group = 0;          // 1-based; equal for nodes of one identity
+  std::string path;            // object path, for later live resolution
+};
+
+struct SnapshotStats {
+  bool bulk = false;              // GetItems answered (else the live walk)
+  bool peer_to_peer = false;      // the app's own connection was used
+  std::size_t bulk_items = 0;     // items in the GetItems reply (whole app)
+  std::size_t reconciled = 0;     // nodes whose children were re-read live
+  std::size_t walked_live = 0;    // nodes read live (missing from the bulk reply)
+  std::size_t detail_calls = 0;   // per-node calls for actions, bounds, values
+  bool truncated = false;         // the window had more nodes than SnapshotOptions::max_nodes
+  double milliseconds = 0;
+};
+
+struct Snapshot {
+  std::string id;
+  WindowInfo window;
+  std::string app_name;
+  std::string bus_name;
+  std::optional<int> pid;
+  std::vector<Node> nodes;  // nodes[i].ref == i + 1; nodes[0] is the window
+  SnapshotStats stats;
+};
+
+}  // namespace companyos::a11y

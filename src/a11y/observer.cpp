@@ -1,0 +1,325 @@
+#include "a11y/observer.h"
+
+#include <algorithm>
+
+#include "a11y/live_read.h"
+#include "a11y/policy.h"
+#include "a11y/ref.h"
+#include "a11y/render.h"
+
+namespace companyos::a11y {
+namespace {
+
+bool text_equals(std::string_view a, std::string_view b, bool ignore_case) {
+  if (!ignore_case) return a == b;
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return g_ascii_tolower(x) == g_ascii_tolower(y);
+         });
+}
+
+bool matches(const Node& node, const FindQuery& query) {
+  if (query.role && !text_equals(role_name(node.role), *query.role, query.ignore_case)) return false;
+  if (query.name && !text_equals(node.name, *query.name, query.ignore_case)) return false;
+  if (query.accessible_id &&
+      !text_equals(node.accessible_id, *query.accessible_id, query.ignore_case)) {
+    return false;
+  }
+  return true;
+}
+
+std::chrono::milliseconds remaining(Deadline deadline) {
+  return std::max(std::chrono::milliseconds(0),
+                  std::chrono::duration_cast<std::chrono::milliseconds>(
+                      deadline - std::chrono::steady_clock::now()));
+}
+
+Error stale(std::string message, const std::string& ref, std::string kind) {
+  return make_error(ErrorCode::kStaleRef, std::move(message), {{"ref", ref}, {"kind", std::move(kind)}},
+                    "take a new snapshot and use its refs");
+}
+
+}  // namespace
+
+Observer::Observer(ObserverOptions options)
+    : options_(std::move(options)),
+      store_(options_.snapshots_per_window, options_.snapshots_total) {}
+
+Status Observer::probe(Deadline deadline) {
+  CallScope scope(deadline);
+  return bus_.probe(scope);
+}
+
+Result<std::vector<AppInfo>> Observer::apps(Deadline deadline) {
+  return list_apps(bus_, deadline, ListOptions{options_.per_app_budget, std::nullopt, std::nullopt});
+}
+
+Result<std::vector<AppInfo>> Observer::apps_named(const std::string& name, Deadline deadline) {
+  if (auto allowed = check_observation_allowed(name); !allowed) {
+    return std::move(allowed).take_error();
+  }
+  ListOptions list_options{options_.per_app_budget, std::nullopt, name};
+  auto listed = list_apps(bus_, deadline, list_options);
+  if (!listed) return std::move(listed).take_error();
+  std::vector<AppInfo> all = std::move(listed).value();
+
+  // A named app that was slow gets the rest of the deadline; so does an app of unknown
+  // name when no app matched, since it may be the one asked for.
+  const bool any_match = std::any_of(all.begin(), all.end(), [&](const AppInfo& app) {
+    return app_name_matches(app.name, name);
+  });
+  std::vector<std::string> retry;
+  for (const AppInfo& app : all) {
+    if (!app.responsive && (app_name_matches(app.name, name) || (!any_match && app.name.empty()))) {
+      retry.push_back(app.bus_name);
+    }
+  }
+  if (!retry.empty() && remaining(deadline).count() > 0) {
+    auto again = list_apps(bus_, deadline, ListOptions{remaining(deadline), retry, name});
+    if (again) {
+      for (AppInfo& fresh : *again) {
+        for (AppInfo& app : all) {
+          if (app.bus_name == fresh.bus_name) app = std::move(fresh);
+        }
+      }
+    }
+  }
+  auto selected = select_apps(all, name);
+  if (!selected) {
+    const auto unknown = std::find_if(all.begin(), all.end(), [](const AppInfo& app) {
+      return !app.responsive && app.name.empty();
+    });
+    if (selected.error().code == ErrorCode::kAppNotFound && unknown != all.end()) {
+      return make_error(ErrorCode::kAppUnresponsive,
+                        "no answering app is named " + name + ", and an app did not answer",
+                        {{"app", name}, {"bus_name", unknown->bus_name}},
+                        "the app may be busy or stopped; try again later", Retry::kSafe);
+    }
+    if (selected.error().code == ErrorCode::kAppNotFound) {
+      // The listing skipped apps known by other names; name them all in the error.
+      if (auto everyone = apps(deadline)) return select_apps(*everyone, name).take_error();
+    }
+    return std::move(selected).take_error();
+  }
+  std::vector<AppInfo> result;
+  for (const AppInfo* app : *selected) result.push_back(*app);
+  return result;
+}
+
+Result<std::vector<WindowInfo>> Observer::windows(const std::optional<std::string>& app,
+                                                  Deadline deadline) {
+  std::vector<WindowInfo> result;
+  if (!app) {
+    auto all = apps(deadline);
+    if (!all) return std::move(all).take_error();
+    for (const AppInfo& info : *all) {
+      result.insert(result.end(), info.windows.begin(), info.windows.end());
+    }
+    return result;
+  }
+  auto named = apps_named(*app, deadline);
+  if (!named) return std::move(named).take_error();
+  for (const AppInfo& info : *named) {
+    if (!info.responsive) {
+      return make_error(ErrorCode::kAppUnresponsive, "app " + info.name + " did not answer",
+                        {{"app", info.name}, {"bus_name", info.bus_name}},
+                        "the app may be busy or stopped; try again later", Retry::kSafe);
+    }
+    result.insert(result.end(), info.windows.begin(), info.windows.end());
+  }
+  return result;
+}
+
+Result<std::shared_ptr<const Snapshot>> Observer::snapshot(const WindowQuery& query,
+                                                           Deadline deadline) {
+  auto named = apps_named(query.app, deadline);
+  if (!named) return std::move(named).take_error();
+  std::vector<const AppInfo*> candidates;
+  for (const AppInfo& app : *named) candidates.push_back(&app);
+  auto window = select_window(candidates, query);
+  if (!window) return std::move(window).take_error();
+  auto read = read_window(bus_, *window, deadline, options_.snapshot);
+  if (!read) return std::move(read).take_error();
+  auto taken = std::make_shared<Snapshot>(std::move(read).value());
+  taken->id = store_.next_id();
+  store_.put(taken);
+  return std::shared_ptr<const Snapshot>(std::move(taken));
+}
+
+Result<std::vector<FoundElement>> Observer::find(const FindQuery& query, Deadline deadline) {
+  std::vector<WindowInfo> targets;
+  if (query.target.window_id || query.target.title) {
+    auto named = apps_named(query.target.app, deadline);
+    if (!named) return std::move(named).take_error();
+    std::vector<const AppInfo*> candidates;
+    for (const AppInfo& app : *named) candidates.push_back(&app);
+    auto window = select_window(candidates, query.target);
+    if (!window) return std::move(window).take_error();
+    targets.push_back(std::move(window).value());
+  } else {
+    auto all = windows(query.target.app, deadline);
+    if (!all) return std::move(all).take_error();
+    targets = std::move(all).value();
+  }
+  SnapshotOptions snapshot_options = options_.snapshot;
+  if (query.accessible_id) snapshot_options.accessible_ids = AccessibleIds::kAll;
+  std::vector<FoundElement> found;
+  for (const WindowInfo& window : targets) {
+    auto read = read_window(bus_, window, deadline, snapshot_options);
+    if (!read) return std::move(read).take_error();
+    auto taken = std::make_shared<Snapshot>(std::move(read).value());
+    taken->id = store_.next_id();
+    store_.put(taken);
+    for (const Node& node : taken->nodes) {
+      if (matches(node, query)) found.push_back({format_ref(taken->id, node.ref), taken, &node});
+    }
+  }
+  return found;
+}
+
+Result<ResolvedElement> Observer::resolve(std::string_view ref_text, Deadline deadline) {
+  const auto started = std::chrono::steady_clock::now();
+  auto ref = parse_ref(ref_text);
+  if (!ref) return std::move(ref).take_error();
+  auto stored = store_.lookup(*ref);
+  if (!stored) return std::move(stored).take_error();
+  const Snapshot& saved = *stored->snapshot;
+  const std::string ref_string(ref_text);
+  if (auto allowed = check_observation_allowed(saved.app_name); !allowed) {
+    return std::move(allowed).take_error();
+  }
+
+  // Structure only (names, roles, states are live in a bulk reply; missing children are
+  // walked), then the accessible ids of the few nodes that could match.
+  SnapshotOptions structure = options_.snapshot;
+  structure.details_enabled = false;
+  auto live = read_window(bus_, saved.window, deadline, structure);
+  if (!live) {
+    if (live.error().code == ErrorCode::kWindowNotFound ||
+        live.error().code == ErrorCode::kAppNotFound) {
+      return stale("the ref's window is gone", ref_string, "window_gone");
+    }
+    return std::move(live).take_error();
+  }
+  std::vector<Node*> candidates;
+  for (Node& node : live->nodes) {
+    if (node.role == stored->identity.role && node.name == stored->identity.name &&
+        node.description == stored->identity.description) {
+      candidates.push_back(&node);
+    }
+  }
+  if (!candidates.empty()) {
+    CallScope scope(deadline);
+    auto channel = bus_.app_channel(scope, saved.bus_name);
+    if (!channel) return std::move(channel).take_error();
+    for (Node* node : candidates) {
+      if (node->accessible_id_known) continue;  // read live already
+      scope.call(channel->channel, node->path.c_str(), kPropertiesInterface, "Get",
+                 g_variant_new("(ss)", kAccessibleInterface, "AccessibleId"),
+                 [node](GVariant* reply, const GError*) {
+                   node->accessible_id = property_string(reply);
+                   node->accessible_id_known = reply != nullptr;
+                 });
+    }
+    if (!scope.wait()) {
+      return app_unresponsive(saved.app_name, saved.bus_name, started, "resolving a ref");
+    }
+    std::erase_if(candidates, [&](const Node* node) {
+      return !matches_identity(stored->identity, *node);
+    });
+  }
+  if (candidates.empty()) {
+    return stale("no element of the window has the ref's identity any more", ref_string,
+                 "saved_ref_absent");
+  }
+  if (candidates.size() > 1) {
+    return make_error(ErrorCode::kAmbiguousTarget,
+                      std::to_string(candidates.size()) + " elements of the window have the ref's identity",
+                      {{"ref", ref_string}, {"kind", "identity_not_unique"},
+                       {"count", candidates.size()}},
+                      "take a new snapshot: twins are marked there; pick an element with a "
+                      "unique name or id");
+  }
+  return ResolvedElement{*stored, saved.bus_name, candidates.front()->path};
+}
+
+Result<ElementDetails> Observer::get(std::string_view ref, Deadline deadline) {
+  const auto started = std::chrono::steady_clock::now();
+  auto resolved = resolve(ref, deadline);
+  if (!resolved) return std::move(resolved).take_error();
+  const Snapshot& saved = *resolved->stored.snapshot;
+
+  CallScope scope(deadline);
+  auto channel = bus_.app_channel(scope, resolved->bus_name);
+  if (!channel) return std::move(channel).take_error();
+  std::optional<LiveNode> live;
+  read_node_live(scope, channel->channel, resolved->path,
+                 [&live](std::optional<LiveNode> node) { live = std::move(node); });
+  if (!scope.wait()) {
+    return app_unresponsive(saved.app_name, saved.bus_name, started, "reading an element");
+  }
+  if (!live) return stale("the element is gone", std::string(ref), "saved_ref_absent");
+
+  ElementDetails details;
+  details.ref = std::string(ref);
+  details.window = saved.window;
+  Node& node = details.node;
+  node.ref = resolved->stored.node->ref;
+  node.role = live->node.role;
+  node.name = live->node.name;
+  node.description = live->node.description;
+  node.accessible_id = live->node.accessible_id.value_or(std::string());
+  node.accessible_id_known = live->node.accessible_id.has_value();
+  node.states = live->node.states;
+  node.interfaces = live->node.interfaces;
+  node.path = resolved->path;
+  DetailOptions detail_options = options_.snapshot.details;
+  detail_options.accessible_id = false;
+  fetch_details(scope, channel->channel, node, detail_options);
+  // Value and Text both present (a spin button): value is the number, text read apart.
+  Node text_only;
+  const bool separate_text = (node.interfaces & kInterfaceText) &&
+                             (node.interfaces & kInterfaceValue) && !is_password_role(node.role);
+  if (separate_text) {
+    text_only.path = node.path;
+    text_only.role = node.role;
+    text_only.interfaces = kInterfaceText;
+    fetch_details(scope, channel->channel, text_only, detail_options);
+  }
+  if (!scope.wait()) {
+    return app_unresponsive(saved.app_name, saved.bus_name, started, "reading an element");
+  }
+  if (separate_text) {
+    details.text = text_only.value;
+  } else if ((node.interfaces & kInterfaceText) && !is_password_role(node.role)) {
+    details.text = node.value;
+  }
+  return details;
+}
+
+nlohmann::json element_details_to_json(const ElementDetails& details) {
+  const Node& node = details.node;
+  nlohmann::json json = {
+      {"ref", details.ref},
+      {"window", {{"id", details.window.id}, {"title", details.window.title}}},
+      {"role", role_name(node.role)},
+      {"name", node.name},
+      {"description", node.description},
+      {"accessible_id",
+       node.accessible_id_known ? nlohmann::json(node.accessible_id) : nlohmann::json(nullptr)},
+      {"value", node.value ? nlohmann::json(*node.value) : nlohmann::json(nullptr)},
+      {"states", state_names(node.states)},
+      {"actions", node.actions},
+      {"bounds", bounds_to_json(node.bounds)},
+      {"text", details.text ? nlohmann::json(*details.text) : nlohmann::json(nullptr)},
+  };
+  if (node.value_withheld) json["value_withheld"] = true;
+  return json;
+}
+
+nlohmann::json found_element_to_json(const FoundElement& found) {
+  nlohmann::json json = node_to_json(*found.snapshot, *found.node);
+  json["window"] = {{"id", found.snapshot->window.id}, {"title", found.snapshot->window.title}};
+  return json;
+}
+
+}  // namespace companyos::a11y

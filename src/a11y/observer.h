@@ -1,0 +1,95 @@
+// The observation engine's entry point: apps, windows, snapshots, find and get.
+// Every method is synchronous, bounded by its deadline, and safe to call from several
+// threads at once; each drives its D-Bus calls on a private main context, and no lock is
+// held while waiting on an app, so a hung app only costs calls about that app.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "a11y/apps.h"
+#include "a11y/bus.h"
+#include "a11y/model.h"
+#include "a11y/selection.h"
+#include "a11y/snapshot.h"
+#include "a11y/snapshot_store.h"
+#include "core/result.h"
+
+namespace companyos::a11y {
+
+struct ObserverOptions {
+  std::chrono::milliseconds per_app_budget{80};  // for listing apps and windows
+  std::size_t snapshots_per_window = 8;
+  std::size_t snapshots_total = 32;
+  SnapshotOptions snapshot;
+};
+
+// find: every given criterion must hold; each compares exactly (case-sensitive unless
+// ignore_case). Role is a role name as printed ("push button").
+struct FindQuery {
+  WindowQuery target;  // target.window_id / title unset: every window of the app
+  std::optional<std::string> role;
+  std::optional<std::string> name;
+  std::optional<std::string> accessible_id;
+  bool ignore_case = false;
+};
+
+struct FoundElement {
+  std::string ref;
+  std::shared_ptr<const Snapshot> snapshot;
+  const Node* node = nullptr;  // into *snapshot
+};
+
+// A ref resolved against the live window: exactly one element has its identity now.
+struct ResolvedElement {
+  StoredElement stored;
+  std::string bus_name;
+  std::string path;
+};
+
+struct ElementDetails {
+  std::string ref;
+  WindowInfo window;
+  Node node;                        // freshly read; refs and twins are not recomputed
+  std::optional<std::string> text;  // the Text content (never for password text)
+};
+
+class Observer {
+ public:
+  explicit Observer(ObserverOptions options = {});
+
+  // BUS_UNAVAILABLE unless the accessibility bus answers and the registry is running.
+  Status probe(Deadline deadline);
+  Result<std::vector<AppInfo>> apps(Deadline deadline);
+  // Windows of every app, or of the apps named app (APP_NOT_FOUND, POLICY_DENIED,
+  // APP_UNRESPONSIVE as for a snapshot).
+  Result<std::vector<WindowInfo>> windows(const std::optional<std::string>& app, Deadline deadline);
+  // Takes, numbers and stores a snapshot of exactly one window.
+  Result<std::shared_ptr<const Snapshot>> snapshot(const WindowQuery& query, Deadline deadline);
+  Result<std::vector<FoundElement>> find(const FindQuery& query, Deadline deadline);
+  // STALE_REF (details.kind: snapshot_unknown, element_unknown, window_gone,
+  // saved_ref_absent) or AMBIGUOUS_TARGET (identity_not_unique) unless exactly one live
+  // element of the ref's window has the ref's identity.
+  Result<ResolvedElement> resolve(std::string_view ref, Deadline deadline);
+  Result<ElementDetails> get(std::string_view ref, Deadline deadline);
+
+  SnapshotStore& store() { return store_; }
+  Bus& bus() { return bus_; }
+
+ private:
+  Result<std::vector<AppInfo>> apps_named(const std::string& name, Deadline deadline);
+
+  ObserverOptions options_;
+  Bus bus_;
+  SnapshotStore store_;
+};
+
+nlohmann::json element_details_to_json(const ElementDetails& details);
+nlohmann::json found_element_to_json(const FoundElement& found);
+
+}  // namespace companyos::a11y

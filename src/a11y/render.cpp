@@ -1,0 +1,183 @@
+#include "a11y/render.h"
+
+#include <array>
+
+#include "a11y/ref.h"
+
+namespace companyos::a11y {
+namespace {
+
+constexpr std::size_t kOutlineValueLimit = 200;
+
+void append_quoted(std::string& out, std::string_view text, std::size_t limit = 0) {
+  out.push_back('"');
+  std::size_t written = 0;
+  for (char c : text) {
+    // Cut only at a UTF-8 lead byte so a multi-byte character is never split.
+    if (limit != 0 && written >= limit && (static_cast<unsigned char>(c) & 0xC0) != 0x80) {
+      out += "…";
+      break;
+    }
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default: out.push_back(c);
+    }
+    ++written;
+  }
+  out.push_back('"');
+}
+
+bool is_noise_state(std::string_view state) {
+  static constexpr std::array<std::string_view, 4> kNoise = {"visible", "showing", "sensitive",
+                                                             "opaque"};
+  for (std::string_view noise : kNoise) {
+    if (state == noise) return true;
+  }
+  return false;
+}
+
+void render_view(const Snapshot& snapshot, const ViewNode& view, int depth,
+                 const OutlineOptions& options, std::string& out) {
+  out.append(static_cast<std::size_t>(depth) * 2, ' ');
+  out += render_outline_line(snapshot.nodes[static_cast<std::size_t>(view.node)], options);
+  if (view.hidden > 0) out += " (+" + std::to_string(view.hidden) + " hidden)";
+  out.push_back('\n');
+  for (const ViewNode& child : view.children) render_view(snapshot, child, depth + 1, options, out);
+}
+
+nlohmann::json view_to_json(const Snapshot& snapshot, const ViewNode& view) {
+  nlohmann::json json = node_to_json(snapshot, snapshot.nodes[static_cast<std::size_t>(view.node)]);
+  if (view.hidden > 0) json["hidden_descendants"] = view.hidden;
+  auto children = nlohmann::json::array();
+  for (const ViewNode& child : view.children) children.push_back(view_to_json(snapshot, child));
+  json["children"] = std::move(children);
+  return json;
+}
+
+}  // namespace
+
+std::string render_outline_line(const Node& node, const OutlineOptions& options) {
+  std::string line = "e" + std::to_string(node.ref) + " " + role_name(node.role);
+  if (!node.name.empty()) {
+    line.push_back(' ');
+    append_quoted(line, node.name);
+  }
+  std::string states;
+  for (const std::string& state : state_names(node.states)) {
+    if (is_noise_state(state)) continue;
+    if (!states.empty()) states.push_back(',');
+    states += state;
+  }
+  if (!states.empty()) line += " [" + states + "]";
+  if (!node.actions.empty()) {
+    line += " actions=";
+    for (std::size_t i = 0; i < node.actions.size(); ++i) {
+      if (i > 0) line.push_back(',');
+      line += node.actions[i];
+    }
+  }
+  if (node.value_withheld) {
+    line += " value=withheld";
+  } else if (node.value && !node.value->empty() && *node.value != node.name) {
+    line += " value=";
+    append_quoted(line, *node.value, kOutlineValueLimit);
+  }
+  if (!node.description.empty()) {
+    line += " desc=";
+    append_quoted(line, node.description, kOutlineValueLimit);
+  }
+  if (!node.accessible_id.empty()) {
+    line += " id=";
+    append_quoted(line, node.accessible_id);
+  }
+  if (node.twin) line += " twin=" + std::to_string(node.twin_group);
+  if (options.bounds && node.bounds) {
+    const Bounds& b = *node.bounds;
+    line += " @" + std::to_string(b.x) + "," + std::to_string(b.y) + " " +
+            std::to_string(b.width) + "x" + std::to_string(b.height);
+  }
+  return line;
+}
+
+std::string render_outline(const Snapshot& snapshot, const ViewNode& view,
+                           const OutlineOptions& options) {
+  std::string out;
+  if (!snapshot.nodes.empty()) render_view(snapshot, view, 0, options, out);
+  return out;
+}
+
+nlohmann::json bounds_to_json(const std::optional<Bounds>& bounds) {
+  if (!bounds) return nullptr;
+  return {{"x", bounds->x}, {"y", bounds->y}, {"width", bounds->width},
+          {"height", bounds->height}};
+}
+
+nlohmann::json node_to_json(const Snapshot& snapshot, const Node& node) {
+  nlohmann::json json = {
+      {"ref", format_ref(snapshot.id, node.ref)},
+      {"role", role_name(node.role)},
+      {"name", node.name},
+      {"description", node.description},
+      {"accessible_id",
+       node.accessible_id_known ? nlohmann::json(node.accessible_id) : nlohmann::json(nullptr)},
+      {"value", node.value ? nlohmann::json(*node.value) : nlohmann::json(nullptr)},
+      {"states", state_names(node.states)},
+      {"actions", node.actions},
+      {"bounds", bounds_to_json(node.bounds)},
+      {"twin", node.twin},
+  };
+  if (node.value_withheld) json["value_withheld"] = true;
+  if (node.twin) json["twin_group"] = node.twin_group;
+  return json;
+}
+
+nlohmann::json window_to_json(const WindowInfo& window) {
+  return {{"id", window.id},
+          {"title", window.title},
+          {"role", window.role},
+          {"app", window.app_name},
+          {"pid", window.pid ? nlohmann::json(*window.pid) : nlohmann::json(nullptr)},
+          {"active", window.active()},
+          {"states", state_names(window.states)},
+          {"bounds", bounds_to_json(window.bounds)}};
+}
+
+nlohmann::json app_to_json(const AppInfo& app) {
+  auto windows = nlohmann::json::array();
+  for (const WindowInfo& window : app.windows) windows.push_back(window_to_json(window));
+  return {{"name", app.name},
+          {"bus_name", app.bus_name},
+          {"pid", app.pid ? nlohmann::json(*app.pid) : nlohmann::json(nullptr)},
+          {"toolkit", app.toolkit},
+          {"toolkit_version", app.toolkit_version},
+          {"responsive", app.responsive},
+          {"policy_denied", app.policy_denied},
+          {"window_count", app.windows.size()},
+          {"windows", std::move(windows)}};
+}
+
+nlohmann::json snapshot_to_json(const Snapshot& snapshot, const ViewNode& view) {
+  nlohmann::json json = {
+      {"snapshot", snapshot.id},
+      {"app", snapshot.app_name},
+      {"pid", snapshot.pid ? nlohmann::json(*snapshot.pid) : nlohmann::json(nullptr)},
+      {"window", window_to_json(snapshot.window)},
+      {"node_count", snapshot.nodes.size()},
+      {"stats",
+       {{"bulk", snapshot.stats.bulk},
+        {"peer_to_peer", snapshot.stats.peer_to_peer},
+        {"reconciled", snapshot.stats.reconciled},
+        {"walked_live", snapshot.stats.walked_live},
+        {"detail_calls", snapshot.stats.detail_calls},
+        {"truncated", snapshot.stats.truncated},
+        {"milliseconds", snapshot.stats.milliseconds}}},
+  };
+  json["tree"] = snapshot.nodes.empty() ? nlohmann::json(nullptr) : view_to_json(snapshot, view);
+  return json;
+}
+
+}  // namespace companyos::a11y

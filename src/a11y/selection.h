@@ -1,0 +1,36 @@
+// Picks exactly one window for an observation: by app name plus window id, title, or the
+// app's only window. Zero matches → WINDOW_NOT_FOUND, several → AMBIGUOUS_TARGET, each
+// with the candidates; password managers → POLICY_DENIED. Pure: works on a listed snapshot
+// of the desktop.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "a11y/model.h"
+#include "core/result.h"
+
+namespace companyos::a11y {
+
+struct WindowQuery {
+  std::string app;                        // matched case-insensitively
+  std::optional<std::string> window_id;   // exact
+  std::optional<std::string> title;       // exact, case-sensitive
+};
+
+// Apps named query.app. POLICY_DENIED for a password manager, APP_NOT_FOUND when none
+// (details list the apps there are).
+Result<std::vector<const AppInfo*>> select_apps(const std::vector<AppInfo>& apps,
+                                                const std::string& app_name);
+// One window of the selected apps. Apps with responsive=false could hide a match:
+// unless the window id picks a window of an app that answered, the result is
+// APP_UNRESPONSIVE rather than a guess.
+Result<WindowInfo> select_window(const std::vector<const AppInfo*>& apps,
+                                 const WindowQuery& query);
+
+nlohmann::json window_candidates(const std::vector<WindowInfo>& windows);
+
+}  // namespace companyos::a11y

@@ -1,0 +1,29 @@
+// Reads the complete tree of one window: the app's tree in one Cache.GetItems call,
+// reconciled against live child counts (children re-read and missing subtrees walked
+// live), then actions, bounds and values for every node with all calls in flight at once
+// under the one deadline. Bridges without GetItems get the same result from a pipelined
+// live walk. APP_UNRESPONSIVE when the app does not finish before the deadline.
+#pragma once
+
+#include <cstddef>
+
+#include "a11y/bus.h"
+#include "a11y/details.h"
+#include "a11y/model.h"
+#include "core/result.h"
+
+namespace companyos::a11y {
+
+struct SnapshotOptions {
+  DetailOptions details;
+  AccessibleIds accessible_ids = AccessibleIds::kWhereIdentityNeedsThem;
+  bool details_enabled = true;     // false: structure only (role, name, states, …)
+  std::size_t max_nodes = 50000;   // a larger window is cut here (stats.truncated)
+  bool use_bulk = true;            // false forces the live walk (tests, comparisons)
+};
+
+// The snapshot's id is left empty; the caller names and stores it.
+Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadline,
+                             const SnapshotOptions& options = {});
+
+}  // namespace companyos::a11y

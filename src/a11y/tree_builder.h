@@ -1,0 +1,63 @@
+// Assembles one window's tree from a bulk read (GetItems) corrected by live reads, and
+// decides what must be read live: a bulk reply can miss children (GTK3 never lists those
+// added with gtk_box_pack_start), but its child counts are live, so a node whose count
+// differs from the children listed under it has its children re-read, and every listed
+// child without a record is walked. Pure bookkeeping: no D-Bus here.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "a11y/model.h"
+
+namespace companyos::a11y {
+
+// One node of the assembled tree, in depth-first order.
+struct AssembledNode {
+  const RawNode* raw = nullptr;
+  int parent = -1;
+  std::vector<int> children;
+};
+
+class TreeBuilder {
+ public:
+  // Adds a record; a later record of the same path (a live read) replaces an earlier one.
+  void add(RawNode node);
+  void add_all(std::vector<RawNode> nodes);
+  // The children of parent as read live, in order; they replace the bulk listing.
+  void set_live_children(const std::string& parent, std::vector<std::string> children);
+
+  bool has(const std::string& path) const;
+  bool has_live_children(const std::string& path) const;
+  // Nodes under root (root included) whose children were not yet read live and whose bulk
+  // listing cannot be trusted: the reported child count differs from the children listed
+  // (or is unknown, i.e. negative), or the listed children's indices are not exactly
+  // 0..n-1 (GTK3 gives a scrolled window's scroll bars indices that clash with its
+  // viewport's, so the order would be a guess).
+  std::vector<std::string> needs_children_reread(const std::string& root) const;
+  // Children listed under nodes reachable from root that have no record yet.
+  std::vector<std::string> unknown_children(const std::string& root) const;
+
+  // Depth-first from root, children in order; at most max_nodes nodes; paths already
+  // visited are skipped, so a malformed reply cannot loop.
+  std::vector<AssembledNode> assemble(const std::string& root, std::size_t max_nodes) const;
+
+ private:
+  const std::vector<std::string>& children_of(const std::string& path) const;
+  void index_bulk_children() const;
+
+  std::unordered_map<std::string, RawNode> nodes_;
+  std::unordered_map<std::string, std::vector<std::string>> live_children_;
+  mutable std::unordered_map<std::string, std::vector<std::string>> bulk_children_;
+  mutable std::unordered_set<std::string> misordered_;  // parents with clashing indices
+  mutable bool bulk_indexed_ = false;
+};
+
+// Snapshot nodes (ref = position + 1, parent/children as indices) from an assembled tree;
+// details (actions, bounds, value) and twins are filled in later.
+std::vector<Node> to_nodes(const std::vector<AssembledNode>& assembled);
+
+}  // namespace companyos::a11y

@@ -1,0 +1,118 @@
+#include "a11y/view.h"
+
+#include <algorithm>
+
+#include <atspi/atspi.h>
+
+namespace companyos::a11y {
+namespace {
+
+class ViewBuilder {
+ public:
+  ViewBuilder(const std::vector<Node>& nodes, const ViewOptions& options)
+      : nodes_(nodes), options_(options), kept_(nodes.size(), true) {
+    if (options.interactive) mark_interactive();
+  }
+
+  ViewNode build() {
+    ViewNode root{0, {}, 0};
+    if (!nodes_.empty()) fill(root, 0);
+    return root;
+  }
+
+ private:
+  // Keeps actionable nodes and every ancestor of one; the window root always stays.
+  void mark_interactive() {
+    std::fill(kept_.begin(), kept_.end(), false);
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      if (!is_actionable(nodes_[i])) continue;
+      for (int at = static_cast<int>(i); at >= 0 && !kept_[static_cast<std::size_t>(at)];
+           at = nodes_[static_cast<std::size_t>(at)].parent) {
+        kept_[static_cast<std::size_t>(at)] = true;
+      }
+    }
+    if (!kept_.empty()) kept_[0] = true;
+  }
+
+  std::vector<int> kept_children(int index) const {
+    std::vector<int> kids;
+    for (int child : nodes_[static_cast<std::size_t>(index)].children) {
+      if (kept_[static_cast<std::size_t>(child)]) kids.push_back(child);
+    }
+    return kids;
+  }
+
+  bool is_wrapper(int index, std::size_t kept_child_count) const {
+    const Node& node = nodes_[static_cast<std::size_t>(index)];
+    return index != 0 && kept_child_count == 1 && node.name.empty() &&
+           is_wrapper_role(node.role) && !is_actionable(node);
+  }
+
+  std::size_t count_kept_subtree(int index) const {
+    std::size_t count = 1;
+    for (int child : kept_children(index)) count += count_kept_subtree(child);
+    return count;
+  }
+
+  // Semantic levels: the window is 0 and each node is one deeper than its parent, except
+  // below a wrapper, which shares its child's level (wrapper and child are one level).
+  void fill(ViewNode& view, int level) {
+    const auto kids = kept_children(view.node);
+    const bool wrapper = is_wrapper(view.node, kids.size());
+    for (int child : kids) add_child(view, child, wrapper ? level : level + 1);
+  }
+
+  void add_child(ViewNode& parent_view, int index, int level) {
+    if (options_.max_depth && level > *options_.max_depth) {
+      parent_view.hidden += count_kept_subtree(index);
+      return;
+    }
+    const auto kids = kept_children(index);
+    if (options_.compact && is_wrapper(index, kids.size())) {
+      add_child(parent_view, kids.front(), level);
+      return;
+    }
+    ViewNode view{index, {}, 0};
+    fill(view, level);
+    parent_view.children.push_back(std::move(view));
+  }
+
+  const std::vector<Node>& nodes_;
+  const ViewOptions& options_;
+  std::vector<bool> kept_;
+};
+
+}  // namespace
+
+bool is_actionable(const Node& node) {
+  for (const std::string& action : node.actions) {
+    if (action != "focus") return true;
+  }
+  return has_state(node.states, ATSPI_STATE_EDITABLE) ||
+         has_state(node.states, ATSPI_STATE_SELECTABLE);
+}
+
+bool is_wrapper_role(std::uint32_t role) {
+  switch (role) {
+    case ATSPI_ROLE_FILLER:
+    case ATSPI_ROLE_PANEL:
+    case ATSPI_ROLE_SECTION:
+    case ATSPI_ROLE_UNKNOWN:
+    case ATSPI_ROLE_REDUNDANT_OBJECT:
+    case ATSPI_ROLE_VIEWPORT:
+    case ATSPI_ROLE_SCROLL_PANE:
+    case ATSPI_ROLE_LAYERED_PANE:
+    case ATSPI_ROLE_ROOT_PANE:
+    case ATSPI_ROLE_GLASS_PANE:
+    case ATSPI_ROLE_INVALID:
+      return true;
+    default:
+      return false;
+  }
+}
+
+ViewNode make_view(const std::vector<Node>& nodes, const ViewOptions& options) {
+  return ViewBuilder(nodes, options).build();
+}
+
+}  // namespace companyos::a11y

@@ -1,0 +1,33 @@
+// Views of a snapshot for output: -i (interactive), --compact and --max-depth filters.
+// A view only selects and folds nodes; refs always come from the full tree.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "a11y/model.h"
+
+namespace companyos::a11y {
+
+struct ViewOptions {
+  bool interactive = false;      // keep actionable nodes and their ancestors
+  bool compact = false;          // fold nameless single-child wrappers into their child
+  std::optional<int> max_depth;  // semantic levels below the window; wrappers are not levels
+};
+
+struct ViewNode {
+  int node = 0;                 // index into Snapshot::nodes
+  std::vector<ViewNode> children;
+  std::size_t hidden = 0;       // descendants cut by max_depth below this node
+};
+
+// Actionable: an action other than "focus", or editable, or selectable.
+bool is_actionable(const Node& node);
+// A nameless node with exactly one child whose role only groups or scrolls (filler,
+// panel, section, viewport, scroll pane, …): not a semantic level, folded by --compact.
+bool is_wrapper_role(std::uint32_t role);
+
+ViewNode make_view(const std::vector<Node>& nodes, const ViewOptions& options);
+
+}  // namespace companyos::a11y

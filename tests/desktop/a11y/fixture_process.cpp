@@ -1,0 +1,65 @@
+#include "fixture_process.h"
+
+#include <csignal>
+#include <cstdlib>
+#include <thread>
+
+namespace companyos::a11y::testing {
+
+std::string fixture_path(const std::string& name) {
+  const char* build = std::getenv("COMPANYOS_BUILD_DIR");
+  return std::string(build ? build : ".") + "/tests/fixtures/" + name;
+}
+
+Deadline in(std::chrono::milliseconds duration) {
+  return std::chrono::steady_clock::now() + duration;
+}
+
+FixtureProcess::FixtureProcess(std::vector<std::string> arguments, const std::string& program) {
+  const std::string path = fixture_path(program);
+  std::vector<const char*> argv{path.c_str()};
+  for (const std::string& argument : arguments) argv.push_back(argument.c_str());
+  argv.push_back(nullptr);
+  // Quiet: GTK4 warns on every bounds query that X11 screen coordinates are unsupported.
+  const auto quiet = static_cast<GSubprocessFlags>(G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
+                                                   G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+  process_.reset(g_subprocess_newv(argv.data(), quiet, nullptr));
+}
+
+FixtureProcess::~FixtureProcess() { stop(); }
+
+int FixtureProcess::pid() const {
+  const char* id = process_ ? g_subprocess_get_identifier(process_.get()) : nullptr;
+  return id ? std::atoi(id) : -1;
+}
+
+void FixtureProcess::pause() const {
+  if (process_) g_subprocess_send_signal(process_.get(), SIGSTOP);
+}
+
+void FixtureProcess::resume() const {
+  if (process_) g_subprocess_send_signal(process_.get(), SIGCONT);
+}
+
+void FixtureProcess::stop() {
+  if (!process_) return;
+  g_subprocess_send_signal(process_.get(), SIGCONT);
+  g_subprocess_send_signal(process_.get(), SIGTERM);
+  g_subprocess_wait(process_.get(), nullptr, nullptr);
+  process_.reset();
+}
+
+std::optional<AppInfo> wait_for_app(Observer& observer, int pid, std::chrono::milliseconds timeout) {
+  const auto give_up = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < give_up) {
+    if (auto apps = observer.apps(in(std::chrono::seconds(2)))) {
+      for (const AppInfo& app : *apps) {
+        if (app.pid == pid && !app.windows.empty()) return app;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return std::nullopt;
+}
+
+}  // namespace companyos::a11y::testing

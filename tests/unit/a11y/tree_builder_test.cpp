@@ -1,0 +1,153 @@
+#include "a11y/tree_builder.h"
+
+#include <gtest/gtest.h>
+
+#include "a11y/bulk_reply.h"
+#include "recorded_items.h"
+
+namespace companyos::a11y {
+namespace {
+
+using testing::editor_items;
+using testing::get_items_reply;
+using testing::path;
+
+TreeBuilder builder_from_recording() {
+  TreeBuilder builder;
+  auto parsed = parse_get_items(get_items_reply(editor_items()).get());
+  EXPECT_TRUE(parsed.ok());
+  builder.add_all(std::move(parsed).value());
+  return builder;
+}
+
+std::vector<std::string> paths_of(const std::vector<AssembledNode>& nodes) {
+  std::vector<std::string> paths;
+  for (const auto& node : nodes) paths.push_back(node.raw->path);
+  return paths;
+}
+
+RawNode live_node(const std::string& node_path, const char* name) {
+  RawNode node;
+  node.path = node_path;
+  node.name = name;
+  node.role = ATSPI_ROLE_PANEL;
+  return node;
+}
+
+TEST(TreeBuilder, AssemblesOneWindowDepthFirstInIndexOrder) {
+  const auto builder = builder_from_recording();
+  const auto nodes = builder.assemble(path(1), 1000);
+  EXPECT_EQ(paths_of(nodes), (std::vector<std::string>{path(1), path(2), path(3), path(4),
+                                                        path(5), path(6)}));
+  EXPECT_EQ(nodes[0].parent, -1);
+  EXPECT_EQ(nodes[1].children, (std::vector<int>{2, 3, 4, 5}));
+  EXPECT_EQ(nodes[3].parent, 1);
+}
+
+TEST(TreeBuilder, RereadsNodesWhoseLiveCountDiffersFromTheListing) {
+  const auto builder = builder_from_recording();
+  // The filler says 5 children with 4 listed; the tree's -1 means "unknown".
+  EXPECT_EQ(builder.needs_children_reread(path(1)), (std::vector<std::string>{path(2), path(6)}));
+  EXPECT_TRUE(builder.unknown_children(path(1)).empty());
+  // The other window is not part of this one's decisions.
+  EXPECT_TRUE(builder.needs_children_reread(path(7)).empty());
+}
+
+TEST(TreeBuilder, ClashingIndicesMakeTheOrderAGuessAndAreRereadLive) {
+  struct Case {
+    const char* what;
+    std::vector<int> indices;
+    bool reread;
+  };
+  const Case cases[] = {
+      {"in order", {0, 1, 2}, false},
+      {"listed out of order, indices complete", {2, 0, 1}, false},
+      {"duplicate index", {0, 0, 1}, true},
+      {"gap", {0, 1, 3}, true},
+      {"negative", {-1, 0, 1}, true},
+  };
+  for (const Case& c : cases) {
+    TreeBuilder builder;
+    RawNode parent = live_node("/p", "p");
+    parent.child_count = static_cast<int>(c.indices.size());
+    builder.add(parent);
+    for (std::size_t i = 0; i < c.indices.size(); ++i) {
+      RawNode child = live_node("/c" + std::to_string(i), "c");
+      child.parent_path = "/p";
+      child.index_in_parent = c.indices[i];
+      builder.add(child);
+    }
+    EXPECT_EQ(builder.needs_children_reread("/p").size(), c.reread ? 1u : 0u) << c.what;
+  }
+}
+
+TEST(TreeBuilder, LiveChildrenRevealAndOrderMissingRows) {
+  auto builder = builder_from_recording();
+  builder.set_live_children(path(2), {path(3), path(4), path(8), path(5), path(6)});
+  builder.set_live_children(path(6), {});
+  EXPECT_EQ(builder.unknown_children(path(1)), (std::vector<std::string>{path(8)}));
+  RawNode row = live_node(path(8), "Row 1");
+  row.child_count = 1;
+  builder.add(row);
+  builder.set_live_children(path(8), {path(9)});
+  EXPECT_EQ(builder.unknown_children(path(1)), (std::vector<std::string>{path(9)}));
+  builder.add(live_node(path(9), "Button 1"));
+  builder.set_live_children(path(9), {});
+  EXPECT_TRUE(builder.needs_children_reread(path(1)).empty());
+  EXPECT_TRUE(builder.unknown_children(path(1)).empty());
+  EXPECT_EQ(paths_of(builder.assemble(path(1), 1000)),
+            (std::vector<std::string>{path(1), path(2), path(3), path(4), path(8), path(9),
+                                      path(5), path(6)}));
+}
+
+TEST(TreeBuilder, LiveChildrenDropRemovedOnes) {
+  auto builder = builder_from_recording();
+  builder.set_live_children(path(2), {path(5), path(3)});
+  EXPECT_EQ(paths_of(builder.assemble(path(1), 1000)),
+            (std::vector<std::string>{path(1), path(2), path(5), path(3)}));
+}
+
+TEST(TreeBuilder, BoundsAndMalformedTrees) {
+  struct Case {
+    const char* what;
+    std::vector<RawNode> nodes;
+    std::string root;
+    std::size_t max_nodes;
+    std::size_t expected;
+  };
+  RawNode a = live_node("/a", "a");
+  RawNode b = live_node("/b", "b");
+  b.parent_path = "/a";
+  RawNode self = live_node("/self", "self");
+  self.parent_path = "/self";
+  RawNode cycle_a = live_node("/ca", "ca");
+  cycle_a.parent_path = "/cb";
+  RawNode cycle_b = live_node("/cb", "cb");
+  cycle_b.parent_path = "/ca";
+  const Case cases[] = {
+      {"missing root", {a, b}, "/none", 100, 0},
+      {"cut at max nodes", {a, b}, "/a", 1, 1},
+      {"zero max nodes", {a, b}, "/a", 0, 0},
+      {"own parent", {self}, "/self", 100, 1},
+      {"cycle", {cycle_a, cycle_b}, "/ca", 100, 2},
+  };
+  for (const Case& c : cases) {
+    TreeBuilder builder;
+    builder.add_all(c.nodes);
+    EXPECT_EQ(builder.assemble(c.root, c.max_nodes).size(), c.expected) << c.what;
+  }
+}
+
+TEST(TreeBuilder, NodesCarryRefsAndLinks) {
+  const auto builder = builder_from_recording();
+  const auto nodes = to_nodes(builder.assemble(path(1), 1000));
+  ASSERT_EQ(nodes.size(), 6u);
+  for (std::size_t i = 0; i < nodes.size(); ++i) EXPECT_EQ(nodes[i].ref, static_cast<int>(i) + 1);
+  EXPECT_EQ(nodes[2].name, "Save");
+  EXPECT_EQ(nodes[2].parent, 1);
+  EXPECT_EQ(nodes[2].path, path(3));
+  EXPECT_EQ(nodes[1].children.size(), 4u);
+}
+
+}  // namespace
+}  // namespace companyos::a11y

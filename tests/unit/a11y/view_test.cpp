@@ -1,0 +1,99 @@
+#include "a11y/view.h"
+
+#include <gtest/gtest.h>
+
+#include "snapshot_nodes.h"
+
+namespace companyos::a11y {
+namespace {
+
+ViewOptions options(bool interactive, bool compact, std::optional<int> max_depth) {
+  ViewOptions result;
+  result.interactive = interactive;
+  result.compact = compact;
+  result.max_depth = max_depth;
+  return result;
+}
+
+using testing::editor_nodes;
+using testing::make_nodes;
+
+// "e1(e2(e3(e4,e5,e6,e7(e8))))": refs of the view, with "+K" after a node that hides K.
+std::string shape(const std::vector<Node>& nodes, const ViewNode& view) {
+  std::string text = "e" + std::to_string(nodes[static_cast<std::size_t>(view.node)].ref);
+  if (view.hidden > 0) text += "+" + std::to_string(view.hidden);
+  if (!view.children.empty()) {
+    text += "(";
+    for (std::size_t i = 0; i < view.children.size(); ++i) {
+      if (i > 0) text += ",";
+      text += shape(nodes, view.children[i]);
+    }
+    text += ")";
+  }
+  return text;
+}
+
+TEST(View, FiltersKeepRefsAndSayWhereTheyCut) {
+  struct Case {
+    const char* what;
+    ViewOptions options;
+    std::string expected;
+  };
+  const Case cases[] = {
+      {"full tree", {}, "e1(e2(e3(e4,e5,e6,e7(e8))))"},
+      {"interactive keeps actionable nodes and ancestors", options(true, false, std::nullopt),
+       "e1(e2(e3(e5,e6,e7(e8))))"},
+      {"compact folds nameless single-child wrappers", options(false, true, std::nullopt),
+       "e1(e3(e4,e5,e6,e8))"},
+      {"interactive and compact", options(true, true, std::nullopt), "e1(e3(e5,e6,e8))"},
+      {"depth 0 keeps only the window", options(false, false, 0), "e1+7"},
+      {"depth 1 (wrappers are not levels)", options(false, false, 1), "e1(e2(e3+5))"},
+      {"depth 2", options(false, false, 2), "e1(e2(e3(e4,e5,e6,e7(e8))))"},
+      {"depth 1 compact", options(false, true, 1), "e1(e3+5)"},
+      {"negative depth hides all but the window", options(false, false, -1), "e1+7"},
+  };
+  const auto nodes = editor_nodes();
+  for (const Case& c : cases) {
+    EXPECT_EQ(shape(nodes, make_view(nodes, c.options)), c.expected) << c.what;
+  }
+}
+
+TEST(View, ActionableMeansMoreThanFocus) {
+  struct Case {
+    std::vector<std::string> actions;
+    std::vector<AtspiStateType> states;
+    bool expected;
+  };
+  const Case cases[] = {
+      {{}, {}, false},
+      {{"focus"}, {}, false},
+      {{"focus", "click"}, {}, true},
+      {{"activate"}, {}, true},
+      {{}, {ATSPI_STATE_EDITABLE}, true},
+      {{}, {ATSPI_STATE_SELECTABLE}, true},
+      {{}, {ATSPI_STATE_FOCUSABLE}, false},
+  };
+  for (const Case& c : cases) {
+    auto nodes = make_nodes({{-1, ATSPI_ROLE_PUSH_BUTTON, "x", c.actions, c.states}});
+    EXPECT_EQ(is_actionable(nodes[0]), c.expected);
+  }
+}
+
+TEST(View, WindowOnlyAndEmptySnapshots) {
+  const auto lone = make_nodes({{-1, ATSPI_ROLE_FRAME, "W"}});
+  EXPECT_EQ(shape(lone, make_view(lone, options(true, false, std::nullopt))), "e1");
+  const std::vector<Node> none;
+  EXPECT_TRUE(make_view(none, {}).children.empty());
+}
+
+TEST(View, NamedOrActionableContainersAreLevels) {
+  // A named panel with one child is a level even when nameless ones are not.
+  const auto nodes = make_nodes({{-1, ATSPI_ROLE_FRAME, "W"},
+                                 {0, ATSPI_ROLE_PANEL, "Named"},
+                                 {1, ATSPI_ROLE_PUSH_BUTTON, "OK", {"click"}}});
+  EXPECT_EQ(shape(nodes, make_view(nodes, options(false, true, std::nullopt))), "e1(e2(e3))");
+  EXPECT_EQ(shape(nodes, make_view(nodes, options(false, false, 1))), "e1(e2+1)");
+}
+
+}  // namespace
+}  // namespace companyos::a11y
