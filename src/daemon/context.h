@@ -7,6 +7,9 @@
 
 namespace companyos {
 class Clock;
+namespace a11y {
+class Observer;
+}
 namespace store {
 class Database;
 class Settings;
@@ -23,6 +26,7 @@ struct DaemonContext {
   store::Settings& settings;
   const Clock& clock;
   WorkerPool& workers;
+  a11y::Observer& observer;
   const MethodTable& methods;
   std::string socket_path;
   std::chrono::steady_clock::time_point started;

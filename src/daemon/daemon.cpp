@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 #include <systemd/sd-daemon.h>
 
+#include "a11y/observer.h"
 #include "companyos/protocol.h"
 #include "core/clock.h"
 #include "core/version.h"
@@ -116,7 +117,8 @@ int run_daemon(const DaemonOptions& options) {
   store::Settings settings(*db, clock);
   MethodTable table(methods::all_methods());
   std::optional<WorkerPool> workers(std::in_place, g_main_context_default(), kWorkerThreads);
-  DaemonContext context{*db, settings, clock, *workers, table,
+  a11y::Observer observer;
+  DaemonContext context{*db, settings, clock, *workers, observer, table,
                         listener.path, std::chrono::steady_clock::now()};
 
   auto handle_line = [&](const FramedLine& line, std::function<void(std::string)> done) {

@@ -1,6 +1,8 @@
 #include <unistd.h>
 
 #include "core/version.h"
+#include "daemon/session_probe.h"
+#include "daemon/worker_pool.h"
 #include "daemon/context.h"
 #include "daemon/methods/methods.h"
 #include "store/database.h"
@@ -25,7 +27,14 @@ const MethodSpec kStatus{
           {"store", {{"path", ctx.db.path()}, {"schema_version", ctx.db.schema_version()}}},
           {"physical_input", (*settings)["physical_input"]},
       };
-      reply(std::move(data));
+      // The bus and X11 probes can block on a wedged server: they run on a worker.
+      a11y::Observer& observer = ctx.observer;
+      ctx.workers.run(
+          [&observer, data = std::move(data)]() mutable -> Result<nlohmann::json> {
+            data.update(probe_session(observer, std::chrono::milliseconds(1500)));
+            return data;
+          },
+          std::move(reply));
     },
 };
 

@@ -25,6 +25,7 @@ struct Case {
   std::string name;
   nlohmann::json params;
   bool valid;
+  friend void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 };
 
 class ParamChecks : public ::testing::TestWithParam<Case> {};

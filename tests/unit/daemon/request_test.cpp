@@ -11,6 +11,7 @@ struct Case {
   bool oversize;
   bool valid;
   nlohmann::json id;  // id echoed in the error, when invalid
+  friend void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 };
 
 class RequestParsing : public ::testing::TestWithParam<Case> {};

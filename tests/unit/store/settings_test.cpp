@@ -14,6 +14,7 @@ struct Case {
   const char* key;
   nlohmann::json value;
   bool valid;
+  friend void PrintTo(const Case& c, std::ostream* os) { *os << c.key << "=" << c.value.dump(); }
 };
 
 class SettingsValidation : public ::testing::TestWithParam<Case> {};
