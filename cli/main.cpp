@@ -34,6 +34,8 @@ int main(int argc, char** argv) {
       "  companyos status\n"
       "  companyos settings get\n"
       "  companyos --json ping\n"
+      "  companyos apps\n"
+      "  companyos snapshot --app mousepad -i\n"
       "  companyos call methods\n"
       "Exit status: 0 ok, 1 error reply, 2 usage error, 3 daemon not reachable.\n"
       "Run `companyos COMMAND --help` for a command's options and examples.");
@@ -45,7 +47,7 @@ int main(int argc, char** argv) {
   app.add_flag("--json", json, "print the daemon's reply envelope exactly");
   app.add_option("--socket", socket, "daemon socket (default: $COMPANYOS_SOCKET or "
                                      "$XDG_RUNTIME_DIR/companyos/control.sock)");
-  app.add_option("--timeout", timeout_ms, "how long to wait for the reply, in ms")
+  app.add_option("--reply-timeout", timeout_ms, "how long to wait for the daemon's reply, in ms")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.set_version_flag("--version", std::string("companyos ") + companyos::kVersion);
@@ -53,6 +55,7 @@ int main(int argc, char** argv) {
   Invocation invocation;
   add_basic_commands(app, invocation);
   add_settings_commands(app, invocation);
+  add_observe_commands(app, invocation);
 
   try {
     app.parse(argc, argv);

@@ -3,7 +3,8 @@
 namespace companyos::daemon::methods {
 
 std::vector<const MethodSpec*> all_methods() {
-  return {&kPing, &kMethods, &kStatus, &kSettingsGet, &kSettingsSet};
+  return {&kPing,    &kMethods, &kStatus, &kSettingsGet, &kSettingsSet, &kApps,
+          &kWindows, &kSnapshot, &kFind,  &kGet,         &kScreenshot};
 }
 
 }  // namespace companyos::daemon::methods

@@ -13,6 +13,12 @@ extern const MethodSpec kMethods;
 extern const MethodSpec kStatus;
 extern const MethodSpec kSettingsGet;
 extern const MethodSpec kSettingsSet;
+extern const MethodSpec kApps;
+extern const MethodSpec kWindows;
+extern const MethodSpec kSnapshot;
+extern const MethodSpec kFind;
+extern const MethodSpec kGet;
+extern const MethodSpec kScreenshot;
 
 std::vector<const MethodSpec*> all_methods();
 

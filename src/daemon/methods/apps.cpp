@@ -1,0 +1,24 @@
+#include "a11y/observer.h"
+#include "a11y/render.h"
+#include "daemon/methods/methods.h"
+#include "daemon/methods/observation.h"
+
+namespace companyos::daemon::methods {
+
+const MethodSpec kApps{
+    .name = "apps",
+    .summary = "applications on the accessibility bus: name, pid, toolkit, windows",
+    .params = {timeout_param()},
+    .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
+      run_observation(params, ctx, std::move(reply), [](a11y::Observer& observer, a11y::Deadline deadline)
+                                                         -> Result<nlohmann::json> {
+        auto apps = observer.apps(deadline);
+        if (!apps) return std::move(apps).take_error();
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& app : *apps) out.push_back(a11y::app_to_json(app));
+        return nlohmann::json{{"apps", std::move(out)}};
+      });
+    },
+};
+
+}  // namespace companyos::daemon::methods

@@ -1,0 +1,54 @@
+#include "a11y/observer.h"
+#include "a11y/render.h"
+#include "a11y/view.h"
+#include "daemon/methods/methods.h"
+#include "daemon/methods/observation.h"
+
+namespace companyos::daemon::methods {
+
+const MethodSpec kSnapshot{
+    .name = "snapshot",
+    .summary = "numbered tree of exactly one window (refs @<snapshot>:e<N>)",
+    .params = {{"app", ParamType::kString, true, "application name"},
+               {"window", ParamType::kString, false, "window id (from windows)"},
+               {"title", ParamType::kString, false, "exact window title"},
+               {"interactive", ParamType::kBoolean, false, "only actionable nodes and their ancestors"},
+               {"max_depth", ParamType::kInteger, false, "semantic levels below the window"},
+               {"compact", ParamType::kBoolean, false, "fold nameless single-child wrappers"},
+               {"bounds", ParamType::kBoolean, false, "bounds in the outline too"},
+               timeout_param()},
+    .target = TargetKind::kWindow,
+    .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
+      a11y::WindowQuery query;
+      query.app = params["app"].get<std::string>();
+      if (params.contains("window") && params.contains("title")) {
+        return reply(make_error(ErrorCode::kInvalidArgs, "give window or title, not both"));
+      }
+      if (params.contains("window")) query.window_id = params["window"].get<std::string>();
+      if (params.contains("title")) query.title = params["title"].get<std::string>();
+      a11y::ViewOptions view;
+      view.interactive = params.value("interactive", false);
+      view.compact = params.value("compact", false);
+      if (params.contains("max_depth")) {
+        const auto depth = params["max_depth"].get<std::int64_t>();
+        if (depth < 0 || depth > 1000) {
+          return reply(make_error(ErrorCode::kInvalidArgs, "max_depth must be from 0 to 1000"));
+        }
+        view.max_depth = static_cast<int>(depth);
+      }
+      a11y::OutlineOptions outline;
+      outline.bounds = params.value("bounds", false);
+      run_observation(params, ctx, std::move(reply),
+                      [query, view, outline](a11y::Observer& observer, a11y::Deadline deadline)
+                          -> Result<nlohmann::json> {
+                        auto snapshot = observer.snapshot(query, deadline);
+                        if (!snapshot) return std::move(snapshot).take_error();
+                        const auto tree = a11y::make_view((*snapshot)->nodes, view);
+                        auto json = a11y::snapshot_to_json(**snapshot, tree);
+                        json["outline"] = a11y::render_outline(**snapshot, tree, outline);
+                        return json;
+                      });
+    },
+};
+
+}  // namespace companyos::daemon::methods

@@ -1,0 +1,47 @@
+#include "a11y/observer.h"
+#include "a11y/render.h"
+#include "daemon/methods/methods.h"
+#include "daemon/methods/observation.h"
+#include "daemon/window_match.h"
+#include "x11/connection.h"
+#include "x11/windows.h"
+
+namespace companyos::daemon::methods {
+namespace {
+
+// X11 clients, when this is an X11 session with an EWMH window manager; else none.
+std::vector<x11::WindowInfo> x11_clients() {
+  auto connection = x11::Connection::open();
+  if (!connection) return {};
+  auto clients = x11::list_windows(*connection);
+  return clients ? std::move(*clients) : std::vector<x11::WindowInfo>{};
+}
+
+}  // namespace
+
+const MethodSpec kWindows{
+    .name = "windows",
+    .summary = "top-level windows (opaque stable ids), with the X11 window where it pairs",
+    .params = {{"app", ParamType::kString, false, "only this app's windows"}, timeout_param()},
+    .target = TargetKind::kApp,
+    .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
+      std::optional<std::string> app;
+      if (params.contains("app")) app = params["app"].get<std::string>();
+      run_observation(params, ctx, std::move(reply), [app](a11y::Observer& observer, a11y::Deadline deadline)
+                                                         -> Result<nlohmann::json> {
+        auto windows = observer.windows(app, deadline);
+        if (!windows) return std::move(windows).take_error();
+        const auto clients = x11_clients();
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& window : *windows) {
+          auto json = a11y::window_to_json(window);
+          auto xid = match_x11_window(window, clients);
+          json["x11_window"] = xid ? nlohmann::json(*xid) : nlohmann::json(nullptr);
+          out.push_back(std::move(json));
+        }
+        return nlohmann::json{{"windows", std::move(out)}};
+      });
+    },
+};
+
+}  // namespace companyos::daemon::methods

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""Observation through the CLI and the daemon, judged from outside where it can be:
+PNG sizes against xwininfo, pids against the processes started, refusals by their codes.
+Runs inside scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
+
+import json
+import os
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from checks import Checker  # noqa: E402
+from fixture_app import FixtureApp  # noqa: E402
+
+BUILD = os.environ["COMPANYOS_BUILD_DIR"]
+CLI = os.path.join(BUILD, "cli", "companyos")
+DAEMON = os.path.join(BUILD, "src", "daemon", "companyosd")
+FIXTURE = os.path.join(BUILD, "tests", "fixtures", "companyos-fixture-gtk3")
+
+
+def cli(*args, timeout=60):
+    """Runs `companyos --json ARGS`; returns (exit status, envelope or None, seconds)."""
+    start = time.monotonic()
+    done = subprocess.run([CLI, "--json", *args], capture_output=True, text=True, timeout=timeout)
+    elapsed = time.monotonic() - start
+    try:
+        envelope = json.loads(done.stdout)
+    except ValueError:
+        envelope = None
+    return done.returncode, envelope, elapsed
+
+
+def wait_for(what, probe, timeout=20, interval=0.05):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        result = probe()
+        if result:
+            return result
+        time.sleep(interval)
+    raise TimeoutError(f"no {what} within {timeout}s")
+
+
+def png_size(path):
+    with open(path, "rb") as f:
+        head = f.read(24)
+    if head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
+        return None
+    return struct.unpack(">II", head[16:24])
+
+
+def xwininfo_size(xid):
+    out = subprocess.run(["xwininfo", "-id", str(xid)], capture_output=True, text=True).stdout
+    fields = dict(line.strip().split(":", 1) for line in out.splitlines() if ":" in line)
+    return int(fields["Width"]), int(fields["Height"])
+
+
+def flatten(node, out):
+    out.append(node)
+    for child in node.get("children", []):
+        flatten(child, out)
+    return out
+
+
+def the_window(app):
+    rc, env, _ = cli("windows", "--app", app)
+    return env["data"]["windows"][0] if rc == 0 and env["data"]["windows"] else None
+
+
+def check_observation(check, tmp):
+    with FixtureApp(FIXTURE, "obs-alpha", os.path.join(tmp, "a.txt"), "--title", "Alpha") as alpha:
+        rc, env, _ = cli("apps")
+        apps = {a["name"]: a for a in env["data"]["apps"]} if rc == 0 else {}
+        check.expect(apps.get("obs-alpha", {}).get("pid") == alpha.process.pid,
+                     "apps lists the fixture with the pid we started")
+
+        window = wait_for("window of obs-alpha", lambda: the_window("obs-alpha"))
+        check.expect(window["title"] == "Alpha", "windows shows the title")
+        check.expect(window["pid"] == alpha.process.pid, "windows shows the pid")
+        check.expect(window.get("x11_window") is not None, "windows pairs the X11 window")
+
+        rc, env, _ = cli("snapshot", "--app", "obs-alpha")
+        check.expect(rc == 0, "snapshot answers")
+        data = env["data"]
+        nodes = flatten(data["tree"], [])
+        by_name = {(n["role"], n["name"]): n for n in nodes}
+        entry = by_name.get(("text", "Text"))
+        button = by_name.get(("push button", "Write effect"))
+        check.expect(entry is not None and button is not None, "snapshot has the entry and the button")
+        check.expect(button and "click" in button["actions"], "the button's actions include click")
+        wb = data["window"]["bounds"]
+        inside = (button and button["bounds"] and wb and
+                  wb["x"] <= button["bounds"]["x"] and wb["y"] <= button["bounds"]["y"] and
+                  button["bounds"]["x"] + button["bounds"]["width"] <= wb["x"] + wb["width"] and
+                  button["bounds"]["y"] + button["bounds"]["height"] <= wb["y"] + wb["height"])
+        check.expect(bool(inside), "the button's bounds lie inside the window's")
+        refs = [n["ref"] for n in nodes]
+        check.expect(len(refs) == len(set(refs)) and all(r.startswith("@" + data["snapshot"] + ":e") for r in refs),
+                     "every node has a unique ref of this snapshot")
+        password = by_name.get(("password text", "Password"))
+        check.expect(password is not None and password.get("value") is None and password.get("value_withheld"),
+                     "the password entry's value is withheld")
+        check.expect('push button "Write effect"' in data["outline"], "the outline shows the button")
+
+        rc, env, _ = cli("snapshot", "--app", "obs-alpha", "-i")
+        inodes = flatten(env["data"]["tree"], [])
+        check.expect(rc == 0 and len(inodes) < len(nodes) and
+                     any(n["name"] == "Write effect" for n in inodes), "-i keeps actionable nodes, drops others")
+        rc, env, _ = cli("snapshot", "--app", "obs-alpha", "--max-depth", "1")
+        check.expect(rc == 0 and "hidden" in env["data"]["outline"], "--max-depth 1 says where it cut")
+
+        rc, env, _ = cli("find", "--app", "obs-alpha", "--role", "push button", "--name", "Write effect")
+        found = env["data"]["elements"] if rc == 0 else []
+        check.expect(len(found) == 1, "find returns the one button")
+        if found:
+            rc, env, _ = cli("get", found[0]["ref"])
+            check.expect(rc == 0 and env["data"]["name"] == "Write effect", "get reads the element afresh")
+
+        shot = os.path.join(tmp, "alpha.png")
+        wait_for("Alpha active", lambda: the_window("obs-alpha")["active"])
+        rc, env, _ = cli("screenshot", "--app", "obs-alpha", "--out", shot)
+        check.expect(rc == 0 and os.path.exists(shot), "screenshot of the active window is written")
+        if rc == 0:
+            check.expect(png_size(shot) == xwininfo_size(window["x11_window"]),
+                         "the PNG's size equals the window's size as xwininfo reports it")
+
+        with FixtureApp(FIXTURE, "obs-beta", os.path.join(tmp, "b.txt"), "--title", "Beta"):
+            wait_for("Beta active", lambda: (the_window("obs-beta") or {}).get("active"))
+            refused = os.path.join(tmp, "refused.png")
+            rc, env, _ = cli("screenshot", "--app", "obs-alpha", "--out", refused)
+            check.expect(rc == 1 and env["error"]["code"] == "POLICY_DENIED" and
+                         env["error"]["details"].get("reason") == "not_active",
+                         "screenshot of a window that is not active is refused (not_active)")
+            check.expect(not os.path.exists(refused), "and nothing is written")
+            check_hung_app(check, alpha)
+
+
+def check_hung_app(check, alpha):
+    os.kill(alpha.process.pid, signal.SIGSTOP)
+    try:
+        result = {}
+
+        def hung_snapshot():
+            result["snapshot"] = cli("snapshot", "--app", "obs-alpha")
+
+        thread = threading.Thread(target=hung_snapshot)
+        thread.start()
+        time.sleep(0.2)  # let the hung request reach the app before measuring the others
+        slow = []
+        for args in (("status",), ("apps",), ("snapshot", "--app", "obs-beta"), ("ping",)):
+            rc, env, elapsed = cli(*args)
+            if rc != 0 or elapsed > 1.0:
+                slow.append((args, rc, round(elapsed, 3)))
+        check.expect(not slow, f"status, apps, another app's snapshot answer while one app hangs {slow}")
+        thread.join(30)
+        rc, env, elapsed = result.get("snapshot", (None, None, None))
+        check.expect(rc == 1 and env["error"]["code"] == "APP_UNRESPONSIVE",
+                     "the hung app's snapshot is APP_UNRESPONSIVE")
+        check.expect(elapsed is not None and elapsed < 4.0, f"within its deadline ({elapsed and round(elapsed, 2)} s)")
+    finally:
+        os.kill(alpha.process.pid, signal.SIGCONT)
+
+
+def check_twins(check, tmp):
+    with FixtureApp(FIXTURE, "obs-twins", os.path.join(tmp, "t.txt"), "--ambiguous"):
+        rc, env, _ = cli("snapshot", "--app", "obs-twins")
+        buttons = [n for n in flatten(env["data"]["tree"], []) if n["name"] == "Write effect"] if rc == 0 else []
+        check.expect(len(buttons) == 2 and all(b["twin"] for b in buttons) and
+                     buttons[0]["twin_group"] == buttons[1]["twin_group"],
+                     "identical buttons are marked as twins of one group")
+
+
+def main():
+    check = Checker("observe")
+    daemon = subprocess.Popen([DAEMON, "--log-level", "warn"], stdin=subprocess.DEVNULL)
+    try:
+        wait_for("daemon", lambda: cli("ping")[0] == 0)
+        with tempfile.TemporaryDirectory() as tmp:
+            check_observation(check, tmp)
+            check_twins(check, tmp)
+        rc, env, _ = cli("snapshot", "--app", "no-such-app")
+        check.expect(rc == 1 and env["error"]["code"] == "APP_NOT_FOUND", "an unknown app is APP_NOT_FOUND")
+    finally:
+        daemon.terminate()
+        daemon.wait(10)
+    return check.summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
