@@ -24,5 +24,6 @@ CLI::App* add_command(CLI::App& parent, const std::string& name, const std::stri
 void add_basic_commands(CLI::App& app, Invocation& out);
 void add_settings_commands(CLI::App& app, Invocation& out);
 void add_observe_commands(CLI::App& app, Invocation& out);
+void add_window_action_commands(CLI::App& app, Invocation& out);
 
 }  // namespace companyos::cli

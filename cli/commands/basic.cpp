@@ -37,6 +37,20 @@ void add_basic_commands(CLI::App& app, Invocation& out) {
         };
       });
 
+  auto limit = std::make_shared<int>(50);
+  auto* audit = add_command(app, "audit", "Show the newest audit rows (one per action; never text or values).",
+                            "  companyos audit\n  companyos audit --limit 5\n");
+  audit->add_option("--limit", *limit, "rows to show (1-1000)")->capture_default_str();
+  audit->callback([&out, limit] {
+    out.method = "audit";
+    out.params = {{"limit", *limit}};
+    out.human = [](const nlohmann::json& data) {
+      render_table(std::cout, data["rows"],
+                   {{"AT", "at"}, {"METHOD", "method"}, {"APP", "app"}, {"TARGET", "target_role"},
+                    {"OUTCOME", "outcome"}, {"ERROR", "error_code"}, {"MS", "duration_ms"}});
+    };
+  });
+
   auto* call = add_command(app, "call", "Send any method with raw JSON params (for scripts and agents).",
                            "  companyos call ping\n"
                            "  companyos call settings.get '{\"key\":\"max_level\"}'\n");

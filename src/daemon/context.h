@@ -11,6 +11,7 @@ namespace a11y {
 class Observer;
 }
 namespace store {
+class AuditLog;
 class Database;
 class Settings;
 }  // namespace store
@@ -24,6 +25,7 @@ class WorkerPool;
 struct DaemonContext {
   store::Database& db;
   store::Settings& settings;
+  store::AuditLog& audit;
   const Clock& clock;
   WorkerPool& workers;
   a11y::Observer& observer;

@@ -22,6 +22,7 @@
 #include "daemon/server.h"
 #include "daemon/socket_setup.h"
 #include "daemon/worker_pool.h"
+#include "store/audit.h"
 #include "store/database.h"
 #include "store/settings.h"
 
@@ -115,10 +116,11 @@ int run_daemon(const DaemonOptions& options) {
 
   SystemClock clock;
   store::Settings settings(*db, clock);
+  store::AuditLog audit(*db, clock);
   MethodTable table(methods::all_methods());
   std::optional<WorkerPool> workers(std::in_place, g_main_context_default(), kWorkerThreads);
   a11y::Observer observer;
-  DaemonContext context{*db, settings, clock, *workers, observer, table,
+  DaemonContext context{*db, settings, audit, clock, *workers, observer, table,
                         listener.path, std::chrono::steady_clock::now()};
 
   auto handle_line = [&](const FramedLine& line, std::function<void(std::string)> done) {

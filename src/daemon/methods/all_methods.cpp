@@ -4,7 +4,8 @@ namespace companyos::daemon::methods {
 
 std::vector<const MethodSpec*> all_methods() {
   return {&kPing,    &kMethods, &kStatus, &kSettingsGet, &kSettingsSet, &kApps,
-          &kWindows, &kSnapshot, &kFind,  &kGet,         &kScreenshot};
+          &kWindows, &kSnapshot, &kFind,  &kGet,         &kScreenshot,
+          &kFocusWindow, &kCloseWindow, &kPress, &kAudit};
 }
 
 }  // namespace companyos::daemon::methods

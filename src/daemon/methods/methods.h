@@ -19,6 +19,10 @@ extern const MethodSpec kSnapshot;
 extern const MethodSpec kFind;
 extern const MethodSpec kGet;
 extern const MethodSpec kScreenshot;
+extern const MethodSpec kFocusWindow;
+extern const MethodSpec kCloseWindow;
+extern const MethodSpec kPress;
+extern const MethodSpec kAudit;
 
 std::vector<const MethodSpec*> all_methods();
 

@@ -5,7 +5,7 @@
 #include "a11y/selection.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
-#include "daemon/window_match.h"
+#include "daemon/target_window.h"
 #include "x11/capture.h"
 #include "x11/connection.h"
 #include "x11/display_server.h"
@@ -16,49 +16,32 @@ namespace {
 
 Result<nlohmann::json> take_screenshot(a11y::Observer& observer, a11y::Deadline deadline,
                                        const a11y::WindowQuery& query, const std::string& out) {
-  const auto server = x11::detect_display_server();
-  if (server != x11::DisplayServer::kX11) {
-    return make_error(ErrorCode::kPlatformNotSupported,
-                      std::string("screenshots need an X11 session; this one is ") +
-                          std::string(x11::to_string(server)),
-                      {{"display_server", x11::to_string(server)}});
-  }
-  auto apps = observer.apps(deadline);
-  if (!apps) return std::move(apps).take_error();
-  auto selected = a11y::select_apps(*apps, query.app);
-  if (!selected) return std::move(selected).take_error();
-  auto window = a11y::select_window(*selected, query);
-  if (!window) return std::move(window).take_error();
-
+  if (auto st = require_x11_session("screenshot"); !st) return std::move(st).take_error();
   auto connection = x11::Connection::open();
   if (!connection) return std::move(connection).take_error();
-  auto clients = x11::list_windows(*connection);
-  if (!clients) return std::move(clients).take_error();
-  auto xid = match_x11_window(*window, *clients);
-  if (!xid) {
-    return make_error(ErrorCode::kWindowNotFound,
-                      "cannot pair window \"" + window->title + "\" with exactly one X11 window",
-                      {{"window", a11y::window_to_json(*window)}});
-  }
+  auto target = find_target_window(observer, deadline, query, *connection);
+  if (!target) return std::move(target).take_error();
+  const auto& window = target->window;
+  const auto xid = target->xid;
   // Only the active window is guaranteed to be on top, so only its pixels are its own.
   auto active = x11::active_window(*connection);
   if (!active) return std::move(active).take_error();
-  if (*active != *xid) {
+  if (*active != xid) {
     return make_error(ErrorCode::kPolicyDenied,
-                      "window \"" + window->title + "\" is not the active window; another window could cover it",
+                      "window \"" + window.title + "\" is not the active window; another window could cover it",
                       {{"reason", "not_active"},
-                       {"x11_window", *xid},
+                       {"x11_window", xid},
                        {"active_x11_window", *active ? nlohmann::json(**active) : nlohmann::json(nullptr)}},
                       "bring it forward first (e.g. companyos focus-window --app " + query.app + ")");
   }
-  auto bounds = x11::capture_window_png(*connection, *xid, out);
+  auto bounds = x11::capture_window_png(*connection, xid, out);
   if (!bounds) return std::move(bounds).take_error();
   return nlohmann::json{{"path", out},
                         {"width", bounds->width},
                         {"height", bounds->height},
                         {"bounds", {{"x", bounds->x}, {"y", bounds->y}, {"width", bounds->width}, {"height", bounds->height}}},
-                        {"window", a11y::window_to_json(*window)},
-                        {"x11_window", *xid}};
+                        {"window", a11y::window_to_json(window)},
+                        {"x11_window", xid}};
 }
 
 }  // namespace
@@ -74,10 +57,8 @@ const MethodSpec kScreenshot{
     .target = TargetKind::kWindow,
     .flags = kFlagNeedsX11,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
-      a11y::WindowQuery query;
-      query.app = params["app"].get<std::string>();
-      if (params.contains("window")) query.window_id = params["window"].get<std::string>();
-      if (params.contains("title")) query.title = params["title"].get<std::string>();
+      auto query = window_query_from(params);
+      if (!query) return reply(std::move(query).take_error());
       const auto out = params["out"].get<std::string>();
       const std::filesystem::path path(out);
       if (!path.is_absolute() || !path.has_filename()) {
@@ -89,7 +70,7 @@ const MethodSpec kScreenshot{
                                 {{"out", out}}));
       }
       run_observation(params, ctx, std::move(reply),
-                      [query, out](a11y::Observer& observer, a11y::Deadline deadline) {
+                      [query = *query, out](a11y::Observer& observer, a11y::Deadline deadline) {
                         return take_screenshot(observer, deadline, query, out);
                       });
     },

@@ -3,6 +3,7 @@
 #include "a11y/view.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
+#include "daemon/target_window.h"
 
 namespace companyos::daemon::methods {
 
@@ -19,13 +20,8 @@ const MethodSpec kSnapshot{
                timeout_param()},
     .target = TargetKind::kWindow,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
-      a11y::WindowQuery query;
-      query.app = params["app"].get<std::string>();
-      if (params.contains("window") && params.contains("title")) {
-        return reply(make_error(ErrorCode::kInvalidArgs, "give window or title, not both"));
-      }
-      if (params.contains("window")) query.window_id = params["window"].get<std::string>();
-      if (params.contains("title")) query.title = params["title"].get<std::string>();
+      auto query = window_query_from(params);
+      if (!query) return reply(std::move(query).take_error());
       a11y::ViewOptions view;
       view.interactive = params.value("interactive", false);
       view.compact = params.value("compact", false);
@@ -39,7 +35,7 @@ const MethodSpec kSnapshot{
       a11y::OutlineOptions outline;
       outline.bounds = params.value("bounds", false);
       run_observation(params, ctx, std::move(reply),
-                      [query, view, outline](a11y::Observer& observer, a11y::Deadline deadline)
+                      [query = *query, view, outline](a11y::Observer& observer, a11y::Deadline deadline)
                           -> Result<nlohmann::json> {
                         auto snapshot = observer.snapshot(query, deadline);
                         if (!snapshot) return std::move(snapshot).take_error();

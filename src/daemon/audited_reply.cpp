@@ -1,0 +1,38 @@
+#include "daemon/audited_reply.h"
+
+#include <chrono>
+
+#include <spdlog/spdlog.h>
+
+#include "store/audit.h"
+
+namespace companyos::daemon {
+
+Reply audited_reply(DaemonContext& ctx, std::string method, std::string app, Reply reply) {
+  const auto started = std::chrono::steady_clock::now();
+  return [&ctx, method = std::move(method), app = std::move(app), reply = std::move(reply),
+          started](Result<nlohmann::json> result) mutable {
+    store::AuditRecord record;
+    record.method = method;
+    if (!app.empty()) record.app = app;
+    record.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::steady_clock::now() - started)
+                             .count();
+    if (result) {
+      record.outcome = result->value("delivery", "delivered_unverified");
+      if (result->contains("target") && (*result)["target"].contains("role")) {
+        record.target_role = (*result)["target"]["role"].get<std::string>();
+      }
+    } else {
+      const auto& details = result.error().details;
+      record.outcome = details.is_object() ? details.value("delivery", "not_delivered") : "not_delivered";
+      record.error_code = std::string(to_string(result.error().code));
+    }
+    if (auto st = ctx.audit.record(record); !st) {
+      spdlog::warn("audit row for {} not written: {}", method, st.error().message);
+    }
+    reply(std::move(result));
+  };
+}
+
+}  // namespace companyos::daemon

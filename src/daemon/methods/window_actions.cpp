@@ -1,0 +1,179 @@
+// focus-window, close-window and press: actions on a whole window through the window
+// manager (EWMH) and XTest. X11 only.
+#include <mutex>
+#include <thread>
+
+#include "a11y/observer.h"
+#include "a11y/render.h"
+#include "core/delivery.h"
+#include "daemon/audited_reply.h"
+#include "daemon/methods/methods.h"
+#include "daemon/methods/observation.h"
+#include "daemon/target_window.h"
+#include "store/settings.h"
+#include "x11/activation.h"
+#include "x11/key_chord.h"
+#include "x11/keyboard.h"
+#include "x11/session_chord.h"
+
+namespace companyos::daemon::methods {
+namespace {
+
+// XTest input from two workers at once could interleave keys or borrow the same keycode.
+std::mutex& physical_input_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+std::vector<ParamSpec> window_params(std::vector<ParamSpec> extra = {}) {
+  std::vector<ParamSpec> params = {{"app", ParamType::kString, true, "application name"},
+                                   {"window", ParamType::kString, false, "window id (from windows)"},
+                                   {"title", ParamType::kString, false, "exact window title"},
+                                   timeout_param()};
+  params.insert(params.end(), extra.begin(), extra.end());
+  return params;
+}
+
+nlohmann::json target_json(const TargetWindow& target) {
+  return {{"app", target.window.app_name},
+          {"role", target.window.role},
+          {"window", a11y::window_to_json(target.window)},
+          {"x11_window", target.xid}};
+}
+
+Error delivered_error(Error error, Delivery delivery) {
+  if (!error.details.is_object()) error.details = nlohmann::json::object();
+  error.details["delivery"] = to_string(delivery);
+  error.retry = retry_for(delivery);
+  return error;
+}
+
+// Activates the window and confirms it is the active one; nothing else is sent.
+Result<nlohmann::json> focus_window(x11::Connection& connection, const TargetWindow& target) {
+  if (auto st = x11::activate_window(connection, target.xid); !st) {
+    return delivered_error(std::move(st).take_error(), Delivery::kDeliveredUnverified);
+  }
+  auto active = x11::active_window(connection);
+  const bool verified = active && *active && **active == target.xid;
+  return nlohmann::json{{"delivery", to_string(verified ? Delivery::kDeliveredVerified : Delivery::kDeliveredUnverified)},
+                        {"target", target_json(target)}};
+}
+
+Result<nlohmann::json> close_window(x11::Connection& connection, const TargetWindow& target,
+                                    a11y::Deadline deadline) {
+  if (auto st = x11::close_window(connection, target.xid); !st) return std::move(st).take_error();
+  // The app may refuse or ask to save: closed is only what the window list shows.
+  bool gone = false;
+  while (!gone && std::chrono::steady_clock::now() < deadline) {
+    gone = !x11::describe_window(connection, target.xid).ok();
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return nlohmann::json{{"delivery", to_string(gone ? Delivery::kDeliveredVerified : Delivery::kDeliveredUnverified)},
+                        {"closed", gone},
+                        {"target", target_json(target)}};
+}
+
+}  // namespace
+
+const MethodSpec kFocusWindow{
+    .name = "focus_window",
+    .summary = "bring one window forward (EWMH) and confirm it is active",
+    .params = window_params(),
+    .target = TargetKind::kWindow,
+    .flags = kFlagEffectful | kFlagNeedsX11,
+    .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
+      auto query = window_query_from(params);
+      if (!query) return reply(std::move(query).take_error());
+      reply = audited_reply(ctx, "focus_window", query->app, std::move(reply));
+      run_observation(params, ctx, std::move(reply),
+                      [query = *query](a11y::Observer& observer, a11y::Deadline deadline) -> Result<nlohmann::json> {
+                        if (auto st = require_x11_session("focus-window"); !st) return std::move(st).take_error();
+                        auto connection = x11::Connection::open();
+                        if (!connection) return std::move(connection).take_error();
+                        auto target = find_target_window(observer, deadline, query, *connection);
+                        if (!target) return std::move(target).take_error();
+                        return focus_window(*connection, *target);
+                      });
+    },
+};
+
+const MethodSpec kCloseWindow{
+    .name = "close_window",
+    .summary = "ask the window manager to close one window; verified when it is gone",
+    .params = window_params(),
+    .target = TargetKind::kWindow,
+    .flags = kFlagEffectful | kFlagNeedsX11,
+    .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
+      auto query = window_query_from(params);
+      if (!query) return reply(std::move(query).take_error());
+      reply = audited_reply(ctx, "close_window", query->app, std::move(reply));
+      run_observation(params, ctx, std::move(reply),
+                      [query = *query](a11y::Observer& observer, a11y::Deadline deadline) -> Result<nlohmann::json> {
+                        if (auto st = require_x11_session("close-window"); !st) return std::move(st).take_error();
+                        auto connection = x11::Connection::open();
+                        if (!connection) return std::move(connection).take_error();
+                        auto target = find_target_window(observer, deadline, query, *connection);
+                        if (!target) return std::move(target).take_error();
+                        return close_window(*connection, *target, deadline);
+                      });
+    },
+};
+
+const MethodSpec kPress{
+    .name = "press",
+    .summary = "send a key chord to an app's window through XTest (physical input)",
+    .params = window_params({{"chord", ParamType::kString, true, "e.g. ctrl+s, Return, alt+F4"},
+                             {"headed", ParamType::kBoolean, false, "allow physical input for this request"},
+                             {"force", ParamType::kBoolean, false, "allow chords that end or lock the session"}}),
+    .target = TargetKind::kWindow,
+    .flags = kFlagEffectful | kFlagNeedsX11 | kFlagAsksApproval,
+    .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
+      auto query = window_query_from(params);
+      if (!query) return reply(std::move(query).take_error());
+      reply = audited_reply(ctx, "press", query->app, std::move(reply));
+      auto chord = x11::parse_key_chord(params["chord"].get<std::string>());
+      if (!chord) return reply(std::move(chord).take_error());
+      if (x11::is_session_chord(*chord) && !params.value("force", false)) {
+        return reply(make_error(ErrorCode::kPolicyDenied,
+                                x11::to_string(*chord) + " ends, locks or switches the session; refused without force",
+                                {{"reason", "session_chord"}, {"chord", x11::to_string(*chord)}},
+                                "pass --force if you really mean it"));
+      }
+      auto physical = ctx.settings.get("physical_input");
+      if (!physical) return reply(std::move(physical).take_error());
+      if (*physical != true || !params.value("headed", false)) {
+        return reply(make_error(
+            ErrorCode::kPolicyDenied,
+            *physical != true ? "physical input is off (setting physical_input)"
+                              : "physical input needs --headed on the request",
+            {{"reason", "physical_input_disabled"}},
+            "companyos settings set physical_input true, then repeat with --headed"));
+      }
+      run_observation(params, ctx, std::move(reply),
+                      [query = *query, chord = *chord](a11y::Observer& observer, a11y::Deadline deadline)
+                          -> Result<nlohmann::json> {
+                        if (auto st = require_x11_session("press"); !st) return std::move(st).take_error();
+                        auto connection = x11::Connection::open();
+                        if (!connection) return std::move(connection).take_error();
+                        auto target = find_target_window(observer, deadline, query, *connection);
+                        if (!target) return std::move(target).take_error();
+                        std::lock_guard lock(physical_input_mutex());
+                        if (auto st = x11::activate_window(*connection, target->xid); !st) {
+                          return std::move(st).take_error();  // nothing was typed
+                        }
+                        auto active = x11::active_window(*connection);
+                        if (!active || !*active || **active != target->xid) {
+                          return make_error(ErrorCode::kPolicyDenied, "the target window did not stay active",
+                                            {{"reason", "not_active"}});
+                        }
+                        if (auto st = x11::send_key_chord(*connection, chord); !st) {
+                          return delivered_error(std::move(st).take_error(), Delivery::kDeliveredUnverified);
+                        }
+                        return nlohmann::json{{"delivery", to_string(Delivery::kDeliveredUnverified)},
+                                              {"chord", x11::to_string(chord)},
+                                              {"target", target_json(*target)}};
+                      });
+    },
+};
+
+}  // namespace companyos::daemon::methods

@@ -1,0 +1,49 @@
+#include "daemon/target_window.h"
+
+#include "a11y/observer.h"
+#include "a11y/render.h"
+#include "daemon/window_match.h"
+#include "x11/display_server.h"
+
+namespace companyos::daemon {
+
+Status require_x11_session(std::string_view what) {
+  const auto server = x11::detect_display_server();
+  if (server == x11::DisplayServer::kX11) return ok_status();
+  return make_error(ErrorCode::kPlatformNotSupported,
+                    std::string(what) + " needs an X11 session; this one is " +
+                        std::string(x11::to_string(server)),
+                    {{"display_server", x11::to_string(server)}});
+}
+
+Result<TargetWindow> find_target_window(a11y::Observer& observer, a11y::Deadline deadline,
+                                        const a11y::WindowQuery& query, x11::Connection& connection) {
+  auto apps = observer.apps(deadline);
+  if (!apps) return std::move(apps).take_error();
+  auto selected = a11y::select_apps(*apps, query.app);
+  if (!selected) return std::move(selected).take_error();
+  auto window = a11y::select_window(*selected, query);
+  if (!window) return std::move(window).take_error();
+  auto clients = x11::list_windows(connection);
+  if (!clients) return std::move(clients).take_error();
+  auto xid = match_x11_window(*window, *clients);
+  if (!xid) {
+    return make_error(ErrorCode::kWindowNotFound,
+                      "cannot pair window \"" + window->title + "\" with exactly one X11 window",
+                      {{"window", a11y::window_to_json(*window)}});
+  }
+  return TargetWindow{std::move(*window), *xid};
+}
+
+Result<a11y::WindowQuery> window_query_from(const nlohmann::json& params) {
+  a11y::WindowQuery query;
+  query.app = params["app"].get<std::string>();
+  if (params.contains("window") && params.contains("title")) {
+    return make_error(ErrorCode::kInvalidArgs, "give window or title, not both");
+  }
+  if (params.contains("window")) query.window_id = params["window"].get<std::string>();
+  if (params.contains("title")) query.title = params["title"].get<std::string>();
+  return query;
+}
+
+}  // namespace companyos::daemon

@@ -1,0 +1,34 @@
+// The one window a window-level request is about (by app plus window id, title, or the
+// app's only window), paired with its X11 window. Shared by screenshot and window actions.
+#pragma once
+
+#include "a11y/call_scope.h"
+#include "a11y/model.h"
+#include "a11y/selection.h"
+#include "core/result.h"
+#include "x11/connection.h"
+#include "x11/windows.h"
+
+namespace companyos::a11y {
+class Observer;
+}
+
+namespace companyos::daemon {
+
+struct TargetWindow {
+  a11y::WindowInfo window;
+  x11::WindowId xid = 0;
+};
+
+// PLATFORM_NOT_SUPPORTED unless this session is X11 (Wayland: no faked portal session).
+Status require_x11_session(std::string_view what);
+
+// APP_NOT_FOUND / WINDOW_NOT_FOUND / AMBIGUOUS_TARGET / POLICY_DENIED as for a snapshot;
+// WINDOW_NOT_FOUND also when no single X11 window pairs with it.
+Result<TargetWindow> find_target_window(a11y::Observer& observer, a11y::Deadline deadline,
+                                        const a11y::WindowQuery& query, x11::Connection& connection);
+
+// Reads app / window / title params into a query.
+Result<a11y::WindowQuery> window_query_from(const nlohmann::json& params);
+
+}  // namespace companyos::daemon

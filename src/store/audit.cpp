@@ -1,0 +1,47 @@
+#include "store/audit.h"
+
+#include "store/database.h"
+
+namespace companyos::store {
+
+Status AuditLog::record(const AuditRecord& r) {
+  auto stmt = db_.prepare(
+      "INSERT INTO audit (at, method, app, target_role, outcome, error_code, duration_ms) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+  if (!stmt) return std::move(stmt).take_error();
+  stmt->bind(1, clock_.unix_seconds())
+      .bind(2, std::string_view(r.method))
+      .bind(3, r.app)
+      .bind(4, r.target_role)
+      .bind(5, std::string_view(r.outcome))
+      .bind(6, r.error_code)
+      .bind(7, r.duration_ms);
+  return stmt->run();
+}
+
+Result<nlohmann::json> AuditLog::recent(int limit) const {
+  auto stmt = db_.prepare(
+      "SELECT at, method, app, target_role, outcome, error_code, duration_ms FROM audit "
+      "ORDER BY id DESC LIMIT ?1");
+  if (!stmt) return std::move(stmt).take_error();
+  stmt->bind(1, static_cast<std::int64_t>(limit));
+  nlohmann::json rows = nlohmann::json::array();
+  for (;;) {
+    auto row = stmt->step();
+    if (!row) return std::move(row).take_error();
+    if (!*row) break;
+    auto text_or_null = [&](int i) {
+      return stmt->column_is_null(i) ? nlohmann::json(nullptr) : nlohmann::json(stmt->column_text(i));
+    };
+    rows.push_back({{"at", stmt->column_int64(0)},
+                    {"method", stmt->column_text(1)},
+                    {"app", text_or_null(2)},
+                    {"target_role", text_or_null(3)},
+                    {"outcome", stmt->column_text(4)},
+                    {"error_code", text_or_null(5)},
+                    {"duration_ms", stmt->column_int64(6)}});
+  }
+  return rows;
+}
+
+}  // namespace companyos::store

@@ -1,0 +1,39 @@
+// The audit trail: one row per action — method, app, target role, outcome, error code and
+// duration. Never typed text, values or command output: the record has no field for them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/clock.h"
+#include "core/result.h"
+
+namespace companyos::store {
+
+class Database;
+
+struct AuditRecord {
+  std::string method;
+  std::optional<std::string> app;
+  std::optional<std::string> target_role;
+  std::string outcome;  // a delivery outcome, or "refused" / "failed"
+  std::optional<std::string> error_code;
+  std::int64_t duration_ms = 0;
+};
+
+class AuditLog {
+ public:
+  AuditLog(Database& db, const Clock& clock) : db_(db), clock_(clock) {}
+  Status record(const AuditRecord& record);
+  // The newest rows first, at most `limit`.
+  Result<nlohmann::json> recent(int limit) const;
+
+ private:
+  Database& db_;
+  const Clock& clock_;
+};
+
+}  // namespace companyos::store
