@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
   add_settings_commands(app, invocation);
   add_observe_commands(app, invocation);
   add_window_action_commands(app, invocation);
+  add_launch_commands(app, invocation);
 
   try {
     app.parse(argc, argv);

@@ -39,12 +39,14 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
             rows.push_back({{"name", a["name"]}, {"pid", a["pid"]},
                             {"toolkit", plain(a["toolkit"]) + " " + plain(a["toolkit_version"])},
                             {"windows", a["window_count"]},
+                            {"entry", a.value("desktop_entry", nlohmann::json(nullptr))},
                             {"state", a.value("policy_denied", false) ? "policy denied"
                                       : a.value("responsive", true)    ? "ok"
                                                                        : "not responding"}});
           }
           render_table(std::cout, rows, {{"NAME", "name"}, {"PID", "pid"}, {"TOOLKIT", "toolkit"},
-                                         {"WINDOWS", "windows"}, {"STATE", "state"}});
+                                         {"WINDOWS", "windows"}, {"ENTRY", "entry"},
+                                         {"STATE", "state"}});
         };
       });
 

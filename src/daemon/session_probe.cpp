@@ -1,7 +1,9 @@
 #include "daemon/session_probe.h"
 
+#include "a11y/bus.h"
 #include "a11y/call_scope.h"
 #include "a11y/observer.h"
+#include "launch/platform.h"
 #include "x11/capabilities.h"
 #include "x11/connection.h"
 #include "x11/display_server.h"
@@ -34,7 +36,28 @@ nlohmann::json probe_accessibility(a11y::Observer& observer, a11y::Deadline dead
   }
   auto registry = observer.probe(deadline);
   out["registry"] = registry.ok();
-  if (!registry) out["error"] = registry.error().message;
+  if (!registry) {
+    out["error"] = registry.error().message;
+    return out;
+  }
+  // The registry's own child count: one call, whatever state the apps are in.
+  a11y::CallScope scope(deadline);
+  auto bus = observer.bus().bus_channel(scope);
+  if (!bus) return out;
+  a11y::Channel registry_root = *bus;
+  registry_root.destination = a11y::kRegistryName;
+  scope.call(registry_root, a11y::kRootPath, a11y::kPropertiesInterface, "Get",
+             g_variant_new("(ss)", a11y::kAccessibleInterface, "ChildCount"),
+             [&out](GVariant* reply, const GError*) {
+               if (reply == nullptr) return;
+               GVariant* boxed = nullptr;
+               g_variant_get(reply, "(v)", &boxed);
+               if (boxed != nullptr && g_variant_is_of_type(boxed, G_VARIANT_TYPE_INT32)) {
+                 out["apps"] = g_variant_get_int32(boxed);
+               }
+               if (boxed != nullptr) g_variant_unref(boxed);
+             });
+  scope.wait();
   return out;
 }
 
@@ -46,6 +69,9 @@ nlohmann::json probe_session(a11y::Observer& observer, std::chrono::milliseconds
   nlohmann::json out = {{"display_server", x11::to_string(server)}};
   if (server == x11::DisplayServer::kX11) out["x11"] = probe_x11();
   out["accessibility"] = probe_accessibility(observer, deadline);
+  // Asked once per daemon: spawning gio on every status would cost more than the rest.
+  static const bool gio_launch = launch::gio_has_launch(launch::kDefaultGio, std::chrono::milliseconds(2000));
+  out["gio_launch"] = gio_launch;
   return out;
 }
 

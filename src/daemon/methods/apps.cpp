@@ -2,6 +2,8 @@
 #include "a11y/render.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
+#include "launch/app_match.h"
+#include "launch/desktop_index.h"
 
 namespace companyos::daemon::methods {
 
@@ -14,8 +16,15 @@ const MethodSpec kApps{
                                                          -> Result<nlohmann::json> {
         auto apps = observer.apps(deadline);
         if (!apps) return std::move(apps).take_error();
+        // The entry a launch step naming this app would use, where exactly one matches.
+        const auto index = launch::DesktopIndex::load();
         nlohmann::json out = nlohmann::json::array();
-        for (const auto& app : *apps) out.push_back(a11y::app_to_json(app));
+        for (const auto& app : *apps) {
+          auto json = a11y::app_to_json(app);
+          const auto match = launch::match_app(index, app.name);
+          json["desktop_entry"] = match.chosen ? nlohmann::json(match.chosen->entry.id) : nlohmann::json(nullptr);
+          out.push_back(std::move(json));
+        }
         return nlohmann::json{{"apps", std::move(out)}};
       });
     },

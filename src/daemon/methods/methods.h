@@ -23,6 +23,9 @@ extern const MethodSpec kFocusWindow;
 extern const MethodSpec kCloseWindow;
 extern const MethodSpec kPress;
 extern const MethodSpec kAudit;
+extern const MethodSpec kOpenLink;
+extern const MethodSpec kOpenFile;
+extern const MethodSpec kEntries;
 
 std::vector<const MethodSpec*> all_methods();
 

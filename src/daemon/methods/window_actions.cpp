@@ -10,6 +10,9 @@
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
 #include "daemon/target_window.h"
+#include "daemon/worker_pool.h"
+#include "launch/agent_desktop_bridge.h"
+#include "launch/bridge_arguments.h"
 #include "store/settings.h"
 #include "x11/activation.h"
 #include "x11/key_chord.h"
@@ -73,6 +76,45 @@ Result<nlohmann::json> close_window(x11::Connection& connection, const TargetWin
                         {"target", target_json(target)}};
 }
 
+// The agent_desktop_path setting: empty when the bridge is off.
+Result<std::string> bridge_program(DaemonContext& ctx) {
+  auto path = ctx.settings.get("agent_desktop_path");
+  if (!path) return std::move(path).take_error();
+  return path->get<std::string>();
+}
+
+nlohmann::json bridge_calls_json(const launch::BridgeFocusReport& report) {
+  nlohmann::json calls = nlohmann::json::array();
+  for (const auto& call : report.calls) {
+    calls.push_back({{"step", call.step},
+                     {"exit_status", call.exit_status ? nlohmann::json(*call.exit_status) : nlohmann::json(nullptr)},
+                     {"timed_out", call.timed_out},
+                     {"duration_ms", call.duration.count()}});
+  }
+  return calls;
+}
+
+void focus_through_bridge(DaemonContext& ctx, const std::string& program, const a11y::WindowQuery& query,
+                          Reply reply) {
+  if (query.window_id || query.title) {
+    return reply(make_error(ErrorCode::kInvalidArgs,
+                            "the agent-desktop bridge focuses an app by name; --window and --title cannot be used with it",
+                            {{"reason", "bridge_by_app_only"}}));
+  }
+  ctx.workers.run(
+      [program, app = query.app]() -> Result<nlohmann::json> {
+        auto report = launch::focus_via_bridge(launch::BridgeOptions{program}, app);
+        if (!report) return std::move(report).take_error();
+        // Exit status 0 is all the bridge tells us; the effect is not read back here.
+        return nlohmann::json{{"delivery", to_string(Delivery::kDeliveredUnverified)},
+                              {"via", "agent_desktop"},
+                              {"windows", report->windows},
+                              {"calls", bridge_calls_json(*report)},
+                              {"target", {{"app", app}}}};
+      },
+      std::move(reply));
+}
+
 }  // namespace
 
 const MethodSpec kFocusWindow{
@@ -85,6 +127,9 @@ const MethodSpec kFocusWindow{
       auto query = window_query_from(params);
       if (!query) return reply(std::move(query).take_error());
       reply = audited_reply(ctx, "focus_window", query->app, std::move(reply));
+      auto program = bridge_program(ctx);
+      if (!program) return reply(std::move(program).take_error());
+      if (!program->empty()) return focus_through_bridge(ctx, *program, *query, std::move(reply));
       run_observation(params, ctx, std::move(reply),
                       [query = *query](a11y::Observer& observer, a11y::Deadline deadline) -> Result<nlohmann::json> {
                         if (auto st = require_x11_session("focus-window"); !st) return std::move(st).take_error();
@@ -131,8 +176,16 @@ const MethodSpec kPress{
       auto query = window_query_from(params);
       if (!query) return reply(std::move(query).take_error());
       reply = audited_reply(ctx, "press", query->app, std::move(reply));
-      auto chord = x11::parse_key_chord(params["chord"].get<std::string>());
+      const auto chord_text = params["chord"].get<std::string>();
+      if (auto st = launch::check_key_chord(chord_text); !st) return reply(std::move(st).take_error());
+      auto chord = x11::parse_key_chord(chord_text);
       if (!chord) return reply(std::move(chord).take_error());
+      // A press always uses XTest, but a bridge setting that names no program blocks it.
+      auto program = bridge_program(ctx);
+      if (!program) return reply(std::move(program).take_error());
+      if (!program->empty()) {
+        if (auto st = launch::check_bridge_program(*program); !st) return reply(std::move(st).take_error());
+      }
       if (x11::is_session_chord(*chord) && !params.value("force", false)) {
         return reply(make_error(ErrorCode::kPolicyDenied,
                                 x11::to_string(*chord) + " ends, locks or switches the session; refused without force",

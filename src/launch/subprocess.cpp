@@ -1,0 +1,257 @@
+#include "launch/subprocess.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+
+#include "core/unique_fd.h"
+
+extern char** environ;
+
+namespace companyos::launch {
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+// Without a pidfd (kernels before 5.3) the wait polls for the exit at this interval.
+constexpr std::chrono::milliseconds kExitPollInterval{10};
+
+Error system_error(const std::string& what, int error_number) {
+  return make_error(ErrorCode::kInternal, what + ": " + std::strerror(error_number),
+                    {{"errno", error_number}});
+}
+
+struct SpawnFileActions {
+  posix_spawn_file_actions_t actions;
+  SpawnFileActions() { posix_spawn_file_actions_init(&actions); }
+  ~SpawnFileActions() { posix_spawn_file_actions_destroy(&actions); }
+  SpawnFileActions(const SpawnFileActions&) = delete;
+  SpawnFileActions& operator=(const SpawnFileActions&) = delete;
+};
+
+struct SpawnAttributes {
+  posix_spawnattr_t attributes;
+  SpawnAttributes() { posix_spawnattr_init(&attributes); }
+  ~SpawnAttributes() { posix_spawnattr_destroy(&attributes); }
+  SpawnAttributes(const SpawnAttributes&) = delete;
+  SpawnAttributes& operator=(const SpawnAttributes&) = delete;
+};
+
+// One captured output stream: the descriptor the child writes to and how the parent reads it.
+class CapturedStream {
+ public:
+  static Result<CapturedStream> open(Capture capture, std::size_t cap) {
+    CapturedStream stream;
+    stream.capture_ = capture;
+    stream.cap_ = cap;
+    if (capture == Capture::kPipe) {
+      std::array<int, 2> ends{};
+      if (::pipe2(ends.data(), O_CLOEXEC) != 0) return system_error("pipe2", errno);
+      stream.read_end_.reset(ends[0]);
+      stream.child_end_.reset(ends[1]);
+      ::fcntl(ends[0], F_SETFL, ::fcntl(ends[0], F_GETFL) | O_NONBLOCK);
+      return stream;
+    }
+    UniqueFd file(::memfd_create("companyos-output", MFD_CLOEXEC | MFD_ALLOW_SEALING));
+    if (!file.valid()) return system_error("memfd_create", errno);
+    // Twice the cap, so that the write crossing the cap still lands and shows the truncation.
+    if (::ftruncate(file.get(), static_cast<off_t>(2 * cap)) != 0 ||
+        ::fcntl(file.get(), F_ADD_SEALS, F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL) != 0) {
+      return system_error("sealing the output file", errno);
+    }
+    stream.child_end_ = std::move(file);
+    return stream;
+  }
+
+  int child_fd() const { return child_end_.get(); }
+  // The pipe end to poll, or -1 once it is closed (or for a file).
+  int poll_fd() const { return read_end_.get(); }
+
+  // After spawning: the parent no longer needs the pipe's write end.
+  void release_child_end() {
+    if (capture_ == Capture::kPipe) child_end_.reset();
+  }
+
+  // Reads what the pipe holds now; closes it at end of file.
+  void drain() {
+    std::array<char, 4096> buffer{};
+    while (read_end_.valid()) {
+      const ssize_t got = ::read(read_end_.get(), buffer.data(), buffer.size());
+      if (got > 0) {
+        keep(buffer.data(), static_cast<std::size_t>(got));
+      } else if (got < 0 && errno == EINTR) {
+        continue;
+      } else if (got < 0 && errno == EAGAIN) {
+        return;
+      } else {
+        read_end_.reset();
+      }
+    }
+  }
+
+  // Final read once the program ended: the rest of the pipe, or the file up to the shared
+  // offset the program (and any child of it) wrote to.
+  void finish() {
+    if (capture_ == Capture::kPipe) {
+      drain();
+      read_end_.reset();
+      return;
+    }
+    const off_t written = ::lseek(child_end_.get(), 0, SEEK_CUR);
+    if (written <= 0) return;
+    const auto length = std::min(static_cast<std::size_t>(written), cap_);
+    text_.resize(length);
+    const ssize_t got = ::pread(child_end_.get(), text_.data(), length, 0);
+    text_.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
+    truncated_ = static_cast<std::size_t>(written) > cap_;
+  }
+
+  std::string take_text() { return std::move(text_); }
+  bool truncated() const { return truncated_; }
+
+ private:
+  void keep(const char* data, std::size_t size) {
+    const std::size_t room = cap_ - std::min(cap_, text_.size());
+    if (size > room) truncated_ = true;
+    text_.append(data, std::min(size, room));
+  }
+
+  Capture capture_ = Capture::kPipe;
+  std::size_t cap_ = 0;
+  UniqueFd read_end_;
+  UniqueFd child_end_;
+  std::string text_;
+  bool truncated_ = false;
+};
+
+Result<pid_t> spawn(const SubprocessSpec& spec, const CapturedStream& out,
+                    const CapturedStream& err) {
+  SpawnFileActions files;
+  posix_spawn_file_actions_addopen(&files.actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&files.actions, out.child_fd(), STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&files.actions, err.child_fd(), STDERR_FILENO);
+  posix_spawn_file_actions_addclosefrom_np(&files.actions, STDERR_FILENO + 1);
+
+  // A fresh process group (so a timeout can kill everything it started), default signal
+  // handling and an empty signal mask whatever the calling thread had.
+  SpawnAttributes attributes;
+  sigset_t none;
+  sigemptyset(&none);
+  sigset_t all;
+  sigfillset(&all);
+  sigdelset(&all, SIGKILL);
+  sigdelset(&all, SIGSTOP);
+  posix_spawnattr_setflags(&attributes.attributes,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setpgroup(&attributes.attributes, 0);
+  posix_spawnattr_setsigmask(&attributes.attributes, &none);
+  posix_spawnattr_setsigdefault(&attributes.attributes, &all);
+
+  std::vector<char*> argv;
+  for (const std::string& arg : spec.argv) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  const bool has_path = spec.argv.front().find('/') != std::string::npos;
+  const int failed = has_path ? ::posix_spawn(&pid, argv[0], &files.actions, &attributes.attributes,
+                                              argv.data(), environ)
+                              : ::posix_spawnp(&pid, argv[0], &files.actions,
+                                               &attributes.attributes, argv.data(), environ);
+  if (failed != 0) {
+    Error error = system_error("cannot start " + spec.argv.front(), failed);
+    error.details["argv0"] = spec.argv.front();
+    return error;
+  }
+  return pid;
+}
+
+// A descriptor that becomes readable when `pid` exits, or -1. Through syscall(2) because
+// glibc 2.36's <sys/pidfd.h> lacks C linkage for C++.
+int open_exit_signal(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
+
+void fill_status(SubprocessResult& result, int status) {
+  if (WIFEXITED(status)) result.exit_status = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+}
+
+}  // namespace
+
+std::string SubprocessResult::describe() const {
+  if (timed_out) {
+    return "killed (with its process group) at the " + std::to_string(duration.count()) +
+           " ms deadline";
+  }
+  if (exit_status) return "exit status " + std::to_string(*exit_status);
+  if (signal) return "killed by signal " + std::to_string(*signal);
+  return "ended with an unknown status";
+}
+
+Result<SubprocessResult> run_subprocess(const SubprocessSpec& spec) {
+  if (spec.argv.empty() || spec.argv.front().empty()) {
+    return make_error(ErrorCode::kInvalidArgs, "no program to run");
+  }
+  auto out = CapturedStream::open(spec.capture, spec.output_cap);
+  if (!out) return std::move(out).take_error();
+  auto err = CapturedStream::open(spec.capture, spec.output_cap);
+  if (!err) return std::move(err).take_error();
+
+  const auto started = SteadyClock::now();
+  const auto deadline = started + spec.timeout;
+  auto spawned = spawn(spec, *out, *err);
+  if (!spawned) return std::move(spawned).take_error();
+  SubprocessResult result;
+  result.pid = *spawned;
+  out->release_child_end();
+  err->release_child_end();
+  const UniqueFd exit_signal(open_exit_signal(result.pid));
+
+  CapturedStream* streams[] = {&*out, &*err};
+  while (true) {
+    int status = 0;
+    const pid_t reaped = ::waitpid(result.pid, &status, WNOHANG);
+    if (reaped == result.pid) {
+      fill_status(result, status);
+      break;
+    }
+    if (reaped < 0 && errno != EINTR) break;  // reaped elsewhere: the status is unknown
+    const auto now = SteadyClock::now();
+    if (now >= deadline) {
+      ::kill(-result.pid, SIGKILL);
+      pid_t killed = -1;
+      do {
+        killed = ::waitpid(result.pid, &status, 0);
+      } while (killed < 0 && errno == EINTR);
+      if (killed == result.pid) fill_status(result, status);
+      result.timed_out = true;
+      break;
+    }
+    auto wait = std::chrono::ceil<std::chrono::milliseconds>(deadline - now);
+    if (!exit_signal.valid()) wait = std::min(wait, kExitPollInterval);
+    std::vector<pollfd> watched;
+    for (CapturedStream* stream : streams) {
+      if (stream->poll_fd() >= 0) watched.push_back({stream->poll_fd(), POLLIN, 0});
+    }
+    if (exit_signal.valid()) watched.push_back({exit_signal.get(), POLLIN, 0});
+    ::poll(watched.data(), watched.size(), static_cast<int>(wait.count()));
+    for (CapturedStream* stream : streams) stream->drain();
+  }
+  result.duration =
+      std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - started);
+  for (CapturedStream* stream : streams) stream->finish();
+  result.out = out->take_text();
+  result.out_truncated = out->truncated();
+  result.err = err->take_text();
+  result.err_truncated = err->truncated();
+  return result;
+}
+
+}  // namespace companyos::launch
