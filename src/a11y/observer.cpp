@@ -96,7 +96,14 @@ Result<std::vector<AppInfo>> Observer::apps_named(const std::string& name, Deadl
     }
     if (selected.error().code == ErrorCode::kAppNotFound) {
       // The listing skipped apps known by other names; name them all in the error.
-      if (auto everyone = apps(deadline)) return select_apps(*everyone, name).take_error();
+      if (auto everyone = apps(deadline)) {
+        auto again = select_apps(*everyone, name);
+        if (!again) return std::move(again).take_error();
+        // The app appeared between the two listings: answer with it.
+        std::vector<AppInfo> found;
+        for (const AppInfo* app : *again) found.push_back(*app);
+        return found;
+      }
     }
     return std::move(selected).take_error();
   }
