@@ -2,12 +2,15 @@
 // (a box per row: label, button, entry) at ~300 and ~3,000 nodes and, in one run, times
 //   (a) a complete snapshot through companyos_a11y,
 //   (b) a plain synchronous libatspi depth-first walk reading the same fields,
-//   (c) the raw Cache.GetItems call alone on the app's own connection (the floor),
-// then prints medians and ratios as one JSON object and a short table.
+//   (c) the raw Cache.GetItems call alone on the app's own connection (the floor), with
+//       GDBus as before and on the snapshot's own sd-bus pipeline,
+// and the CPU time the snapshot costs this thread and the app, then prints medians and
+// ratios as one JSON object and a short table.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <iostream>
 #include <string>
@@ -15,6 +18,8 @@
 
 #include <atspi/atspi.h>
 #include <gio/gio.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include "a11y/glib_handles.h"
@@ -190,6 +195,53 @@ std::optional<FloorChannel> bus_floor_channel(a11y::Observer& observer, const st
   return FloorChannel{bus->connection, bus_name};
 }
 
+// The same call on a pipeline from the snapshot's own pool: the floor for a lean client.
+double time_get_items_pipelined(a11y::Observer& observer, const a11y::AppChannel& app) {
+  const auto start = Clock::now();
+  auto pipeline = observer.bus().pipeline(app, in(std::chrono::seconds(10)));
+  if (!pipeline) return -1;
+  bool answered = false;
+  pipeline->call("/org/a11y/atspi/cache", "org.a11y.atspi.Cache", "GetItems",
+                 [&answered](sd_bus_message* reply) { answered = !a11y::error_name(reply); });
+  pipeline->wait();
+  const double elapsed = milliseconds_since(start);
+  return answered ? elapsed : -1;
+}
+
+std::optional<a11y::AppChannel> app_channel(a11y::Observer& observer, const std::string& bus_name) {
+  a11y::CallScope scope(in(std::chrono::seconds(5)));
+  auto channel = observer.bus().app_channel(scope, bus_name);
+  if (!channel) return std::nullopt;
+  return *channel;
+}
+
+// CPU milliseconds (user + system) of this thread, and of another process by pid. The
+// kernel counts a process's time in clock ticks (10 ms here), so only sums over many
+// snapshots say much.
+double thread_cpu_ms() {
+  rusage usage{};
+  getrusage(RUSAGE_THREAD, &usage);
+  return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e3 +
+         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e3;
+}
+
+double process_cpu_ms(int pid) {
+  a11y::GCharPtr stat;
+  const std::string path = "/proc/" + std::to_string(pid) + "/stat";
+  gchar* contents = nullptr;
+  if (!g_file_get_contents(path.c_str(), &contents, nullptr, nullptr)) return 0;
+  stat.reset(contents);
+  // Fields after the command name (which may hold spaces) start after the last ')'.
+  const char* rest = std::strrchr(stat.get(), ')');
+  if (rest == nullptr) return 0;
+  std::unique_ptr<gchar*, decltype(&g_strfreev)> fields(g_strsplit(rest + 2, " ", -1), g_strfreev);
+  if (g_strv_length(fields.get()) < 13) return 0;
+  // utime and stime are fields 14 and 15 of the line, 11 and 12 after the name.
+  const double ticks =
+      g_ascii_strtod(fields.get()[11], nullptr) + g_ascii_strtod(fields.get()[12], nullptr);
+  return ticks * 1000.0 / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
 double time_get_items(const FloorChannel& channel) {
   const auto start = Clock::now();
   GError* error = nullptr;
@@ -213,7 +265,9 @@ nlohmann::json bench_size(const Settings& settings, a11y::Observer& observer, in
   if (!window) return {{"error", "fixture window did not appear"}};
 
   a11y::WindowQuery query{app_class, window->id, std::nullopt};
-  std::vector<double> snapshot_ms, floor_ms, bus_floor_ms, walk_ms;
+  std::vector<double> snapshot_ms, floor_ms, pipelined_floor_ms, bus_floor_ms, walk_ms;
+  double snapshot_cpu_ms = 0;
+  double app_cpu_ms = 0;
   std::size_t nodes = 0;
   nlohmann::json stats;
   // One untimed snapshot first: it opens the app's connection and lets GTK3 build its cache.
@@ -222,11 +276,16 @@ nlohmann::json bench_size(const Settings& settings, a11y::Observer& observer, in
   }
   auto channel = floor_channel(observer, window->bus_name);
   auto via_bus = bus_floor_channel(observer, window->bus_name);
-  if (!channel || !via_bus) return {{"error", "no channel to the fixture"}};
+  auto app = app_channel(observer, window->bus_name);
+  if (!channel || !via_bus || !app) return {{"error", "no channel to the fixture"}};
   for (int run = 0; run < settings.runs; ++run) {
+    const double cpu_before = thread_cpu_ms();
+    const double app_before = process_cpu_ms(fixture.pid());
     const auto start = Clock::now();
     auto taken = observer.snapshot(query, in(std::chrono::seconds(30)));
     snapshot_ms.push_back(milliseconds_since(start));
+    snapshot_cpu_ms += thread_cpu_ms() - cpu_before;
+    app_cpu_ms += process_cpu_ms(fixture.pid()) - app_before;
     if (!taken) return {{"error", taken.error().message}};
     nodes = (*taken)->nodes.size();
     stats = {{"detail_calls", (*taken)->stats.detail_calls},
@@ -234,6 +293,7 @@ nlohmann::json bench_size(const Settings& settings, a11y::Observer& observer, in
              {"reconciled", (*taken)->stats.reconciled},
              {"walked_live", (*taken)->stats.walked_live}};
     floor_ms.push_back(time_get_items(*channel));
+    pipelined_floor_ms.push_back(time_get_items_pipelined(observer, *app));
     bus_floor_ms.push_back(time_get_items(*via_bus));
   }
   std::size_t walked_nodes = 0;
@@ -250,6 +310,8 @@ nlohmann::json bench_size(const Settings& settings, a11y::Observer& observer, in
   const double walk = median(walk_ms);
   const double floor = median(floor_ms);
   const double bus_floor = median(bus_floor_ms);
+  const double pipelined_floor = median(pipelined_floor_ms);
+  const double calls = stats.value("detail_calls", 0.0);  // the same in every run
   const double floor_target = target_nodes >= 1000 ? 3.0 : 5.0;
   return {{"rows", rows},
           {"nodes", nodes},
@@ -258,10 +320,15 @@ nlohmann::json bench_size(const Settings& settings, a11y::Observer& observer, in
           {"walk_ms", walk},
           {"get_items_ms", floor},
           {"get_items_via_bus_ms", bus_floor},
+          {"get_items_sd_bus_ms", pipelined_floor},
+          {"snapshot_cpu_ms", snapshot_cpu_ms / settings.runs},
+          {"app_cpu_ms", app_cpu_ms / settings.runs},
+          {"detail_calls", calls},
           {"peer_to_peer", stats.value("peer_to_peer", false)},
           {"walk_over_snapshot", snapshot > 0 ? walk / snapshot : 0},
           {"snapshot_over_get_items", floor > 0 ? snapshot / floor : 0},
           {"snapshot_over_get_items_via_bus", bus_floor > 0 ? snapshot / bus_floor : 0},
+          {"snapshot_over_get_items_sd_bus", pipelined_floor > 0 ? snapshot / pipelined_floor : 0},
           {"targets",
            {{"walk_over_snapshot_at_least", 10.0},
             {"snapshot_over_get_items_at_most", floor_target}}},
@@ -271,26 +338,31 @@ nlohmann::json bench_size(const Settings& settings, a11y::Observer& observer, in
           {"walk_runs_ms", walk_ms},
           {"get_items_runs_ms", floor_ms},
           {"get_items_via_bus_runs_ms", bus_floor_ms},
+          {"get_items_sd_bus_runs_ms", pipelined_floor_ms},
           {"snapshot_stats", stats}};
 }
 
 void print_table(const nlohmann::json& sizes) {
-  std::printf("\nfloor: GetItems on the app's own connection; bus: the same call through the bus "
-              "daemon;\nmet: walk/snap >= 10 and snap/floor <= 5 (~300 nodes) or 3 (~3,000)\n");
-  std::printf("%7s %9s %11s %9s %9s %10s %11s %10s %4s\n", "nodes", "walk ms", "snapshot ms",
-              "floor ms", "bus ms", "walk/snap", "snap/floor", "snap/bus", "met");
+  std::printf("\nfloor: GetItems on the app's own connection (GDBus, as the walk's peers would "
+              "call it);\nsd floor: the same call on the snapshot's own sd-bus pipeline; cpu: "
+              "this thread's and the app's CPU per snapshot;\nmet: walk/snap >= 10 and "
+              "snap/floor <= 5 (~300 nodes) or 3 (~3,000)\n");
+  std::printf("%6s %8s %8s %7s %7s %9s %10s %9s %7s %7s %6s %4s\n", "nodes", "walk ms", "snap ms",
+              "floor", "sd flr", "walk/snap", "snap/floor", "snap/sd", "cpu ms", "app ms", "calls",
+              "met");
   for (const auto& size : sizes) {
     if (size.contains("error")) {
       std::printf("error: %s\n", size["error"].get<std::string>().c_str());
       continue;
     }
-    std::printf("%7zu %9.1f %11.1f %9.1f %9.1f %9.1fx %10.2fx %9.2fx %4s\n",
+    std::printf("%6zu %8.1f %8.1f %7.1f %7.1f %8.1fx %9.2fx %8.2fx %7.1f %7.1f %6.0f %4s\n",
                 size["nodes"].get<std::size_t>(), size["walk_ms"].get<double>(),
                 size["snapshot_ms"].get<double>(), size["get_items_ms"].get<double>(),
-                size["get_items_via_bus_ms"].get<double>(), size["walk_over_snapshot"].get<double>(),
+                size["get_items_sd_bus_ms"].get<double>(), size["walk_over_snapshot"].get<double>(),
                 size["snapshot_over_get_items"].get<double>(),
-                size["snapshot_over_get_items_via_bus"].get<double>(),
-                size["met"].get<bool>() ? "yes" : "no");
+                size["snapshot_over_get_items_sd_bus"].get<double>(),
+                size["snapshot_cpu_ms"].get<double>(), size["app_cpu_ms"].get<double>(),
+                size["detail_calls"].get<double>(), size["met"].get<bool>() ? "yes" : "no");
   }
 }
 

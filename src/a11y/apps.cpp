@@ -5,7 +5,7 @@
 
 #include <atspi/atspi.h>
 
-#include "a11y/bulk_reply.h"
+#include "a11y/variant_fields.h"
 #include "a11y/policy.h"
 #include "a11y/window_id.h"
 
@@ -134,14 +134,11 @@ class AppLister {
   Channel bus_;
 };
 
-// Top-level children that are windows a person can see: hidden toplevels (menus and
-// tooltips GTK keeps around) are not listed.
-bool is_listed_window(const WindowInfo& window) {
-  return has_state(window.states, ATSPI_STATE_VISIBLE) ||
-         has_state(window.states, ATSPI_STATE_SHOWING);
-}
-
 }  // namespace
+
+bool is_listed_window(StateSet states) {
+  return has_state(states, ATSPI_STATE_VISIBLE) || has_state(states, ATSPI_STATE_SHOWING);
+}
 
 bool app_name_matches(std::string_view app_name, std::string_view wanted) {
   return !wanted.empty() && app_name.size() == wanted.size() &&
@@ -219,10 +216,11 @@ Result<std::vector<AppInfo>> list_apps(Bus& bus, Deadline deadline, const ListOp
       info.policy_denied = is_password_manager(info.name);
     }
     if (info.policy_denied) info.windows.clear();
-    std::erase_if(info.windows, [](const WindowInfo& w) { return !is_listed_window(w); });
+    std::erase_if(info.windows, [](const WindowInfo& w) { return !is_listed_window(w.states); });
     for (WindowInfo& window : info.windows) {
       window.app_name = info.name;
       window.pid = info.pid;
+      bus.remember_window(window);
     }
     apps.push_back(std::move(info));
   }

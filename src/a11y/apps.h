@@ -26,6 +26,10 @@ struct ListOptions {
 
 Result<std::vector<AppInfo>> list_apps(Bus& bus, Deadline deadline, const ListOptions& options = {});
 
+// Whether a top-level child with these states is a window a person can see: hidden
+// toplevels (menus and tooltips GTK keeps around) are not listed.
+bool is_listed_window(StateSet states);
+
 // App names match case-insensitively (ASCII), as a person types them.
 bool app_name_matches(std::string_view app_name, std::string_view wanted);
 

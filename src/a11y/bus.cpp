@@ -1,6 +1,9 @@
 #include "a11y/bus.h"
 
 #include <unordered_set>
+#include <utility>
+
+#include "a11y/variant_fields.h"
 
 namespace companyos::a11y {
 namespace {
@@ -93,6 +96,7 @@ Result<Channel> Bus::bus_channel(CallScope& scope) {
   if (!connection_ || g_dbus_connection_is_closed(connection_.get())) {
     connection_ = opened;
     router_ = router;
+    address_ = *address;
   }
   return Channel{connection_, {}, router_};
 }
@@ -131,6 +135,7 @@ Result<AppChannel> Bus::app_channel(CallScope& scope, const std::string& bus_nam
   auto bus = bus_channel(scope);
   if (!bus) return std::move(bus).take_error();
   const Channel via_bus{bus->connection, bus_name, bus->router};
+  AppChannel channel{via_bus, false, bus_name, {}, {}, {}};
   std::string address;
   bool answered = false;
   bool gone = false;
@@ -142,6 +147,13 @@ Result<AppChannel> Bus::app_channel(CallScope& scope, const std::string& bus_nam
                  address = g_variant_get_string(child_of(reply, 0).get(), nullptr);
                }
              });
+  // The toolkit decides which shortcuts later reads may take (see toolkit.h).
+  for (auto [property, field] : {std::pair{"ToolkitName", &channel.toolkit},
+                                 std::pair{"Version", &channel.toolkit_version}}) {
+    scope.call(via_bus, kRootPath, kPropertiesInterface, "Get",
+               g_variant_new("(ss)", "org.a11y.atspi.Application", property),
+               [field](GVariant* reply, const GError*) { *field = property_string(reply); });
+  }
   const auto started = std::chrono::steady_clock::now();
   scope.wait();
   if (!answered) {
@@ -151,7 +163,10 @@ Result<AppChannel> Bus::app_channel(CallScope& scope, const std::string& bus_nam
     return make_error(ErrorCode::kAppNotFound, "the app left the accessibility bus",
                       {{"bus_name", bus_name}}, "list apps again");
   }
-  AppChannel channel{via_bus, false};
+  {
+    std::lock_guard lock(mutex_);
+    channel.address = address_;
+  }
   if (!address.empty()) {
     ConnectionRef direct;
     scope.open_connection(address, false, [&](ConnectionRef connection, const GError*) {
@@ -159,16 +174,61 @@ Result<AppChannel> Bus::app_channel(CallScope& scope, const std::string& bus_nam
     });
     scope.wait();
     // Without a direct connection the bus still works, one hop slower.
-    if (direct) channel = AppChannel{Channel{direct, {}, ReplyRouter::attach(direct.get())}, true};
+    if (direct) {
+      channel.channel = Channel{direct, {}, ReplyRouter::attach(direct.get())};
+      channel.peer_to_peer = true;
+      channel.address = address;
+    }
   }
   std::lock_guard lock(mutex_);
   // Another thread may have connected meanwhile; everyone uses the first one stored.
   return app_channels_.try_emplace(bus_name, channel).first->second;
 }
 
+Result<Pipeline> Bus::pipeline(const AppChannel& app, Deadline deadline) {
+  auto recycle_to = [pool = std::weak_ptr(pool_)](std::string address) {
+    return [pool, address = std::move(address)](SdBusPtr connection) {
+      if (auto alive = pool.lock()) alive->give_back(address, std::move(connection));
+    };
+  };
+  if (app.peer_to_peer) {
+    if (SdBusPtr direct = pool_->take(app.address, false)) {
+      return Pipeline(std::move(direct), {}, deadline, recycle_to(app.address));
+    }
+  }
+  std::string bus_address;
+  {
+    std::lock_guard lock(mutex_);
+    bus_address = address_;
+  }
+  // No address of its own, or it refused us: the bus routes to the app, one hop slower.
+  if (SdBusPtr shared = bus_address.empty() ? nullptr : pool_->take(bus_address, true)) {
+    return Pipeline(std::move(shared), app.bus_name, deadline, recycle_to(bus_address));
+  }
+  auto error = bus_unavailable("cannot connect to the accessibility bus");
+  error.details["address"] = bus_address;
+  return error;
+}
+
+void Bus::remember_window(const WindowInfo& window) {
+  std::lock_guard lock(mutex_);
+  windows_.insert_or_assign(window.id, window);
+}
+
+std::optional<WindowInfo> Bus::known_window(const std::string& id) const {
+  std::lock_guard lock(mutex_);
+  auto found = windows_.find(id);
+  if (found == windows_.end()) return std::nullopt;
+  return found->second;
+}
+
 void Bus::forget_app(const std::string& bus_name) {
   std::lock_guard lock(mutex_);
-  app_channels_.erase(bus_name);
+  std::erase_if(windows_, [&](const auto& entry) { return entry.second.bus_name == bus_name; });
+  auto found = app_channels_.find(bus_name);
+  if (found == app_channels_.end()) return;
+  if (found->second.peer_to_peer) pool_->drop(found->second.address);
+  app_channels_.erase(found);
 }
 
 void Bus::remember_app_name(const std::string& bus_name, const std::string& name) {
@@ -184,9 +244,15 @@ std::string Bus::known_app_name(const std::string& bus_name) const {
 
 void Bus::keep_only(const std::vector<std::string>& live_bus_names) {
   const std::unordered_set<std::string> live(live_bus_names.begin(), live_bus_names.end());
+  std::unordered_set<std::string> addresses;
   std::lock_guard lock(mutex_);
   std::erase_if(app_channels_, [&](const auto& entry) { return !live.contains(entry.first); });
+  addresses.insert(address_);
+  for (const auto& [bus_name, channel] : app_channels_) addresses.insert(channel.address);
+  pool_->keep_only(addresses);
   std::erase_if(app_names_, [&](const auto& entry) { return !live.contains(entry.first); });
+  std::erase_if(windows_,
+                [&](const auto& entry) { return !live.contains(entry.second.bus_name); });
 }
 
 }  // namespace companyos::a11y

@@ -1,14 +1,21 @@
 // The accessibility bus connection and the per-app connections, shared by every thread.
 // Connections are opened without holding the lock (two threads may race to open one; the
-// first stored wins), so a hung peer only ever delays the call that waits on it.
+// first stored wins), so a hung peer only ever delays the call that waits on it. Bulk reads
+// of one app run on pipelines: private sd-bus connections to the app's own address (or the
+// bus), pooled between reads.
 #pragma once
 
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "a11y/call_scope.h"
+#include "a11y/connection_pool.h"
+#include "a11y/model.h"
+#include "a11y/pipeline.h"
+#include "a11y/toolkit.h"
 #include "core/result.h"
 
 namespace companyos::a11y {
@@ -21,6 +28,11 @@ inline constexpr const char* kPropertiesInterface = "org.freedesktop.DBus.Proper
 struct AppChannel {
   Channel channel;
   bool peer_to_peer = false;
+  std::string bus_name;
+  std::string address;  // the app's own D-Bus address, else the accessibility bus's
+  std::string toolkit;  // Application.ToolkitName and Version ("" when not reported)
+  std::string toolkit_version;
+  ToolkitTraits traits() const { return toolkit_traits(toolkit, toolkit_version); }
 };
 
 class Bus {
@@ -38,12 +50,20 @@ class Bus {
   // one (GetApplicationBusAddress, which also makes GTK3's bridge build its cache), else the
   // bus. APP_UNRESPONSIVE when the app does not answer before the scope's deadline.
   Result<AppChannel> app_channel(CallScope& scope, const std::string& bus_name);
+  // A pipeline to the app with the given deadline: on its own address where it has one,
+  // else through the bus. BUS_UNAVAILABLE when no connection can be opened.
+  Result<Pipeline> pipeline(const AppChannel& app, Deadline deadline);
   // Drops the cached channel of an app (e.g. after it stopped answering on it).
   void forget_app(const std::string& bus_name);
 
   // Last name an app reported, so an app that stopped answering is still listed by name.
   void remember_app_name(const std::string& bus_name, const std::string& name);
   std::string known_app_name(const std::string& bus_name) const;
+  // Windows as last listed, by id, so a window named by its id can be read without listing
+  // the desktop first. An id is a function of bus name and object path (window_id.h), so it
+  // can only ever name that one window; whether it still exists is for the read to find.
+  void remember_window(const WindowInfo& window);
+  std::optional<WindowInfo> known_window(const std::string& id) const;
   // Forgets everything about apps that are no longer on the bus.
   void keep_only(const std::vector<std::string>& live_bus_names);
 
@@ -52,9 +72,13 @@ class Bus {
 
   mutable std::mutex mutex_;
   ConnectionRef connection_;
+  std::string address_;  // of connection_
   std::shared_ptr<ReplyRouter> router_;
   std::unordered_map<std::string, AppChannel> app_channels_;
   std::unordered_map<std::string, std::string> app_names_;
+  std::unordered_map<std::string, WindowInfo> windows_;  // by window id
+  // Pipelines give their connections back through a weak reference to it.
+  std::shared_ptr<ConnectionPool> pool_ = std::make_shared<ConnectionPool>();
 };
 
 // Error for a deadline that passed while waiting on an app.

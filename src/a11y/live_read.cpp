@@ -2,8 +2,8 @@
 
 #include <memory>
 
-#include "a11y/bulk_reply.h"
 #include "a11y/bus.h"
+#include "a11y/message_fields.h"
 
 namespace companyos::a11y {
 namespace {
@@ -17,89 +17,58 @@ struct PendingLiveNode {
   LiveNodeHandler done;
 };
 
-std::string lookup_string(GVariant* dict, const char* key) {
-  VariantPtr value(g_variant_lookup_value(dict, key, G_VARIANT_TYPE_STRING));
-  return value ? g_variant_get_string(value.get(), nullptr) : std::string();
-}
-
 }  // namespace
 
-std::string property_string(GVariant* reply) {
-  if (reply == nullptr || !g_variant_is_of_type(reply, G_VARIANT_TYPE("(v)"))) return {};
-  VariantPtr value(g_variant_get_variant(child_of(reply, 0).get()));
-  if (!g_variant_is_of_type(value.get(), G_VARIANT_TYPE_STRING)) return {};
-  return g_variant_get_string(value.get(), nullptr);
-}
-
-void read_node_live(CallScope& scope, const Channel& channel, const std::string& path,
-                    LiveNodeHandler done) {
+void read_node_live(Pipeline& pipeline, const std::string& path, LiveNodeHandler done) {
   auto pending = std::make_shared<PendingLiveNode>();
   pending->result.node.path = path;
   pending->done = std::move(done);
-  // Each part fills its field; the last one to answer hands the node on.
+  // Each part fills its field; the last one to answer hands the node on. A part that
+  // answers with an error (or the wrong shape) fails the node.
   auto part = [pending](auto fill) {
-    return [pending, fill](GVariant* reply, const GError*) {
-      if (reply == nullptr) {
-        pending->failed = true;
-      } else {
-        fill(reply, pending->result);
-      }
+    return [pending, fill](sd_bus_message* reply) {
+      if (error_name(reply) != nullptr || !fill(reply, pending->result)) pending->failed = true;
       if (--pending->outstanding == 0) {
         pending->done(pending->failed ? std::nullopt : std::optional(std::move(pending->result)));
       }
     };
   };
   const char* p = path.c_str();
-  scope.call(channel, p, kAccessibleInterface, "GetRole", nullptr,
-             part([](GVariant* reply, LiveNode& live) {
-               if (g_variant_is_of_type(reply, G_VARIANT_TYPE("(u)"))) {
-                 live.node.role = g_variant_get_uint32(child_of(reply, 0).get());
-               }
-             }));
-  scope.call(channel, p, kPropertiesInterface, "GetAll",
-             g_variant_new("(s)", kAccessibleInterface),
-             part([](GVariant* reply, LiveNode& live) {
-               if (!g_variant_is_of_type(reply, G_VARIANT_TYPE("(a{sv})"))) return;
-               VariantPtr props = child_of(reply, 0);
-               live.node.name = lookup_string(props.get(), "Name");
-               live.node.description = lookup_string(props.get(), "Description");
-               VariantPtr id(g_variant_lookup_value(props.get(), "AccessibleId",
-                                                    G_VARIANT_TYPE_STRING));
-               if (id) live.node.accessible_id = g_variant_get_string(id.get(), nullptr);
-               VariantPtr count(
-                   g_variant_lookup_value(props.get(), "ChildCount", G_VARIANT_TYPE_INT32));
-               if (count) live.node.child_count = g_variant_get_int32(count.get());
-             }));
-  scope.call(channel, p, kAccessibleInterface, "GetState", nullptr,
-             part([](GVariant* reply, LiveNode& live) {
-               if (g_variant_is_of_type(reply, G_VARIANT_TYPE("(au)"))) {
-                 live.node.states = states_of(child_of(reply, 0).get());
-               }
-             }));
-  scope.call(channel, p, kAccessibleInterface, "GetInterfaces", nullptr,
-             part([](GVariant* reply, LiveNode& live) {
-               if (g_variant_is_of_type(reply, G_VARIANT_TYPE("(as)"))) {
-                 live.node.interfaces = interface_bits_of(child_of(reply, 0).get());
-               }
-             }));
-  scope.call(channel, p, kAccessibleInterface, "GetChildren", nullptr,
-             part([](GVariant* reply, LiveNode& live) {
-               if (g_variant_is_of_type(reply, G_VARIANT_TYPE("(a(so))"))) {
-                 live.children = object_paths_of(child_of(reply, 0).get());
-               }
-             }));
+  pipeline.call(p, kAccessibleInterface, "GetRole", part([](sd_bus_message* reply, LiveNode& live) {
+                  auto role = read_uint32(reply);
+                  live.node.role = role.value_or(0);
+                  return role.has_value();
+                }));
+  pipeline.call(p, kPropertiesInterface, "GetAll",
+                part([](sd_bus_message* reply, LiveNode& live) {
+                  return read_accessible_properties(reply, live.node);
+                }),
+                "s", kAccessibleInterface);
+  pipeline.call(p, kAccessibleInterface, "GetState",
+                part([](sd_bus_message* reply, LiveNode& live) {
+                  auto states = read_state_set(reply);
+                  live.node.states = states.value_or(0);
+                  return states.has_value();
+                }));
+  pipeline.call(p, kAccessibleInterface, "GetInterfaces",
+                part([](sd_bus_message* reply, LiveNode& live) {
+                  auto interfaces = read_interface_bits(reply);
+                  live.node.interfaces = interfaces.value_or(0);
+                  return interfaces.has_value();
+                }));
+  pipeline.call(p, kAccessibleInterface, "GetChildren",
+                part([](sd_bus_message* reply, LiveNode& live) {
+                  auto children = read_reference_paths(reply);
+                  if (children) live.children = std::move(*children);
+                  return children.has_value();
+                }));
 }
 
-void read_children_live(CallScope& scope, const Channel& channel, const std::string& path,
-                        LiveChildrenHandler done) {
-  scope.call(channel, path.c_str(), kAccessibleInterface, "GetChildren", nullptr,
-             [done = std::move(done)](GVariant* reply, const GError*) {
-               if (reply == nullptr || !g_variant_is_of_type(reply, G_VARIANT_TYPE("(a(so))"))) {
-                 done(std::nullopt);
-                 return;
-               }
-               done(object_paths_of(child_of(reply, 0).get()));
-             });
+void read_children_live(Pipeline& pipeline, const std::string& path, LiveChildrenHandler done) {
+  pipeline.call(path.c_str(), kAccessibleInterface, "GetChildren",
+                [done = std::move(done)](sd_bus_message* reply) {
+                  done(error_name(reply) != nullptr ? std::nullopt : read_reference_paths(reply));
+                });
 }
 
 }  // namespace companyos::a11y

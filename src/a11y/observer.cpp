@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "a11y/live_read.h"
+#include "a11y/message_fields.h"
 #include "a11y/policy.h"
 #include "a11y/ref.h"
 #include "a11y/render.h"
@@ -36,6 +37,25 @@ std::chrono::milliseconds remaining(Deadline deadline) {
 Error stale(std::string message, const std::string& ref, std::string kind) {
   return make_error(ErrorCode::kStaleRef, std::move(message), {{"ref", ref}, {"kind", std::move(kind)}},
                     "take a new snapshot and use its refs");
+}
+
+// The window as its snapshot saw it: the root node was read with the rest, so its title,
+// states and bounds are as fresh as the tree's.
+void refresh_window(Snapshot& snapshot) {
+  const Node& root = snapshot.nodes.front();
+  snapshot.window.title = root.name;
+  snapshot.window.role = role_name(root.role);
+  snapshot.window.states = root.states;
+  snapshot.window.bounds = root.bounds;
+}
+
+Result<Pipeline> app_pipeline(Bus& bus, const std::string& bus_name, Deadline deadline) {
+  auto channel = [&] {
+    CallScope scope(deadline);
+    return bus.app_channel(scope, bus_name);
+  }();
+  if (!channel) return std::move(channel).take_error();
+  return bus.pipeline(*channel, deadline);
 }
 
 }  // namespace
@@ -138,6 +158,29 @@ Result<std::vector<WindowInfo>> Observer::windows(const std::optional<std::strin
 
 Result<std::shared_ptr<const Snapshot>> Observer::snapshot(const WindowQuery& query,
                                                            Deadline deadline) {
+  auto keep = [this](Snapshot read) {
+    auto taken = std::make_shared<Snapshot>(std::move(read));
+    taken->id = store_.next_id();
+    store_.put(taken);
+    return std::shared_ptr<const Snapshot>(std::move(taken));
+  };
+  // A window named by a known id is read at once: listing the desktop first costs several
+  // round trips through the bus. Anything unexpected (the window gone or hidden, the app
+  // gone) falls back to the listing, which says precisely what is wrong.
+  if (query.window_id) {
+    auto known = bus_.known_window(*query.window_id);
+    if (known && app_name_matches(known->app_name, query.app) &&
+        check_observation_allowed(known->app_name)) {
+      auto read = read_window(bus_, *known, deadline, options_.snapshot);
+      if (read && is_listed_window(read->nodes.front().states)) {
+        refresh_window(*read);
+        return keep(std::move(read).value());
+      }
+      if (!read && read.error().code == ErrorCode::kAppUnresponsive) {
+        return std::move(read).take_error();
+      }
+    }
+  }
   auto named = apps_named(query.app, deadline);
   if (!named) return std::move(named).take_error();
   std::vector<const AppInfo*> candidates;
@@ -146,10 +189,7 @@ Result<std::shared_ptr<const Snapshot>> Observer::snapshot(const WindowQuery& qu
   if (!window) return std::move(window).take_error();
   auto read = read_window(bus_, *window, deadline, options_.snapshot);
   if (!read) return std::move(read).take_error();
-  auto taken = std::make_shared<Snapshot>(std::move(read).value());
-  taken->id = store_.next_id();
-  store_.put(taken);
-  return std::shared_ptr<const Snapshot>(std::move(taken));
+  return keep(std::move(read).value());
 }
 
 Result<std::vector<FoundElement>> Observer::find(const FindQuery& query, Deadline deadline) {
@@ -215,19 +255,22 @@ Result<ResolvedElement> Observer::resolve(std::string_view ref_text, Deadline de
     }
   }
   if (!candidates.empty()) {
-    CallScope scope(deadline);
-    auto channel = bus_.app_channel(scope, saved.bus_name);
-    if (!channel) return std::move(channel).take_error();
+    auto pipeline = app_pipeline(bus_, saved.bus_name, deadline);
+    if (!pipeline) return std::move(pipeline).take_error();
     for (Node* node : candidates) {
       if (node->accessible_id_known) continue;  // read live already
-      scope.call(channel->channel, node->path.c_str(), kPropertiesInterface, "Get",
-                 g_variant_new("(ss)", kAccessibleInterface, "AccessibleId"),
-                 [node](GVariant* reply, const GError*) {
-                   node->accessible_id = property_string(reply);
-                   node->accessible_id_known = reply != nullptr;
-                 });
+      pipeline->call(node->path.c_str(), kPropertiesInterface, "Get",
+                     [node](sd_bus_message* reply) {
+                       if (error_name(reply) != nullptr) return;
+                       node->accessible_id = read_variant_string(reply).value_or(std::string());
+                       node->accessible_id_known = true;
+                     },
+                     "ss", kAccessibleInterface, "AccessibleId");
     }
-    if (!scope.wait()) {
+    if (!pipeline->wait()) {
+      if (pipeline->disconnected()) {
+        return stale("the ref's window is gone", ref_string, "window_gone");
+      }
       return app_unresponsive(saved.app_name, saved.bus_name, started, "resolving a ref");
     }
     std::erase_if(candidates, [&](const Node* node) {
@@ -255,13 +298,17 @@ Result<ElementDetails> Observer::get(std::string_view ref, Deadline deadline) {
   if (!resolved) return std::move(resolved).take_error();
   const Snapshot& saved = *resolved->stored.snapshot;
 
-  CallScope scope(deadline);
-  auto channel = bus_.app_channel(scope, resolved->bus_name);
+  auto channel = [&] {
+    CallScope scope(deadline);
+    return bus_.app_channel(scope, resolved->bus_name);
+  }();
   if (!channel) return std::move(channel).take_error();
+  auto pipeline = bus_.pipeline(*channel, deadline);
+  if (!pipeline) return std::move(pipeline).take_error();
   std::optional<LiveNode> live;
-  read_node_live(scope, channel->channel, resolved->path,
+  read_node_live(*pipeline, resolved->path,
                  [&live](std::optional<LiveNode> node) { live = std::move(node); });
-  if (!scope.wait()) {
+  if (!pipeline->wait() && !pipeline->disconnected()) {
     return app_unresponsive(saved.app_name, saved.bus_name, started, "reading an element");
   }
   if (!live) return stale("the element is gone", std::string(ref), "saved_ref_absent");
@@ -269,7 +316,9 @@ Result<ElementDetails> Observer::get(std::string_view ref, Deadline deadline) {
   ElementDetails details;
   details.ref = std::string(ref);
   details.window = saved.window;
-  Node& node = details.node;
+  std::vector<Node> read(1);
+  read.reserve(2);
+  Node& node = read.front();
   node.ref = resolved->stored.node->ref;
   node.role = live->node.role;
   node.name = live->node.name;
@@ -281,24 +330,28 @@ Result<ElementDetails> Observer::get(std::string_view ref, Deadline deadline) {
   node.path = resolved->path;
   DetailOptions detail_options = options_.snapshot.details;
   detail_options.accessible_id = false;
-  fetch_details(scope, channel->channel, node, detail_options);
+  detail_options.text_values = TextValues::kAll;
   // Value and Text both present (a spin button): value is the number, text read apart.
-  Node text_only;
   const bool separate_text = (node.interfaces & kInterfaceText) &&
                              (node.interfaces & kInterfaceValue) && !is_password_role(node.role);
   if (separate_text) {
+    Node& text_only = read.emplace_back();
     text_only.path = node.path;
     text_only.role = node.role;
+    text_only.states = node.states;
     text_only.interfaces = kInterfaceText;
-    fetch_details(scope, channel->channel, text_only, detail_options);
   }
-  if (!scope.wait()) {
+  if (!read_details(*pipeline, read, detail_options, channel->traits())) {
+    if (pipeline->disconnected()) {
+      return stale("the element is gone", std::string(ref), "saved_ref_absent");
+    }
     return app_unresponsive(saved.app_name, saved.bus_name, started, "reading an element");
   }
+  details.node = std::move(read.front());
   if (separate_text) {
-    details.text = text_only.value;
-  } else if ((node.interfaces & kInterfaceText) && !is_password_role(node.role)) {
-    details.text = node.value;
+    details.text = read.back().value;
+  } else if ((details.node.interfaces & kInterfaceText) && !is_password_role(details.node.role)) {
+    details.text = details.node.value;
   }
   return details;
 }

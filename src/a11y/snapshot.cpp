@@ -3,9 +3,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "a11y/bulk_reply.h"
 #include "a11y/identity.h"
 #include "a11y/live_read.h"
+#include "a11y/message_fields.h"
 #include "a11y/tree_builder.h"
 
 namespace companyos::a11y {
@@ -19,28 +19,28 @@ enum class BulkOutcome { kRead, kUnsupported, kUnanswered };
 
 class WindowReader {
  public:
-  WindowReader(CallScope& scope, Channel channel, const WindowInfo& window)
-      : scope_(scope), channel_(std::move(channel)), window_(window) {}
+  WindowReader(Pipeline& pipeline, const WindowInfo& window)
+      : pipeline_(pipeline), window_(window) {}
 
   BulkOutcome read_bulk(SnapshotStats& stats) {
+    // No reply at all means the deadline passed; an error reply (a bridge without a cache,
+    // or GTK3's before its cache exists) means the live walk must do.
     BulkOutcome outcome = BulkOutcome::kUnanswered;
     std::vector<RawNode> items;
-    scope_.call(channel_, kCachePath, "org.a11y.atspi.Cache", "GetItems", nullptr,
-                [&](GVariant* reply, const GError* error) {
-                  if (reply == nullptr) {
-                    outcome = is_cancelled(error) ? BulkOutcome::kUnanswered
-                                                  : BulkOutcome::kUnsupported;
-                    return;
-                  }
-                  auto parsed = parse_get_items(reply);
-                  if (!parsed) {
-                    outcome = BulkOutcome::kUnsupported;
-                    return;
-                  }
-                  items = std::move(parsed).value();
-                  outcome = BulkOutcome::kRead;
-                });
-    scope_.wait();
+    pipeline_.call(kCachePath, "org.a11y.atspi.Cache", "GetItems", [&](sd_bus_message* reply) {
+      if (error_name(reply) != nullptr) {
+        outcome = BulkOutcome::kUnsupported;
+        return;
+      }
+      auto parsed = read_get_items(reply);
+      if (!parsed) {
+        outcome = BulkOutcome::kUnsupported;
+        return;
+      }
+      items = std::move(parsed).value();
+      outcome = BulkOutcome::kRead;
+    });
+    pipeline_.wait();
     stats.bulk_items = items.size();
     builder_.add_all(std::move(items));
     return outcome;
@@ -49,27 +49,28 @@ class WindowReader {
   // Reads live what the bulk read may lack, until the tree under the window is consistent:
   // every node's children listed and every listed child known.
   void reconcile(SnapshotStats& stats) {
-    for (int round = 0; round < kReconcileRounds && !scope_.expired(); ++round) {
+    for (int round = 0; round < kReconcileRounds && !pipeline_.expired(); ++round) {
       bool started = false;
       if (!builder_.has(window_.path)) {
         walk(window_.path);
         started = true;
       }
-      for (const std::string& path : builder_.needs_children_reread(window_.path)) {
+      MissingParts missing = builder_.missing(window_.path);
+      for (const std::string& path : missing.reread) {
         ++stats.reconciled;
         started = true;
-        read_children_live(scope_, channel_, path,
+        read_children_live(pipeline_, path,
                            [this, path](std::optional<std::vector<std::string>> children) {
                              if (!children) return;
                              on_children(path, std::move(*children));
                            });
       }
-      for (const std::string& path : builder_.unknown_children(window_.path)) {
+      for (const std::string& path : missing.unknown) {
         walk(path);
         started = true;
       }
       if (!started) return;
-      scope_.wait();
+      if (!pipeline_.wait()) return;
     }
   }
 
@@ -89,7 +90,7 @@ class WindowReader {
   void walk(const std::string& path) {
     if (!requested_.insert(path).second) return;
     ++walked_;
-    read_node_live(scope_, channel_, path, [this](std::optional<LiveNode> live) {
+    read_node_live(pipeline_, path, [this](std::optional<LiveNode> live) {
       if (!live) return;
       const std::string read_path = live->node.path;
       live->node.child_count = static_cast<int>(live->children.size());
@@ -99,8 +100,7 @@ class WindowReader {
     });
   }
 
-  CallScope& scope_;
-  Channel channel_;
+  Pipeline& pipeline_;
   const WindowInfo& window_;
   TreeBuilder builder_;
   std::unordered_set<std::string> requested_;
@@ -127,14 +127,36 @@ std::vector<bool> accessible_id_wanted(const std::vector<Node>& nodes, Accessibl
   return wanted;
 }
 
+// Why a read stopped short: the app went away, or it did not answer in time.
+Error read_failed(Bus& bus, const AppChannel& app, const WindowInfo& window,
+                  const Pipeline& pipeline, std::chrono::steady_clock::time_point started,
+                  std::string_view while_doing) {
+  if (!pipeline.disconnected()) {
+    return app_unresponsive(window.app_name, window.bus_name, started, while_doing);
+  }
+  if (!app.peer_to_peer) {
+    return make_error(ErrorCode::kBusUnavailable, "the accessibility bus connection closed",
+                      {{"while", std::string(while_doing)}}, "try again");
+  }
+  bus.forget_app(window.bus_name);
+  return make_error(ErrorCode::kAppNotFound, "the app closed its connection",
+                    {{"app", window.app_name}, {"bus_name", window.bus_name},
+                     {"while", std::string(while_doing)}},
+                    "list apps again");
+}
+
 }  // namespace
 
 Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadline,
                              const SnapshotOptions& options) {
   const auto started = std::chrono::steady_clock::now();
-  CallScope scope(deadline);
-  auto app = bus.app_channel(scope, window.bus_name);
+  auto app = [&] {
+    CallScope scope(deadline);
+    return bus.app_channel(scope, window.bus_name);
+  }();
   if (!app) return std::move(app).take_error();
+  auto pipeline = bus.pipeline(*app, deadline);
+  if (!pipeline) return std::move(pipeline).take_error();
 
   Snapshot snapshot;
   snapshot.window = window;
@@ -144,18 +166,18 @@ Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadli
   SnapshotStats& stats = snapshot.stats;
   stats.peer_to_peer = app->peer_to_peer;
 
-  WindowReader reader(scope, app->channel, window);
+  WindowReader reader(*pipeline, window);
   if (options.use_bulk) {
     const BulkOutcome outcome = reader.read_bulk(stats);
     if (outcome == BulkOutcome::kUnanswered) {
-      return app_unresponsive(window.app_name, window.bus_name, started, "reading the tree");
+      return read_failed(bus, *app, window, *pipeline, started, "reading the tree");
     }
     stats.bulk = outcome == BulkOutcome::kRead;
   }
   reader.reconcile(stats);
   stats.walked_live = reader.walked();
-  if (scope.expired()) {
-    return app_unresponsive(window.app_name, window.bus_name, started, "reconciling the tree");
+  if (pipeline->expired() || pipeline->disconnected()) {
+    return read_failed(bus, *app, window, *pipeline, started, "reconciling the tree");
   }
   const auto assembled = reader.builder().assemble(window.path, options.max_nodes);
   if (assembled.empty()) {
@@ -167,20 +189,16 @@ Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadli
   stats.truncated = assembled.size() >= options.max_nodes;
 
   if (options.details_enabled) {
-    const std::size_t before = scope.calls_started();
-    const auto wanted = accessible_id_wanted(snapshot.nodes, options.accessible_ids);
+    const std::size_t before = pipeline->calls_started();
+    auto wanted = accessible_id_wanted(snapshot.nodes, options.accessible_ids);
+    // Nodes read live already carry their accessible id.
     for (std::size_t i = 0; i < snapshot.nodes.size(); ++i) {
-      Node& node = snapshot.nodes[i];
-      DetailOptions node_options = options.details;
-      // Nodes read live already carry their accessible id.
-      node_options.accessible_id = wanted[i] && !node.accessible_id_known;
-      fetch_details(scope, app->channel, node, node_options);
+      if (snapshot.nodes[i].accessible_id_known) wanted[i] = false;
     }
-    scope.wait();
-    stats.detail_calls = scope.calls_started() - before;
-    if (scope.expired()) {
-      return app_unresponsive(window.app_name, window.bus_name, started, "reading details");
-    }
+    const bool complete =
+        read_details(*pipeline, snapshot.nodes, options.details, app->traits(), wanted);
+    stats.detail_calls = pipeline->calls_started() - before;
+    if (!complete) return read_failed(bus, *app, window, *pipeline, started, "reading details");
   }
   mark_twins(snapshot.nodes);
   stats.milliseconds =

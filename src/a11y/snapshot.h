@@ -1,8 +1,9 @@
 // Reads the complete tree of one window: the app's tree in one Cache.GetItems call,
 // reconciled against live child counts (children re-read and missing subtrees walked
-// live), then actions, bounds and values for every node with all calls in flight at once
-// under the one deadline. Bridges without GetItems get the same result from a pipelined
-// live walk. APP_UNRESPONSIVE when the app does not finish before the deadline.
+// live), then actions, bounds and values where nodes need them (details.h), with all calls
+// in flight at once on one pipeline to the app under the one deadline. Bridges without
+// GetItems get the same result from a pipelined live walk. APP_UNRESPONSIVE when the app
+// does not finish before the deadline, APP_NOT_FOUND when it goes away meanwhile.
 #pragma once
 
 #include <cstddef>

@@ -6,9 +6,13 @@
 namespace companyos::a11y {
 
 void TreeBuilder::add(RawNode node) {
-  std::string path = node.path;
-  nodes_.insert_or_assign(std::move(path), std::move(node));
-  bulk_indexed_ = false;
+  auto [entry, inserted] = nodes_.try_emplace(node.path);
+  // Only a record that is, or was, listed under a bulk parent changes the bulk listing; a
+  // node read live (no parent path) does not, so walking missing rows costs no re-index.
+  if (!node.parent_path.empty() || (!inserted && !entry->second.parent_path.empty())) {
+    bulk_indexed_ = false;
+  }
+  entry->second = std::move(node);  // in place: assembled nodes point at records
 }
 
 void TreeBuilder::add_all(std::vector<RawNode> nodes) {
@@ -59,30 +63,24 @@ const std::vector<std::string>& TreeBuilder::children_of(const std::string& path
   return bulk == bulk_children_.end() ? kNone : bulk->second;
 }
 
-std::vector<std::string> TreeBuilder::needs_children_reread(const std::string& root) const {
-  std::vector<std::string> result;
+MissingParts TreeBuilder::missing(const std::string& root) const {
+  MissingParts missing;
+  std::unordered_set<std::string_view> seen;
   for (const AssembledNode& node : assemble(root, nodes_.size() + 1)) {
     const RawNode& raw = *node.raw;
-    if (has_live_children(raw.path)) continue;
-    // A negative count (GTK3 sends -1 for nodes that manage their descendants) is unknown.
-    const auto listed = children_of(raw.path).size();
-    if (raw.child_count < 0 || static_cast<std::size_t>(raw.child_count) != listed ||
-        misordered_.contains(raw.path)) {
-      result.push_back(raw.path);
+    const auto& children = children_of(raw.path);
+    if (!has_live_children(raw.path)) {
+      // A negative count (GTK3 sends -1 for nodes that manage their descendants) is unknown.
+      if (raw.child_count < 0 || static_cast<std::size_t>(raw.child_count) != children.size() ||
+          misordered_.contains(raw.path)) {
+        missing.reread.push_back(raw.path);
+      }
+    }
+    for (const std::string& child : children) {
+      if (!has(child) && seen.insert(child).second) missing.unknown.push_back(child);
     }
   }
-  return result;
-}
-
-std::vector<std::string> TreeBuilder::unknown_children(const std::string& root) const {
-  std::vector<std::string> result;
-  std::unordered_set<std::string> seen;
-  for (const AssembledNode& node : assemble(root, nodes_.size() + 1)) {
-    for (const std::string& child : children_of(node.raw->path)) {
-      if (!has(child) && seen.insert(child).second) result.push_back(child);
-    }
-  }
-  return result;
+  return missing;
 }
 
 std::vector<AssembledNode> TreeBuilder::assemble(const std::string& root,

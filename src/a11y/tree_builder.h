@@ -22,6 +22,12 @@ struct AssembledNode {
   std::vector<int> children;
 };
 
+// What a tree still lacks before it can be trusted (see TreeBuilder::missing).
+struct MissingParts {
+  std::vector<std::string> reread;   // nodes whose children must be re-read live
+  std::vector<std::string> unknown;  // listed children without a record: walk them
+};
+
 class TreeBuilder {
  public:
   // Adds a record; a later record of the same path (a live read) replaces an earlier one.
@@ -32,14 +38,14 @@ class TreeBuilder {
 
   bool has(const std::string& path) const;
   bool has_live_children(const std::string& path) const;
-  // Nodes under root (root included) whose children were not yet read live and whose bulk
-  // listing cannot be trusted: the reported child count differs from the children listed
-  // (or is unknown, i.e. negative), or the listed children's indices are not exactly
-  // 0..n-1 (GTK3 gives a scrolled window's scroll bars indices that clash with its
-  // viewport's, so the order would be a guess).
-  std::vector<std::string> needs_children_reread(const std::string& root) const;
-  // Children listed under nodes reachable from root that have no record yet.
-  std::vector<std::string> unknown_children(const std::string& root) const;
+  // In one pass over the tree under root (root included):
+  // - reread: nodes whose children were not yet read live and whose bulk listing cannot be
+  //   trusted: the reported child count differs from the children listed (or is unknown,
+  //   i.e. negative), or the listed children's indices are not exactly 0..n-1 (GTK3 gives a
+  //   scrolled window's scroll bars indices that clash with its viewport's, so the order
+  //   would be a guess);
+  // - unknown: children listed under those nodes that have no record yet.
+  MissingParts missing(const std::string& root) const;
 
   // Depth-first from root, children in order; at most max_nodes nodes; paths already
   // visited are skipped, so a malformed reply cannot loop.

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "companyos/errors.h"
+#include "core/result.h"
 
 namespace companyos {
 
@@ -21,6 +22,14 @@ constexpr std::string_view to_string(Delivery delivery) {
 
 constexpr Retry retry_for(Delivery delivery) {
   return delivery == Delivery::kNotDelivered ? Retry::kSafe : Retry::kUnsafe;
+}
+
+// The error with details.delivery set and its retry hint made to agree with it.
+inline Error with_delivery(Error error, Delivery delivery) {
+  if (!error.details.is_object()) error.details = nlohmann::json::object();
+  error.details["delivery"] = std::string(to_string(delivery));
+  error.retry = retry_for(delivery);
+  return error;
 }
 
 }  // namespace companyos

@@ -44,17 +44,10 @@ nlohmann::json target_json(const TargetWindow& target) {
           {"x11_window", target.xid}};
 }
 
-Error delivered_error(Error error, Delivery delivery) {
-  if (!error.details.is_object()) error.details = nlohmann::json::object();
-  error.details["delivery"] = to_string(delivery);
-  error.retry = retry_for(delivery);
-  return error;
-}
-
 // Activates the window and confirms it is the active one; nothing else is sent.
 Result<nlohmann::json> focus_window(x11::Connection& connection, const TargetWindow& target) {
   if (auto st = x11::activate_window(connection, target.xid); !st) {
-    return delivered_error(std::move(st).take_error(), Delivery::kDeliveredUnverified);
+    return with_delivery(std::move(st).take_error(), Delivery::kDeliveredUnverified);
   }
   auto active = x11::active_window(connection);
   const bool verified = active && *active && **active == target.xid;
@@ -220,7 +213,7 @@ const MethodSpec kPress{
                                             {{"reason", "not_active"}});
                         }
                         if (auto st = x11::send_key_chord(*connection, chord); !st) {
-                          return delivered_error(std::move(st).take_error(), Delivery::kDeliveredUnverified);
+                          return with_delivery(std::move(st).take_error(), Delivery::kDeliveredUnverified);
                         }
                         return nlohmann::json{{"delivery", to_string(Delivery::kDeliveredUnverified)},
                                               {"chord", x11::to_string(chord)},

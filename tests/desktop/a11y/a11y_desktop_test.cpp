@@ -10,6 +10,7 @@
 #include <thread>
 
 #include <atspi/atspi.h>
+#include <glib/gstdio.h>
 #include <gtest/gtest.h>
 
 #include "a11y/render.h"
@@ -285,6 +286,48 @@ TEST_F(Snapshots, RowsPackedAfterStartAppear) {
     EXPECT_EQ(walked->nodes[i].name, snapshot->nodes[i].name) << i;
     EXPECT_EQ(walked->nodes[i].role, snapshot->nodes[i].role) << i;
   }
+}
+
+TEST_F(Snapshots, AKnownWindowIdIsReadDirectlyUntilTheWindowCloses) {
+  const GCharPtr dir(g_dir_make_tmp("companyos-a11y-XXXXXX", nullptr));
+  ASSERT_TRUE(dir);
+  const std::string control = std::string(dir.get()) + "/close";
+  FixtureProcess fixture({"--class", "a11y-byid", "--title", "By Id", "--rows", "2",
+                          "--close-after-control", control});
+  const AppInfo app = start(fixture, "a11y-byid");
+  ASSERT_EQ(app.windows.size(), 1u);
+  const WindowInfo& window = app.windows.front();
+
+  auto by_app = snapshot("a11y-byid");
+  auto by_id = observer_.snapshot(WindowQuery{"A11Y-BYID", window.id, std::nullopt}, in(10s));
+  ASSERT_TRUE(by_app && by_id.ok()) << (by_id.ok() ? "" : by_id.error().message);
+  EXPECT_EQ((*by_id)->window.id, window.id);
+  EXPECT_EQ((*by_id)->window.title, "By Id");
+  EXPECT_EQ((*by_id)->window.pid, fixture.pid());
+  EXPECT_TRUE((*by_id)->window.bounds.has_value());
+  ASSERT_EQ((*by_id)->nodes.size(), by_app->nodes.size());
+  for (std::size_t i = 0; i < by_app->nodes.size(); ++i) {
+    EXPECT_EQ((*by_id)->nodes[i].name, by_app->nodes[i].name) << i;
+    EXPECT_EQ((*by_id)->nodes[i].actions, by_app->nodes[i].actions) << i;
+  }
+  // The id names this app's window only.
+  auto other_app = observer_.snapshot(WindowQuery{"no-such-app", window.id, std::nullopt}, in(5s));
+  ASSERT_FALSE(other_app.ok());
+  EXPECT_EQ(other_app.error().code, ErrorCode::kAppNotFound);
+
+  // Once the window is gone, its id finds nothing (the app exits with its window).
+  ASSERT_TRUE(g_file_set_contents(control.c_str(), "close", -1, nullptr));
+  std::optional<Error> last;
+  const auto give_up = std::chrono::steady_clock::now() + 15s;
+  while (!last && std::chrono::steady_clock::now() < give_up) {
+    auto gone = observer_.snapshot(WindowQuery{"a11y-byid", window.id, std::nullopt}, in(5s));
+    if (!gone.ok()) last = gone.error();
+  }
+  g_unlink(control.c_str());
+  g_rmdir(dir.get());
+  ASSERT_TRUE(last.has_value()) << "the closed window was still read";
+  EXPECT_TRUE(last->code == ErrorCode::kWindowNotFound || last->code == ErrorCode::kAppNotFound)
+      << last->message;
 }
 
 TEST_F(Snapshots, SeveralThreadsAtOnce) {

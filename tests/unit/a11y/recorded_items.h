@@ -1,13 +1,15 @@
-// Builds GetItems replies for tests, as a bridge would send them.
+// GetItems records for tests, as a bridge would send them: as RawNodes, or as the body of
+// a real sd-bus message for the readers.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include <atspi/atspi.h>
-#include <glib.h>
+#include <gtest/gtest.h>
 
-#include "a11y/glib_handles.h"
+#include "a11y/model.h"
+#include "a11y/sd_bus_handles.h"
 
 namespace companyos::a11y::testing {
 
@@ -23,32 +25,62 @@ struct Item {
   std::vector<AtspiStateType> states;
 };
 
-inline GVariant* item_variant(const Item& item) {
-  const char* bus = ":1.5";
-  GVariantBuilder interfaces;
-  g_variant_builder_init(&interfaces, G_VARIANT_TYPE("as"));
-  g_variant_builder_add(&interfaces, "s", "org.a11y.atspi.Accessible");
-  for (const std::string& name : item.interfaces) {
-    g_variant_builder_add(&interfaces, "s", ("org.a11y.atspi." + name).c_str());
+inline std::uint32_t state_word(const Item& item, int word) {
+  std::uint32_t bits = 0;
+  for (AtspiStateType state : item.states) {
+    if (state / 32 == word) bits |= 1u << (state % 32);
   }
-  guint32 words[2] = {0, 0};
-  for (AtspiStateType state : item.states) words[state / 32] |= 1u << (state % 32);
-  GVariantBuilder states;
-  g_variant_builder_init(&states, G_VARIANT_TYPE("au"));
-  g_variant_builder_add(&states, "u", words[0]);
-  g_variant_builder_add(&states, "u", words[1]);
-  return g_variant_new("((so)(so)(so)iiassusau)", bus, item.path.c_str(), bus,
-                       "/org/a11y/atspi/accessible/root", bus, item.parent.c_str(), item.index,
-                       item.child_count, &interfaces, item.name.c_str(), static_cast<guint32>(item.role),
-                       item.description.c_str(), &states);
+  return bits;
 }
 
-// The whole reply tuple, owned.
-inline VariantPtr get_items_reply(const std::vector<Item>& items) {
-  GVariantBuilder array;
-  g_variant_builder_init(&array, G_VARIANT_TYPE("a((so)(so)(so)iiassusau)"));
-  for (const Item& item : items) g_variant_builder_add_value(&array, item_variant(item));
-  return VariantPtr(g_variant_ref_sink(g_variant_new("(a((so)(so)(so)iiassusau))", &array)));
+inline RawNode raw_node(const Item& item) {
+  RawNode node;
+  node.path = item.path;
+  node.parent_path = item.parent;
+  node.index_in_parent = item.index;
+  node.child_count = item.child_count;
+  for (const std::string& name : item.interfaces) {
+    node.interfaces |= interface_bit("org.a11y.atspi." + name);
+  }
+  node.name = item.name;
+  node.role = item.role;
+  node.description = item.description;
+  const std::uint32_t words[2] = {state_word(item, 0), state_word(item, 1)};
+  node.states = state_set_from_words(words, 2);
+  return node;
+}
+
+inline std::vector<RawNode> raw_nodes(const std::vector<Item>& items) {
+  std::vector<RawNode> nodes;
+  for (const Item& item : items) nodes.push_back(raw_node(item));
+  return nodes;
+}
+
+// Appends a GetItems reply body, a((so)(so)(so)iiassusau), listing items.
+inline void append_get_items(sd_bus_message* message, const std::vector<Item>& items) {
+  const char* bus = ":1.5";
+  ASSERT_GE(sd_bus_message_open_container(message, 'a', "((so)(so)(so)iiassusau)"), 0);
+  for (const Item& item : items) {
+    ASSERT_GE(sd_bus_message_open_container(message, 'r', "(so)(so)(so)iiassusau"), 0);
+    ASSERT_GE(sd_bus_message_append(message, "(so)(so)(so)ii", bus, item.path.c_str(), bus,
+                                    "/org/a11y/atspi/accessible/root", bus, item.parent.c_str(),
+                                    item.index, item.child_count),
+              0);
+    ASSERT_GE(sd_bus_message_open_container(message, 'a', "s"), 0);
+    ASSERT_GE(sd_bus_message_append(message, "s", "org.a11y.atspi.Accessible"), 0);
+    for (const std::string& name : item.interfaces) {
+      ASSERT_GE(sd_bus_message_append(message, "s", ("org.a11y.atspi." + name).c_str()), 0);
+    }
+    ASSERT_GE(sd_bus_message_close_container(message), 0);
+    ASSERT_GE(sd_bus_message_append(message, "sus", item.name.c_str(),
+                                    static_cast<std::uint32_t>(item.role),
+                                    item.description.c_str()),
+              0);
+    ASSERT_GE(sd_bus_message_append(message, "au", 2, state_word(item, 0), state_word(item, 1)),
+              0);
+    ASSERT_GE(sd_bus_message_close_container(message), 0);
+  }
+  ASSERT_GE(sd_bus_message_close_container(message), 0);
 }
 
 inline std::string path(int n) { return "/org/a11y/atspi/accessible/" + std::to_string(n); }

@@ -2,21 +2,17 @@
 
 #include <gtest/gtest.h>
 
-#include "a11y/bulk_reply.h"
 #include "recorded_items.h"
 
 namespace companyos::a11y {
 namespace {
 
 using testing::editor_items;
-using testing::get_items_reply;
 using testing::path;
 
 TreeBuilder builder_from_recording() {
   TreeBuilder builder;
-  auto parsed = parse_get_items(get_items_reply(editor_items()).get());
-  EXPECT_TRUE(parsed.ok());
-  builder.add_all(std::move(parsed).value());
+  builder.add_all(testing::raw_nodes(editor_items()));
   return builder;
 }
 
@@ -47,10 +43,10 @@ TEST(TreeBuilder, AssemblesOneWindowDepthFirstInIndexOrder) {
 TEST(TreeBuilder, RereadsNodesWhoseLiveCountDiffersFromTheListing) {
   const auto builder = builder_from_recording();
   // The filler says 5 children with 4 listed; the tree's -1 means "unknown".
-  EXPECT_EQ(builder.needs_children_reread(path(1)), (std::vector<std::string>{path(2), path(6)}));
-  EXPECT_TRUE(builder.unknown_children(path(1)).empty());
+  EXPECT_EQ(builder.missing(path(1)).reread, (std::vector<std::string>{path(2), path(6)}));
+  EXPECT_TRUE(builder.missing(path(1)).unknown.empty());
   // The other window is not part of this one's decisions.
-  EXPECT_TRUE(builder.needs_children_reread(path(7)).empty());
+  EXPECT_TRUE(builder.missing(path(7)).reread.empty());
 }
 
 TEST(TreeBuilder, ClashingIndicesMakeTheOrderAGuessAndAreRereadLive) {
@@ -77,7 +73,7 @@ TEST(TreeBuilder, ClashingIndicesMakeTheOrderAGuessAndAreRereadLive) {
       child.index_in_parent = c.indices[i];
       builder.add(child);
     }
-    EXPECT_EQ(builder.needs_children_reread("/p").size(), c.reread ? 1u : 0u) << c.what;
+    EXPECT_EQ(builder.missing("/p").reread.size(), c.reread ? 1u : 0u) << c.what;
   }
 }
 
@@ -85,19 +81,48 @@ TEST(TreeBuilder, LiveChildrenRevealAndOrderMissingRows) {
   auto builder = builder_from_recording();
   builder.set_live_children(path(2), {path(3), path(4), path(8), path(5), path(6)});
   builder.set_live_children(path(6), {});
-  EXPECT_EQ(builder.unknown_children(path(1)), (std::vector<std::string>{path(8)}));
+  EXPECT_EQ(builder.missing(path(1)).unknown, (std::vector<std::string>{path(8)}));
   RawNode row = live_node(path(8), "Row 1");
   row.child_count = 1;
   builder.add(row);
   builder.set_live_children(path(8), {path(9)});
-  EXPECT_EQ(builder.unknown_children(path(1)), (std::vector<std::string>{path(9)}));
+  EXPECT_EQ(builder.missing(path(1)).unknown, (std::vector<std::string>{path(9)}));
   builder.add(live_node(path(9), "Button 1"));
   builder.set_live_children(path(9), {});
-  EXPECT_TRUE(builder.needs_children_reread(path(1)).empty());
-  EXPECT_TRUE(builder.unknown_children(path(1)).empty());
+  EXPECT_TRUE(builder.missing(path(1)).reread.empty());
+  EXPECT_TRUE(builder.missing(path(1)).unknown.empty());
   EXPECT_EQ(paths_of(builder.assemble(path(1), 1000)),
             (std::vector<std::string>{path(1), path(2), path(3), path(4), path(8), path(9),
                                       path(5), path(6)}));
+}
+
+TEST(TreeBuilder, ALiveRecordReplacesTheBulkOneInPlace) {
+  struct Case {
+    const char* what;
+    std::string parent_path;  // of the live record of path(3)
+    std::vector<std::string> expected;
+  };
+  const Case cases[] = {
+      // A live read has no parent path: the node leaves its bulk parent's listing.
+      {"live, no parent", "", {path(1), path(2), path(4), path(5), path(6)}},
+      {"same parent", path(2), {path(1), path(2), path(3), path(4), path(5), path(6)}},
+      {"moved under the window", path(1),
+       {path(1), path(2), path(4), path(5), path(6), path(3)}},
+  };
+  for (const Case& c : cases) {
+    auto builder = builder_from_recording();
+    RawNode renamed = live_node(path(3), "Save as");
+    renamed.parent_path = c.parent_path;
+    renamed.index_in_parent = c.parent_path == path(1) ? 1 : 0;
+    builder.add(renamed);
+    const auto after = builder.assemble(path(1), 1000);
+    EXPECT_EQ(paths_of(after), c.expected) << c.what;
+    for (const AssembledNode& node : after) {
+      if (node.raw->path == path(3)) {
+        EXPECT_EQ(node.raw->name, "Save as") << c.what;
+      }
+    }
+  }
 }
 
 TEST(TreeBuilder, LiveChildrenDropRemovedOnes) {

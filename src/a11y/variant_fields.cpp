@@ -1,4 +1,4 @@
-#include "a11y/bulk_reply.h"
+#include "a11y/variant_fields.h"
 
 #include "a11y/glib_handles.h"
 
@@ -31,6 +31,7 @@ std::vector<std::string> object_paths_of(GVariant* references) {
 
 std::uint32_t interface_bits_of(GVariant* names) {
   std::uint32_t bits = 0;
+  if (!g_variant_is_of_type(names, G_VARIANT_TYPE("as"))) return bits;
   const gsize count = g_variant_n_children(names);
   for (gsize i = 0; i < count; ++i) {
     VariantPtr name = child_of(names, i);
@@ -40,36 +41,18 @@ std::uint32_t interface_bits_of(GVariant* names) {
 }
 
 StateSet states_of(GVariant* words) {
+  if (!g_variant_is_of_type(words, G_VARIANT_TYPE("au"))) return 0;
   gsize count = 0;
   const auto* data = static_cast<const std::uint32_t*>(
       g_variant_get_fixed_array(words, &count, sizeof(std::uint32_t)));
   return state_set_from_words(data, count);
 }
 
-Result<std::vector<RawNode>> parse_get_items(GVariant* reply) {
-  if (reply == nullptr || !g_variant_is_of_type(reply, G_VARIANT_TYPE(kGetItemsReplyType))) {
-    return make_error(ErrorCode::kInternal, "GetItems reply has an unexpected signature",
-                      {{"signature", reply ? g_variant_get_type_string(reply) : "none"}});
-  }
-  VariantPtr items = child_of(reply, 0);
-  const gsize count = g_variant_n_children(items.get());
-  std::vector<RawNode> nodes;
-  nodes.reserve(count);
-  for (gsize i = 0; i < count; ++i) {
-    VariantPtr item = child_of(items.get(), i);
-    RawNode node;
-    node.path = object_path_of(child_of(item.get(), 0).get());
-    node.parent_path = object_path_of(child_of(item.get(), 2).get());
-    node.index_in_parent = g_variant_get_int32(child_of(item.get(), 3).get());
-    node.child_count = g_variant_get_int32(child_of(item.get(), 4).get());
-    node.interfaces = interface_bits_of(child_of(item.get(), 5).get());
-    node.name = string_of(child_of(item.get(), 6).get());
-    node.role = g_variant_get_uint32(child_of(item.get(), 7).get());
-    node.description = string_of(child_of(item.get(), 8).get());
-    node.states = states_of(child_of(item.get(), 9).get());
-    nodes.push_back(std::move(node));
-  }
-  return nodes;
+std::string property_string(GVariant* reply) {
+  if (reply == nullptr || !g_variant_is_of_type(reply, G_VARIANT_TYPE("(v)"))) return {};
+  VariantPtr value(g_variant_get_variant(child_of(reply, 0).get()));
+  if (!g_variant_is_of_type(value.get(), G_VARIANT_TYPE_STRING)) return {};
+  return string_of(value.get());
 }
 
 }  // namespace companyos::a11y

@@ -1,0 +1,493 @@
+#include "a11y/action_engine.h"
+
+#include <thread>
+
+#include <atspi/atspi.h>
+
+#include "a11y/action_call.h"
+#include "a11y/action_choice.h"
+#include "a11y/action_live_read.h"
+#include "a11y/action_policy.h"
+#include "a11y/bus.h"
+#include "a11y/live_resolve.h"
+
+namespace companyos::a11y {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+constexpr auto kReadBackInterval = 10ms;
+
+double milliseconds_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+Error stale(std::string message, std::string kind = "saved_ref_absent") {
+  return make_error(ErrorCode::kStaleRef, std::move(message), {{"kind", std::move(kind)}},
+                    "take a new snapshot and use its refs");
+}
+
+// One action from resolution to reply; each phase leaves what later ones need in members.
+class ActionRun {
+ public:
+  ActionRun(Observer& observer, const ActionRequest& request, Deadline deadline)
+      : observer_(observer), request_(request), deadline_(deadline) {}
+
+  Result<ActionReply> run();
+
+ private:
+  Status resolve();
+  Status take_baselines();
+  Status look_before_acting();
+  Status choose();
+  Status deliver();
+  void verify();
+
+  Result<Pipeline> open_pipeline(Deadline deadline);
+  Result<std::optional<int>> read_pid_live();
+  FingerprintInput fingerprint_at_resolution() const;
+  Status check_fingerprint() const;
+  Status check_number();
+  Status check_answer(const ActionCallOutcome& outcome);
+  bool still_answers();
+  LiveReadNeeds preflight_needs() const;
+  Verification read_back_once(Pipeline& pipeline);
+  std::optional<Verification> read_back();
+
+  Error refuse(Error error) const { return marked(std::move(error), Delivery::kNotDelivered); }
+  Error marked(Error error, Delivery delivery) const;
+  Error read_failed(ReadStatus status, std::string_view while_doing) const;
+  bool password() const { return is_password_role(target_->node.role); }
+  bool secret() const { return request_.secret || password(); }
+  const ElementReading& now() const { return preflight_.reading; }
+
+  Observer& observer_;
+  const ActionRequest& request_;
+  const Deadline deadline_;
+  const Clock::time_point started_ = Clock::now();
+  ActionReply reply_;
+  std::optional<LiveTarget> target_;
+  std::optional<AppChannel> app_;
+  std::optional<ExpectationCheck> expectation_;
+  std::optional<int> live_pid_;
+  ReadResult preflight_;
+  ChosenRoute route_;
+  ActionCallArguments call_;
+};
+
+Error ActionRun::marked(Error error, Delivery delivery) const {
+  Error result = with_delivery(std::move(error), delivery);
+  if (target_) {
+    result.details["target"] = {{"app", target_->app_name},
+                                {"window", target_->window.id},
+                                {"role", role_name(target_->node.role)},
+                                {"name", target_->node.name}};
+  }
+  return result;
+}
+
+Result<Pipeline> ActionRun::open_pipeline(Deadline deadline) {
+  if (!app_) {
+    auto app = [&] {
+      CallScope scope(deadline_);
+      return observer_.bus().app_channel(scope, target_->bus_name);
+    }();
+    if (!app) return std::move(app).take_error();
+    app_ = std::move(app).value();
+  }
+  return observer_.bus().pipeline(*app_, std::min(deadline, deadline_));
+}
+
+// The pid of the process that owns the app's bus name now, from the bus itself.
+Result<std::optional<int>> ActionRun::read_pid_live() {
+  CallScope scope(deadline_);
+  auto bus = observer_.bus().bus_channel(scope);
+  if (!bus) return std::move(bus).take_error();
+  std::optional<int> pid;
+  scope.call(Channel{bus->connection, "org.freedesktop.DBus", bus->router}, "/org/freedesktop/DBus",
+             "org.freedesktop.DBus", "GetConnectionUnixProcessID",
+             g_variant_new("(s)", target_->bus_name.c_str()),
+             [&pid](GVariant* reply, const GError*) {
+               if (reply != nullptr && g_variant_is_of_type(reply, G_VARIANT_TYPE("(u)"))) {
+                 pid = static_cast<int>(g_variant_get_uint32(child_of(reply, 0).get()));
+               }
+             });
+  if (!scope.wait()) {
+    return make_error(ErrorCode::kBusUnavailable, "the accessibility bus did not answer in time");
+  }
+  return pid;
+}
+
+Error ActionRun::read_failed(ReadStatus status, std::string_view while_doing) const {
+  switch (status) {
+    case ReadStatus::kGone:
+      return stale("the element went away");
+    case ReadStatus::kDisconnected:
+      return make_error(ErrorCode::kWindowNotFound, "the app closed its connection",
+                        {{"kind", "window_gone"}, {"window", target_->window.id}},
+                        "list windows again and take a new snapshot");
+    case ReadStatus::kUnanswered:
+    case ReadStatus::kRead:
+      break;
+  }
+  return app_unresponsive(target_->app_name, target_->bus_name, started_, while_doing);
+}
+
+Status ActionRun::resolve() {
+  // A selector has no earlier record to be stale against: strict mode compares it with
+  // the bounds read at resolution.
+  ResolveOptions options;
+  options.read_bounds = request_.strict && !request_.expected_fingerprint &&
+                        std::holds_alternative<Selector>(request_.target);
+  auto target = resolve_live(observer_, request_.target, deadline_, options);
+  if (!target) return refuse(std::move(target).take_error());
+  target_ = std::move(target).value();
+  const LiveTarget& t = *target_;
+  reply_.target = ActionTargetSummary{t.ref,          t.app_name,          t.pid,
+                                      t.window.id,    t.window.title,      role_name(t.node.role),
+                                      t.node.name,    t.position};
+  reply_.timings.resolve_ms = milliseconds_since(started_);
+  return ok_status();
+}
+
+// What must be read before acting but may take a while: the expectation's baseline and,
+// in strict mode, the app's pid.
+Status ActionRun::take_baselines() {
+  if (request_.expect) {
+    expectation_.emplace(observer_, *request_.expect, target_->window);
+    if (auto baseline = expectation_->before(deadline_); !baseline) {
+      return refuse(std::move(baseline).take_error());
+    }
+  }
+  if (request_.strict) {
+    auto pid = read_pid_live();
+    if (!pid) return refuse(std::move(pid).take_error());
+    live_pid_ = *pid;
+  }
+  return ok_status();
+}
+
+LiveReadNeeds ActionRun::preflight_needs() const {
+  LiveReadNeeds needs;
+  needs.identity = true;
+  needs.states = true;
+  needs.bounds = request_.strict;
+  switch (request_.kind) {
+    case ActionKind::kClick:
+    case ActionKind::kToggle:
+    case ActionKind::kExpand:
+    case ActionKind::kCollapse:
+    case ActionKind::kNamed:
+      needs.actions = true;
+      break;
+    case ActionKind::kSelect:
+      needs.actions = true;
+      needs.index_in_parent = true;
+      break;
+    case ActionKind::kSetValue:
+      needs.value_range = true;
+      break;
+    case ActionKind::kType:
+      needs.caret = true;
+      needs.character_count = true;
+      needs.text = !password();
+      break;
+    case ActionKind::kFocus:
+      break;
+  }
+  return needs;
+}
+
+// The last look before acting: nothing slow happens between it and the action. Its
+// pipeline is closed before the action, so the action reuses its connection.
+Status ActionRun::look_before_acting() {
+  {
+    auto pipeline = open_pipeline(deadline_);
+    if (!pipeline) return refuse(std::move(pipeline).take_error());
+    preflight_ = read_element_live(*pipeline, target_->node, preflight_needs(), app_->traits());
+  }
+  if (preflight_.status != ReadStatus::kRead) {
+    return refuse(read_failed(preflight_.status, "reading the element before acting"));
+  }
+  if (!matches_identity(identity_of(target_->node), now().node)) {
+    return refuse(stale("the element changed while it was resolved"));
+  }
+  if (request_.strict) {
+    if (auto same = check_fingerprint(); !same) return refuse(std::move(same).take_error());
+    reply_.fingerprint = fingerprint_sha256(fingerprint_at_resolution());
+  }
+  if (auto allowed = check_action_policy(request_.kind, now().node.role, now().node.states,
+                                         request_.secret);
+      !allowed) {
+    return refuse(std::move(allowed).take_error());
+  }
+  return ok_status();
+}
+
+FingerprintInput ActionRun::fingerprint_at_resolution() const {
+  if (request_.expected_fingerprint) return *request_.expected_fingerprint;
+  if (target_->snapshot && target_->stored) {
+    FingerprintInput input = fingerprint_input_of(*target_->snapshot, *target_->stored);
+    // A snapshot reads ids only where the rest of an identity is shared; resolution read
+    // it live, and that is the id the element had when it was resolved.
+    if (!input.identity.accessible_id_known && target_->node.accessible_id_known) {
+      input.identity.accessible_id = target_->node.accessible_id;
+      input.identity.accessible_id_known = true;
+    }
+    return input;
+  }
+  return FingerprintInput{identity_of(target_->node), target_->window.id, target_->pid,
+                          target_->node.bounds};
+}
+
+Status ActionRun::check_fingerprint() const {
+  const FingerprintInput expected = fingerprint_at_resolution();
+  const FingerprintInput actual{identity_of(now().node), target_->window.id, live_pid_,
+                                now().node.bounds};
+  const auto changed = changed_fields(expected, actual);
+  if (changed.empty()) return ok_status();
+  return make_error(ErrorCode::kStaleRef, "the element changed since it was observed (strict mode)",
+                    {{"kind", "fingerprint_changed"},
+                     {"changed", changed},
+                     {"expected", fingerprint_sha256(expected)},
+                     {"actual", fingerprint_sha256(actual)}},
+                    "take a new snapshot, check the element, and act on its new ref");
+}
+
+Status ActionRun::check_number() {
+  const auto number = parse_number(request_.argument);
+  if (!number) {
+    return make_error(ErrorCode::kInvalidArgs, "the element takes a number, and value is not one",
+                      {{"field", "value"}}, "give a decimal number such as 42 or 0.5");
+  }
+  const auto& minimum = now().minimum;
+  const auto& maximum = now().maximum;
+  if (minimum && maximum && *minimum <= *maximum && (*number < *minimum || *number > *maximum)) {
+    return make_error(ErrorCode::kInvalidArgs, "value is outside the element's range",
+                      {{"field", "value"},
+                       {"reason", "out_of_range"},
+                       {"minimum", *minimum},
+                       {"maximum", *maximum}},
+                      "give a number within the range");
+  }
+  call_.number = *number;
+  return ok_status();
+}
+
+Status ActionRun::choose() {
+  const Node& live = now().node;
+  const ElementFacts facts{live.role, live.states, live.interfaces, live.actions};
+  ContainerFacts parent;
+  ContainerFacts grandparent;
+  if (target_->parent) parent = {true, target_->parent->role, target_->parent->interfaces};
+  if (target_->grandparent) {
+    grandparent = {true, target_->grandparent->role, target_->grandparent->interfaces};
+  }
+  auto route = choose_route(request_.kind, facts, parent, grandparent, request_.argument);
+  if (!route) return refuse(std::move(route).take_error());
+  route_ = std::move(route).value();
+  reply_.route = route_name(route_);
+
+  call_.element_path = target_->node.path;
+  call_.text = request_.argument;
+  switch (route_.route) {
+    case Route::kSetNumber:
+      if (auto number = check_number(); !number) return refuse(std::move(number).take_error());
+      break;
+    case Route::kSelectInParent:
+    case Route::kSelectInGrandparent:
+      call_.index = now().index_in_parent;
+      call_.container_path = route_.route == Route::kSelectInParent ? target_->parent->path
+                                                                     : target_->grandparent->path;
+      if (call_.index < 0) return refuse(stale("the element is no longer in its container"));
+      break;
+    case Route::kInsertText: {
+      const int caret = now().caret.value_or(-1);
+      const int count = now().character_count.value_or(0);
+      call_.insert_at = caret < 0 || caret > count ? count : caret;
+      break;
+    }
+    default:
+      break;
+  }
+  return ok_status();
+}
+
+// The action goes out on a pipeline of its own that waits at most answer_timeout: an app
+// may run the action's handler for long (a click that opens a modal dialog answers only
+// when the dialog closes), and that must not pass for a hung app.
+Status ActionRun::deliver() {
+  const auto deliver_started = Clock::now();
+  auto pipeline = open_pipeline(Clock::now() + request_.answer_timeout);
+  if (!pipeline) return refuse(std::move(pipeline).take_error());
+  const ActionCallOutcome outcome = send_action_call(*pipeline, route_, call_);
+  if (auto answered = check_answer(outcome); !answered) return answered;
+  reply_.answered = outcome.answered;
+  reply_.timings.deliver_ms = milliseconds_since(deliver_started);
+  return ok_status();
+}
+
+Status ActionRun::check_answer(const ActionCallOutcome& outcome) {
+  if (!outcome.sent) {
+    return refuse(make_error(ErrorCode::kInternal, "the action could not be sent to the app",
+                             {{"kind", "not_sent"}}, "try again"));
+  }
+  if (!outcome.answered) {
+    if (outcome.disconnected) {
+      return marked(make_error(ErrorCode::kWindowNotFound,
+                               "the app closed its connection while acting",
+                               {{"kind", "window_gone"}, {"window", target_->window.id}},
+                               "check the app's state"),
+                    Delivery::kDeliveredUnverified);
+    }
+    // Busy with the action itself (a read-back or the expectation may still show its
+    // effect), or hung.
+    if (still_answers()) return ok_status();
+    return marked(app_unresponsive(target_->app_name, target_->bus_name, started_,
+                                   "performing the action"),
+                  Delivery::kDeliveredUnverified);
+  }
+  if (outcome.gone) return refuse(stale("the element went away before the action"));
+  if (!outcome.error.empty()) {
+    return refuse(make_error(ErrorCode::kActionNotSupported, "the app refused the action",
+                             {{"kind", "toolkit_error"}, {"error", outcome.error}},
+                             "take a new snapshot and check the element"));
+  }
+  if (outcome.accepted && !*outcome.accepted) {
+    return refuse(make_error(ErrorCode::kActionNotSupported, "the app declined the action",
+                             {{"kind", "toolkit_declined"}},
+                             "check that the element can take it now"));
+  }
+  return ok_status();
+}
+
+// Whether the app still answers a plain read within answer_timeout.
+bool ActionRun::still_answers() {
+  auto pipeline = open_pipeline(Clock::now() + request_.answer_timeout);
+  if (!pipeline) return false;
+  LiveReadNeeds needs;
+  needs.states = true;
+  return read_element_live(*pipeline, target_->node, needs, app_->traits()).status ==
+         ReadStatus::kRead;
+}
+
+Verification ActionRun::read_back_once(Pipeline& pipeline) {
+  LiveReadNeeds needs;
+  switch (route_.route) {
+    case Route::kSetText:
+    case Route::kInsertText:
+      needs.text = !password();
+      needs.character_count = password();
+      break;
+    case Route::kSetNumber:
+      needs.value = true;
+      break;
+    case Route::kSelectInParent:
+    case Route::kSelectInGrandparent:
+      return verify_selected(call_.index,
+                             read_child_selected(pipeline, call_.container_path, call_.index));
+    default:
+      needs.states = true;
+      break;
+  }
+  const ReadResult read = read_element_live(pipeline, target_->node, needs, app_->traits());
+  const bool ok = read.status == ReadStatus::kRead;
+  const ElementReading& after = read.reading;
+  const std::size_t asked = character_count(request_.argument);
+  const auto before_count = static_cast<std::size_t>(std::max(0, now().character_count.value_or(0)));
+  switch (route_.route) {
+    case Route::kSetText:
+      if (password()) return verify_character_count(asked, ok ? after.character_count : std::nullopt);
+      return verify_text(request_.argument, ok ? after.text : std::nullopt, secret());
+    case Route::kInsertText:
+      if (password()) {
+        return verify_character_count(before_count + asked, ok ? after.character_count : std::nullopt);
+      }
+      return verify_text(text_after_insert(now().text.value_or(std::string()), call_.insert_at,
+                                           request_.argument),
+                         ok ? after.text : std::nullopt, secret());
+    case Route::kSetNumber:
+      return verify_number(call_.number, ok ? after.value : std::nullopt);
+    default:
+      break;
+  }
+  const std::optional<StateSet> states = ok ? std::optional(after.node.states) : std::nullopt;
+  switch (request_.kind) {
+    case ActionKind::kToggle:
+      return verify_state(ATSPI_STATE_CHECKED, !has_state(now().node.states, ATSPI_STATE_CHECKED),
+                          states);
+    case ActionKind::kExpand:
+      return verify_state(ATSPI_STATE_EXPANDED, true, states);
+    case ActionKind::kCollapse:
+      return verify_state(ATSPI_STATE_EXPANDED, false, states);
+    case ActionKind::kFocus:
+      return verify_state(ATSPI_STATE_FOCUSED, true, states);
+    default:  // select through the element's own action
+      return verify_state(ATSPI_STATE_SELECTED, true, states);
+  }
+}
+
+// Reads the effect back until it matches or the verify timeout passes: toolkits may apply
+// an action from their main loop a moment after answering the call. A click or a named
+// action has nothing to read back.
+std::optional<Verification> ActionRun::read_back() {
+  if (request_.kind == ActionKind::kClick || request_.kind == ActionKind::kNamed) return std::nullopt;
+  const Deadline until = std::min(deadline_, Clock::now() + request_.verify_timeout);
+  auto pipeline = open_pipeline(until);
+  if (!pipeline) return Verification{};
+  for (;;) {
+    Verification verification = read_back_once(*pipeline);
+    if (verification.matched || Clock::now() + kReadBackInterval >= until || pipeline->expired() ||
+        pipeline->disconnected()) {
+      return verification;
+    }
+    std::this_thread::sleep_for(kReadBackInterval);
+  }
+}
+
+// Only a read-back or a met expectation earns "verified".
+void ActionRun::verify() {
+  const auto verify_started = Clock::now();
+  reply_.verification = read_back();
+  bool verified = reply_.verification.has_value() || expectation_.has_value();
+  if (reply_.verification) verified = verified && reply_.verification->matched;
+  if (expectation_) {
+    reply_.expectation_result = expectation_->after(deadline_);
+    verified = verified && reply_.expectation_result->met;
+  }
+  reply_.delivery = verified ? Delivery::kDeliveredVerified : Delivery::kDeliveredUnverified;
+  reply_.timings.verify_ms = milliseconds_since(verify_started);
+}
+
+Result<ActionReply> ActionRun::run() {
+  reply_.kind = request_.kind;
+  reply_.expectation = request_.expect;
+  if (auto resolved = resolve(); !resolved) return std::move(resolved).take_error();
+  const auto preflight_started = Clock::now();
+  if (auto baselines = take_baselines(); !baselines) return std::move(baselines).take_error();
+  if (auto looked = look_before_acting(); !looked) return std::move(looked).take_error();
+  if (auto chosen = choose(); !chosen) return std::move(chosen).take_error();
+  reply_.timings.preflight_ms = milliseconds_since(preflight_started);
+
+  if (route_.route == Route::kAlreadyInState) {
+    reply_.already = true;
+    reply_.delivery = Delivery::kNotDelivered;
+    reply_.verification = verify_state(ATSPI_STATE_EXPANDED, request_.kind == ActionKind::kExpand,
+                                       now().node.states);
+  } else {
+    if (auto delivered = deliver(); !delivered) return std::move(delivered).take_error();
+    verify();
+  }
+  reply_.milliseconds = milliseconds_since(started_);
+  return std::move(reply_);
+}
+
+}  // namespace
+
+Result<ActionReply> ActionEngine::perform(const ActionRequest& request, Deadline deadline) {
+  ActionRun run(observer_, request, deadline);
+  return run.run();
+}
+
+}  // namespace companyos::a11y

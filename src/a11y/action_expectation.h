@@ -1,0 +1,76 @@
+// What a caller expects an action (a click, a named action) to cause, checked by polling
+// live reads until a deadline: a window with a given title appears, an element gets a
+// state, or a text appears in the target's window. Only a change counts: the condition is
+// read before the action too, and an expectation that already held then cannot verify
+// anything (met=false, reason "held_before_the_action").
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <set>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "a11y/action_target.h"
+#include "a11y/model.h"
+#include "a11y/observer.h"
+#include "core/result.h"
+
+namespace companyos::a11y {
+
+enum class ExpectationKind {
+  kWindowTitle,   // a new window (of any app) has exactly this title
+  kElementState,  // the ref's element has this state (an AT-SPI state name, e.g. "checked")
+  kText,          // an element of the target's window shows this text (name or value)
+};
+
+struct Expectation {
+  ExpectationKind kind = ExpectationKind::kWindowTitle;
+  std::string text;  // the title, the state name, or the text
+  std::optional<ActionTarget> element;  // kElementState: whose state
+  int state = -1;                       // kElementState: the AtspiStateType
+  std::chrono::milliseconds timeout{3000};
+  friend bool operator==(const Expectation&, const Expectation&) = default;
+};
+
+// From {"window": T} | {"state": S, "ref": R} | {"text": T}, each with an optional
+// "timeout_ms" (1..60000, default 3000). INVALID_ARGS naming the field otherwise.
+Result<Expectation> parse_expectation(const nlohmann::json& spec);
+
+// The AtspiStateType for a state name as snapshots print it ("checked"), or nullopt.
+std::optional<int> state_from_name(std::string_view name);
+
+struct ExpectationResult {
+  bool met = false;
+  std::string reason;  // "met", "timeout", "held_before_the_action"
+  double waited_ms = 0;
+  nlohmann::json observed;  // what the last poll saw
+};
+
+nlohmann::json expectation_to_json(const Expectation& expectation, const ExpectationResult& result);
+
+// Reads the condition before the action (before()), then polls it after (after()).
+class ExpectationCheck {
+ public:
+  // window: the action target's window (where kText looks).
+  ExpectationCheck(Observer& observer, Expectation expectation, WindowInfo window);
+
+  // Errors (e.g. a stale ref in the expectation) mean the action must not be sent.
+  Status before(Deadline deadline);
+  ExpectationResult after(Deadline deadline);
+
+ private:
+  // Whether the condition holds now in a way it did not before; nullopt when it cannot be
+  // read at the moment.
+  std::optional<bool> newly_holds(Deadline deadline, nlohmann::json& observed);
+  Result<std::set<std::string>> holders(Deadline deadline);
+
+  Observer& observer_;
+  Expectation expectation_;
+  WindowInfo window_;
+  std::set<std::string> held_before_;  // windows / elements where it held before
+  bool held_before_at_all_ = false;
+};
+
+}  // namespace companyos::a11y

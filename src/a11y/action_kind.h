@@ -1,0 +1,24 @@
+// The semantic actions, by the protocol method that asks for each.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace companyos::a11y {
+
+enum class ActionKind {
+  kClick,     // "click"
+  kToggle,    // "toggle"
+  kSelect,    // "select"
+  kFocus,     // "focus"
+  kExpand,    // "expand"
+  kCollapse,  // "collapse"
+  kNamed,     // "action": a named action the element lists
+  kSetValue,  // "set-value"
+  kType,      // "type"
+};
+
+std::string_view method_name(ActionKind kind);
+std::optional<ActionKind> action_kind_from_method(std::string_view method);
+
+}  // namespace companyos::a11y

@@ -1,0 +1,55 @@
+// What an action reports: its delivery (and so whether a retry is safe), the route it
+// took, the element it acted on, what the read-back and the expectation saw, and timings.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/delivery.h"
+#include "a11y/action_expectation.h"
+#include "a11y/action_kind.h"
+#include "a11y/action_readback.h"
+
+namespace companyos::a11y {
+
+struct ActionTargetSummary {
+  std::string ref;  // "" for a selector
+  std::string app;
+  std::optional<int> pid;
+  std::string window_id;
+  std::string window_title;
+  std::string role;
+  std::string name;
+  int position = 0;  // depth-first position in the live window tree
+};
+
+struct ActionTimings {
+  double resolve_ms = 0;
+  double preflight_ms = 0;  // expectation baseline, strict pid, live read before acting
+  double deliver_ms = 0;
+  double verify_ms = 0;     // read-back and expectation
+};
+
+struct ActionReply {
+  ActionKind kind = ActionKind::kClick;
+  Delivery delivery = Delivery::kNotDelivered;
+  std::string route;     // e.g. "action:click", "EditableText.SetTextContents", "none"
+  bool already = false;  // expand/collapse found it done: nothing was sent
+  bool answered = true;  // the app answered the action call within answer_timeout
+  ActionTargetSummary target;
+  std::optional<Verification> verification;
+  std::optional<Expectation> expectation;
+  std::optional<ExpectationResult> expectation_result;
+  std::optional<std::string> fingerprint;  // strict mode: the SHA-256 that matched
+  ActionTimings timings;
+  double milliseconds = 0;
+};
+
+// {"method","delivery","retry","route","target":{…},"verification","expectation",
+//  "fingerprint","already","answered","timings","ms"} — "retry" is "safe" only for
+//  not_delivered; "already" and "answered" appear only when true and false respectively.
+nlohmann::json action_reply_to_json(const ActionReply& reply);
+
+}  // namespace companyos::a11y

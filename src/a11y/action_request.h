@@ -1,0 +1,47 @@
+// An action as a protocol method asks for it: what to act on, how (the kind and its
+// argument), and how carefully (strict fingerprints, secret text, an expectation).
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "a11y/action_expectation.h"
+#include "a11y/action_kind.h"
+#include "a11y/action_target.h"
+#include "a11y/fingerprint.h"
+#include "core/result.h"
+
+namespace companyos::a11y {
+
+struct ActionRequest {
+  ActionKind kind = ActionKind::kClick;
+  ActionTarget target;
+  // The text for set-value and type; the action's name for kNamed.
+  std::string argument;
+  // Strict mode: the fingerprint at resolution (the snapshot's record of a ref, or the
+  // live read of a selector's match) must equal a live read just before the action.
+  bool strict = false;
+  // Strict against this instead (e.g. one recorded with an automation step).
+  std::optional<FingerprintInput> expected_fingerprint;
+  // Allows set-value/type on password elements; also keeps the read-back text out of
+  // the reply for any element.
+  bool secret = false;
+  std::optional<Expectation> expect;
+  // How long a read-back may wait for the toolkit to show the effect.
+  std::chrono::milliseconds verify_timeout{500};
+  // How long the action call may go unanswered before the app is asked whether it still
+  // answers anything: if it does, it is busy with the action (e.g. a modal dialog the
+  // click opened) and the reply says answered=false; if not, APP_UNRESPONSIVE.
+  std::chrono::milliseconds answer_timeout{1000};
+};
+
+// From a method's params: the target (action_target.h), "strict", "secret", "expect"
+// (action_expectation.h), and per kind "value" (set-value: a string, or a number),
+// "text" (type: non-empty) or "action" (action: a non-empty name). INVALID_ARGS naming
+// the field for anything malformed; no value or text is echoed in the error.
+Result<ActionRequest> parse_action_request(ActionKind kind, const nlohmann::json& params);
+
+}  // namespace companyos::a11y

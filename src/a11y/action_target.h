@@ -1,0 +1,44 @@
+// What an action acts on, as a method's params name it: a ref from a snapshot ("ref":
+// "@s1a:e12", or "ref": "e12" with "snapshot": "s1a"), or a selector resolved against the
+// live windows of an app ("app", "role", "name", optional "id", "window", "title"). Both
+// resolve only to exactly one live element (live_resolve.h).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+#include "core/result.h"
+
+namespace companyos::a11y {
+
+struct RefTarget {
+  std::string ref;  // always the full form "@<snapshot>:e<N>"
+  friend bool operator==(const RefTarget&, const RefTarget&) = default;
+};
+
+// Every given field must match exactly (case-sensitive; app names case-insensitively).
+struct Selector {
+  std::string app;
+  std::uint32_t role = 0;  // AT-SPI role, from a role name as printed ("push button")
+  std::string name;
+  std::optional<std::string> accessible_id;
+  std::optional<std::string> window_id;  // else every window of the app (or by title)
+  std::optional<std::string> title;
+  friend bool operator==(const Selector&, const Selector&) = default;
+};
+
+using ActionTarget = std::variant<RefTarget, Selector>;
+
+// INVALID_ARGS naming the field when params hold neither or both forms, a field of the
+// wrong type, an empty app, an unknown role name, a malformed ref or snapshot id, or a
+// bare "eN" without "snapshot". Keys other than the target's are left to the caller.
+Result<ActionTarget> parse_target(const nlohmann::json& params);
+
+// A short description for messages: the ref, or "push button \"OK\" in app gedit".
+std::string describe(const ActionTarget& target);
+
+}  // namespace companyos::a11y

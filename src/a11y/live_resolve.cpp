@@ -1,0 +1,324 @@
+#include "a11y/live_resolve.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "a11y/details.h"
+#include "a11y/message_fields.h"
+#include "a11y/policy.h"
+#include "a11y/ref.h"
+#include "a11y/snapshot.h"
+
+namespace companyos::a11y {
+namespace {
+
+constexpr std::size_t kMaxCandidatesShown = 20;
+
+struct Candidate {
+  std::shared_ptr<Snapshot> tree;  // the live read the node belongs to
+  std::size_t index = 0;           // into tree->nodes
+  const Node& node() const { return tree->nodes[index]; }
+};
+
+nlohmann::json candidates_json(const std::vector<Candidate>& candidates) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const Candidate& candidate : candidates) {
+    if (list.size() >= kMaxCandidatesShown) break;
+    const Node& node = candidate.node();
+    nlohmann::json entry = {
+        {"window", candidate.tree->window.id},
+        {"position", node.ref},
+        {"role", role_name(node.role)},
+        {"name", node.name},
+        {"description", node.description},
+        {"accessible_id",
+         node.accessible_id_known ? nlohmann::json(node.accessible_id) : nlohmann::json()},
+    };
+    if (node.parent >= 0) {
+      const Node& parent = candidate.tree->nodes[static_cast<std::size_t>(node.parent)];
+      entry["parent"] = {{"role", role_name(parent.role)}, {"name", parent.name}};
+    }
+    list.push_back(std::move(entry));
+  }
+  return list;
+}
+
+Error not_unique(std::string message, nlohmann::json details,
+                 const std::vector<Candidate>& candidates) {
+  details["kind"] = "identity_not_unique";
+  details["count"] = candidates.size();
+  details["candidates"] = candidates_json(candidates);
+  return make_error(ErrorCode::kAmbiguousTarget, std::move(message), std::move(details),
+                    "take a new snapshot (twins are marked there) and pick an element with a "
+                    "unique name or id");
+}
+
+Error window_gone(const WindowInfo& window, const std::string& ref) {
+  nlohmann::json details = {{"kind", "window_gone"}, {"window", window.id}, {"title", window.title}};
+  if (!ref.empty()) details["ref"] = ref;
+  return make_error(ErrorCode::kWindowNotFound, "the window is gone", std::move(details),
+                    "list windows again and take a new snapshot");
+}
+
+// The whole window's structure, read live (no actions, bounds or values).
+Result<std::shared_ptr<Snapshot>> read_structure(Observer& observer, const WindowInfo& window,
+                                                 Deadline deadline, const std::string& ref) {
+  SnapshotOptions structure;
+  structure.details_enabled = false;
+  auto live = read_window(observer.bus(), window, deadline, structure);
+  if (!live) {
+    const ErrorCode code = live.error().code;
+    if (code == ErrorCode::kWindowNotFound || code == ErrorCode::kAppNotFound) {
+      return window_gone(window, ref);
+    }
+    return std::move(live).take_error();
+  }
+  if (live->stats.truncated) {
+    // A cut tree could hide a twin: never act on it.
+    return make_error(ErrorCode::kInternal,
+                      "the window has too many elements to check that the target is unique",
+                      {{"window", window.id}, {"nodes", live->nodes.size()}});
+  }
+  return std::make_shared<Snapshot>(std::move(live).value());
+}
+
+// Reads, in one round of pipelined calls, the accessible id of every candidate whose id
+// is not known yet (and the bounds of the ones asked for). A candidate the app says is
+// gone is dropped; one that fails otherwise keeps an unknown id and stays a candidate, so
+// a failed read can only make a target look less unique, never more.
+Status read_candidate_fields(Observer& observer, const WindowInfo& window,
+                             std::vector<Candidate>& candidates, bool bounds, Deadline deadline) {
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<bool> needs_id(candidates.size());
+  bool any = bounds;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    needs_id[i] = !candidates[i].node().accessible_id_known;
+    any = any || needs_id[i];
+  }
+  if (!any || candidates.empty()) return ok_status();
+  auto app = [&] {
+    CallScope scope(deadline);
+    return observer.bus().app_channel(scope, window.bus_name);
+  }();
+  if (!app) return std::move(app).take_error();
+  auto pipeline = observer.bus().pipeline(*app, deadline);
+  if (!pipeline) return std::move(pipeline).take_error();
+  const ToolkitTraits traits = app->traits();
+  std::vector<bool> gone(candidates.size(), false);
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    Node& node = candidates[i].tree->nodes[candidates[i].index];
+    if (needs_id[i]) {
+      pipeline->call(node.path.c_str(), kPropertiesInterface, "Get",
+                     [&node, &gone, i](sd_bus_message* reply) {
+                       if (reply_says_gone(reply)) gone[i] = true;
+                       if (error_name(reply) != nullptr) return;
+                       if (auto id = read_variant_string(reply)) {
+                         node.accessible_id = std::move(*id);
+                         node.accessible_id_known = true;
+                       }
+                     },
+                     "ss", kAccessibleInterface, "AccessibleId");
+    }
+    if (bounds && plan_details(node, DetailOptions{}, traits).bounds) {
+      pipeline->call(node.path.c_str(), "org.a11y.atspi.Component", "GetExtents",
+                     [&node](sd_bus_message* reply) {
+                       if (error_name(reply) != nullptr) return;
+                       auto read = read_extents(reply);
+                       if (read && read->x != std::numeric_limits<std::int32_t>::min() &&
+                           read->y != std::numeric_limits<std::int32_t>::min()) {
+                         node.bounds = read;
+                       }
+                     },
+                     "u", traits.extents_coord_type);
+    }
+  }
+  if (!pipeline->wait()) {
+    if (pipeline->disconnected()) return window_gone(window, {});
+    return app_unresponsive(window.app_name, window.bus_name, started, "resolving a target");
+  }
+  std::vector<Candidate> kept;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    if (!gone[i]) kept.push_back(std::move(candidates[i]));
+  }
+  candidates = std::move(kept);
+  return ok_status();
+}
+
+std::optional<ContainerInfo> container_of(const Snapshot& tree, int index) {
+  if (index < 0) return std::nullopt;
+  const Node& node = tree.nodes[static_cast<std::size_t>(index)];
+  return ContainerInfo{node.path, node.role, node.interfaces};
+}
+
+LiveTarget target_from(const Candidate& candidate, const WindowInfo& window) {
+  const Snapshot& tree = *candidate.tree;
+  const Node& node = candidate.node();
+  LiveTarget target;
+  target.window = window;
+  target.app_name = window.app_name;
+  target.bus_name = window.bus_name;
+  target.pid = window.pid;
+  target.node = node;
+  target.parent = container_of(tree, node.parent);
+  if (node.parent >= 0) {
+    target.grandparent = container_of(tree, tree.nodes[static_cast<std::size_t>(node.parent)].parent);
+  }
+  target.position = node.ref;
+  target.window_nodes = tree.nodes.size();
+  return target;
+}
+
+Result<LiveTarget> resolve_ref(Observer& observer, const RefTarget& target, Deadline deadline,
+                               const ResolveOptions& options) {
+  auto ref = parse_ref(target.ref);
+  if (!ref) return std::move(ref).take_error();
+  auto stored = observer.store().lookup(*ref);
+  if (!stored) return std::move(stored).take_error();
+  const Snapshot& saved = *stored->snapshot;
+  if (auto allowed = check_observation_allowed(saved.app_name); !allowed) {
+    return std::move(allowed).take_error();
+  }
+  auto tree = read_structure(observer, saved.window, deadline, target.ref);
+  if (!tree) return std::move(tree).take_error();
+
+  const Identity& identity = stored->identity;
+  std::vector<Candidate> candidates;
+  for (std::size_t i = 0; i < (*tree)->nodes.size(); ++i) {
+    const Node& node = (*tree)->nodes[i];
+    if (node.role == identity.role && node.name == identity.name &&
+        node.description == identity.description) {
+      candidates.push_back({*tree, i});
+    }
+  }
+  // Every candidate's id is read, even when the ref's id was never recorded: the target's
+  // id then joins its strict fingerprint, and twins are reported with their ids.
+  if (auto read = read_candidate_fields(observer, saved.window, candidates, false, deadline);
+      !read) {
+    if (read.error().code == ErrorCode::kWindowNotFound) return window_gone(saved.window, target.ref);
+    return std::move(read).take_error();
+  }
+  std::erase_if(candidates, [&](const Candidate& candidate) {
+    const Node& node = candidate.node();
+    // An id that could not be read cannot rule a candidate out.
+    return node.accessible_id_known && !matches_identity(identity, node);
+  });
+  if (candidates.empty()) {
+    return make_error(ErrorCode::kStaleRef,
+                      "no element of the window has the ref's identity any more",
+                      {{"kind", "saved_ref_absent"}, {"ref", target.ref},
+                       {"role", role_name(identity.role)}, {"name", identity.name}},
+                      "take a new snapshot and use its refs");
+  }
+  if (candidates.size() > 1) {
+    return not_unique(std::to_string(candidates.size()) +
+                          " elements of the window have the ref's identity",
+                      {{"ref", target.ref}}, candidates);
+  }
+  if (options.read_bounds) {
+    if (auto read = read_candidate_fields(observer, saved.window, candidates, true, deadline);
+        !read) {
+      return std::move(read).take_error();
+    }
+    if (candidates.empty()) {
+      return make_error(ErrorCode::kStaleRef, "the element went away while it was resolved",
+                        {{"kind", "saved_ref_absent"}, {"ref", target.ref}},
+                        "take a new snapshot and use its refs");
+    }
+  }
+  LiveTarget resolved = target_from(candidates.front(), saved.window);
+  resolved.ref = target.ref;
+  resolved.snapshot = stored->snapshot;
+  resolved.stored = stored->node;
+  resolved.pid = saved.pid;
+  return resolved;
+}
+
+Result<std::vector<WindowInfo>> selector_windows(Observer& observer, const Selector& selector,
+                                                 Deadline deadline) {
+  auto windows = observer.windows(selector.app, deadline);
+  if (!windows) return std::move(windows).take_error();
+  std::vector<WindowInfo> chosen;
+  for (WindowInfo& window : *windows) {
+    if (selector.window_id && window.id != *selector.window_id) continue;
+    if (selector.title && window.title != *selector.title) continue;
+    chosen.push_back(std::move(window));
+  }
+  if (chosen.empty()) {
+    nlohmann::json details = {{"app", selector.app}};
+    if (selector.window_id) details["window"] = *selector.window_id;
+    if (selector.title) details["title"] = *selector.title;
+    return make_error(ErrorCode::kWindowNotFound, "app " + selector.app + " has no such window",
+                      std::move(details), "list the app's windows");
+  }
+  return chosen;
+}
+
+Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector,
+                                    Deadline deadline, const ResolveOptions& options) {
+  auto windows = selector_windows(observer, selector, deadline);
+  if (!windows) return std::move(windows).take_error();
+  std::vector<Candidate> candidates;
+  std::vector<const WindowInfo*> windows_of;  // per candidate
+  for (const WindowInfo& window : *windows) {
+    auto tree = read_structure(observer, window, deadline, {});
+    if (!tree) {
+      if (tree.error().code == ErrorCode::kWindowNotFound) continue;  // closed meanwhile
+      return std::move(tree).take_error();
+    }
+    std::vector<Candidate> found;
+    for (std::size_t i = 0; i < (*tree)->nodes.size(); ++i) {
+      const Node& node = (*tree)->nodes[i];
+      if (node.role == selector.role && node.name == selector.name) found.push_back({*tree, i});
+    }
+    if (selector.accessible_id) {
+      if (auto read = read_candidate_fields(observer, window, found, false, deadline); !read) {
+        if (read.error().code == ErrorCode::kWindowNotFound) continue;
+        return std::move(read).take_error();
+      }
+      std::erase_if(found, [&](const Candidate& candidate) {
+        return candidate.node().accessible_id_known &&
+               candidate.node().accessible_id != *selector.accessible_id;
+      });
+    }
+    for (Candidate& candidate : found) {
+      candidates.push_back(std::move(candidate));
+      windows_of.push_back(&window);
+    }
+  }
+  nlohmann::json asked = {{"app", selector.app}, {"role", role_name(selector.role)},
+                          {"name", selector.name}};
+  if (selector.accessible_id) asked["id"] = *selector.accessible_id;
+  if (candidates.empty()) {
+    return make_error(ErrorCode::kElementNotFound, "no element matches the selector",
+                      {{"kind", "no_match"}, {"selector", asked}},
+                      "take a snapshot of the app and check role and name");
+  }
+  if (candidates.size() > 1) {
+    return not_unique(std::to_string(candidates.size()) + " elements match the selector",
+                      {{"selector", asked}}, candidates);
+  }
+  const WindowInfo& window = *windows_of.front();
+  // The id and (when asked) bounds of the one match, for its fingerprint.
+  if (auto read = read_candidate_fields(observer, window, candidates, options.read_bounds,
+                                        deadline);
+      !read) {
+    return std::move(read).take_error();
+  }
+  if (candidates.empty()) {
+    return make_error(ErrorCode::kElementNotFound, "the element went away while it was resolved",
+                      {{"kind", "no_match"}, {"selector", asked}}, "try again");
+  }
+  return target_from(candidates.front(), window);
+}
+
+}  // namespace
+
+Result<LiveTarget> resolve_live(Observer& observer, const ActionTarget& target, Deadline deadline,
+                                const ResolveOptions& options) {
+  if (const auto* ref = std::get_if<RefTarget>(&target)) {
+    return resolve_ref(observer, *ref, deadline, options);
+  }
+  return resolve_selector(observer, std::get<Selector>(target), deadline, options);
+}
+
+}  // namespace companyos::a11y

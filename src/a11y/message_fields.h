@@ -1,0 +1,52 @@
+// Reads AT-SPI replies from sd-bus messages: Cache.GetItems' records of a whole app tree,
+// and the fields live reads and detail reads need. Each reader consumes its part of the
+// message from the current position; nullopt (INTERNAL for GetItems) when the message
+// does not have the expected shape.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <systemd/sd-bus.h>
+
+#include "a11y/model.h"
+#include "core/result.h"
+
+namespace companyos::a11y {
+
+// One GetItems record, (so)(so)(so)iiassusau: path, app, parent, index in parent, child
+// count, interfaces, name, role, description, states.
+inline constexpr const char* kGetItemsRecord = "(so)(so)(so)iiassusau";
+
+Result<std::vector<RawNode>> read_get_items(sd_bus_message* reply);
+
+// a(so) (GetChildren) → the objects' paths.
+std::optional<std::vector<std::string>> read_reference_paths(sd_bus_message* message);
+// as (GetInterfaces) → InterfaceBit set.
+std::optional<std::uint32_t> read_interface_bits(sd_bus_message* message);
+// au (GetState) → state bits.
+std::optional<StateSet> read_state_set(sd_bus_message* message);
+std::optional<std::string> read_string(sd_bus_message* message);
+std::optional<std::uint32_t> read_uint32(sd_bus_message* message);
+// (iiii) (Component.GetExtents), as sent.
+std::optional<Bounds> read_extents(sd_bus_message* message);
+// v (Properties.Get) holding the given basic type.
+std::optional<std::string> read_variant_string(sd_bus_message* message);
+std::optional<std::int32_t> read_variant_int32(sd_bus_message* message);
+std::optional<double> read_variant_double(sd_bus_message* message);
+
+// a(sss) (Action.GetActions): each action's localized name and description, in order.
+struct LocalizedAction {
+  std::string name;
+  std::string description;
+  friend bool operator==(const LocalizedAction&, const LocalizedAction&) = default;
+};
+std::optional<std::vector<LocalizedAction>> read_localized_actions(sd_bus_message* message);
+
+// a{sv} (Properties.GetAll on org.a11y.atspi.Accessible): fills name, description,
+// accessible id and child count where present; false when the shape is wrong.
+bool read_accessible_properties(sd_bus_message* message, RawNode& node);
+
+}  // namespace companyos::a11y

@@ -1,0 +1,26 @@
+// What a toolkit's AT-SPI bridge can be trusted with, by the ToolkitName and Version its
+// application reports. Unknown toolkits get the safe answers (read everything, the long
+// way), so only verified shortcuts are ever taken.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace companyos::a11y {
+
+struct ToolkitTraits {
+  // Text.GetText(0, -1) returns the whole text (GTK3). GTK4 answers "" to it, so the
+  // length is read first there; INT_MAX is never passed (GTK3 labels read past the end).
+  bool whole_text_with_minus_one = false;
+  // A Component node without the showing state is offscreen and has no bounds to give
+  // (GTK3 reports INT_MIN for it). GTK 4.8 leaves showing unset on nearly every node.
+  bool showing_marks_bounds = false;
+  // The coordinate type GetExtents is asked in (AtspiCoordType). GTK 4.8 only knows
+  // window coordinates: asked for screen ones it warns on stderr per call and answers
+  // window-relative positions anyway.
+  std::uint32_t extents_coord_type = 0;  // ATSPI_COORD_TYPE_SCREEN
+};
+
+ToolkitTraits toolkit_traits(std::string_view toolkit_name, std::string_view toolkit_version);
+
+}  // namespace companyos::a11y
