@@ -2,6 +2,7 @@
 // renders the reply's data. Each file under commands/ adds a few related subcommands.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <string>
 
@@ -15,6 +16,13 @@ struct Invocation {
   nlohmann::json params = nlohmann::json::object();
   // Prints the reply's data for a person; unset means the generic field view.
   std::function<void(const nlohmann::json& data)> human;
+  // An ok reply that still reports a failure (a batch step that failed): exit status 1.
+  std::function<bool(const nlohmann::json& data)> failed;
+  // Prints more of an error reply for a person, after its code, message and hint.
+  std::function<void(const nlohmann::json& error)> human_error;
+  // How long the request itself may take to answer (a wait: its timeout plus a margin);
+  // the CLI waits for the longer of this and --reply-timeout.
+  std::chrono::milliseconds reply_timeout{0};
 };
 
 // Creates a subcommand with a description and an examples footer.
@@ -26,5 +34,8 @@ void add_settings_commands(CLI::App& app, Invocation& out);
 void add_observe_commands(CLI::App& app, Invocation& out);
 void add_window_action_commands(CLI::App& app, Invocation& out);
 void add_launch_commands(CLI::App& app, Invocation& out);
+void add_element_action_commands(CLI::App& app, Invocation& out);
+void add_wait_commands(CLI::App& app, Invocation& out);
+void add_automation_commands(CLI::App& app, Invocation& out);
 
 }  // namespace companyos::cli

@@ -1,5 +1,6 @@
 // companyos: the command-line client of companyosd.
 // Exit status: 0 ok, 1 the daemon answered with an error, 2 usage error, 3 daemon not reachable.
+#include <algorithm>
 #include <iostream>
 
 #include "cli/client.h"
@@ -47,7 +48,8 @@ int main(int argc, char** argv) {
   app.add_flag("--json", json, "print the daemon's reply envelope exactly");
   app.add_option("--socket", socket, "daemon socket (default: $COMPANYOS_SOCKET or "
                                      "$XDG_RUNTIME_DIR/companyos/control.sock)");
-  app.add_option("--reply-timeout", timeout_ms, "how long to wait for the daemon's reply, in ms")
+  app.add_option("--reply-timeout", timeout_ms, "how long to wait for the daemon's reply, in ms "
+                                                 "(wait: at least its --timeout plus 10 s)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.set_version_flag("--version", std::string("companyos ") + companyos::kVersion);
@@ -58,6 +60,9 @@ int main(int argc, char** argv) {
   add_observe_commands(app, invocation);
   add_window_action_commands(app, invocation);
   add_launch_commands(app, invocation);
+  add_element_action_commands(app, invocation);
+  add_wait_commands(app, invocation);
+  add_automation_commands(app, invocation);
 
   try {
     app.parse(argc, argv);
@@ -67,8 +72,8 @@ int main(int argc, char** argv) {
   }
 
   Client client(socket);
-  CallOutcome outcome =
-      client.call(invocation.method, invocation.params, std::chrono::milliseconds(timeout_ms));
+  CallOutcome outcome = client.call(invocation.method, invocation.params,
+                                    std::max(std::chrono::milliseconds(timeout_ms), invocation.reply_timeout));
   switch (outcome.failure) {
     case CallFailure::kNone:
       break;
@@ -88,12 +93,16 @@ int main(int argc, char** argv) {
 
   const nlohmann::json& reply = outcome.envelope;
   const bool ok = reply.value("ok", false);
+  const auto reports_failure = [&invocation](const nlohmann::json& data) {
+    return invocation.failed && invocation.failed(data);
+  };
   if (json) {
     std::cout << reply.dump() << '\n';
-    return ok ? kExitOk : kExitError;
+    return ok && !reports_failure(reply.value("data", nlohmann::json::object())) ? kExitOk : kExitError;
   }
   if (!ok) {
     print_error(reply.value("error", nlohmann::json::object()));
+    if (invocation.human_error) invocation.human_error(reply.value("error", nlohmann::json::object()));
     return kExitError;
   }
   const nlohmann::json data = reply.value("data", nlohmann::json::object());
@@ -102,5 +111,5 @@ int main(int argc, char** argv) {
   } else {
     render_fields(std::cout, data);
   }
-  return kExitOk;
+  return reports_failure(data) ? kExitError : kExitOk;
 }

@@ -1,6 +1,7 @@
 // Snapshot benchmark, run inside scripts/desktop-session: starts the GTK3 fixture with rows
 // (a box per row: label, button, entry) at ~300 and ~3,000 nodes and, in one run, times
-//   (a) a complete snapshot through companyos_a11y,
+//   (a) a complete snapshot through companyos_a11y, and the `snapshot` request through
+//       companyosd (its own process on a private socket: request, snapshot, JSON reply),
 //   (b) a plain synchronous libatspi depth-first walk reading the same fields,
 //   (c) the raw Cache.GetItems call alone on the app's own connection (the floor), with
 //       GDBus as before and on the snapshot's own sd-bus pipeline,
@@ -18,12 +19,20 @@
 
 #include <atspi/atspi.h>
 #include <gio/gio.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <optional>
+
 #include "a11y/glib_handles.h"
 #include "a11y/observer.h"
+#include "core/unique_fd.h"
 
 namespace a11y = companyos::a11y;
 using Clock = std::chrono::steady_clock;
@@ -36,6 +45,7 @@ constexpr int kNodesPerRow = 4;  // box, label, button, entry
 
 struct Settings {
   std::string fixture;
+  std::string daemon = COMPANYOSD_PATH;
   std::vector<int> node_targets{300, 3000};
   int runs = 9;
   int walk_runs = 3;
@@ -254,9 +264,137 @@ double time_get_items(const FloorChannel& channel) {
   return reply ? elapsed : -1;
 }
 
+// ---- (a) through the daemon ---------------------------------------------------------
+
+// companyosd on a private socket and store in a temporary directory; stopped with SIGTERM
+// and cleaned up when this goes away. It inherits this session's accessibility bus.
+class Daemon {
+ public:
+  explicit Daemon(const std::string& program) {
+    a11y::GCharPtr dir(g_dir_make_tmp("companyos-bench-XXXXXX", nullptr));
+    if (!dir) return;
+    dir_ = dir.get();
+    socket_ = dir_ + "/run/control.sock";
+    const std::string db = dir_ + "/companyos.db";
+    const char* argv[] = {program.c_str(), "--socket",    socket_.c_str(), "--db",
+                          db.c_str(),      "--log-level", "warn",          nullptr};
+    GError* error = nullptr;
+    process_.reset(g_subprocess_newv(argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error));
+    a11y::ErrorPtr owned(error);
+    if (!process_) std::cerr << "cannot start " << program << ": " << error->message << "\n";
+  }
+  ~Daemon() {
+    if (process_) {
+      g_subprocess_send_signal(process_.get(), SIGTERM);
+      g_subprocess_wait(process_.get(), nullptr, nullptr);
+    }
+    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+  }
+  Daemon(const Daemon&) = delete;
+  Daemon& operator=(const Daemon&) = delete;
+
+  bool started() const { return process_ != nullptr; }
+  const std::string& socket() const { return socket_; }
+
+ private:
+  std::string dir_;
+  std::string socket_;
+  GObjectPtr<GSubprocess> process_;
+};
+
+companyos::UniqueFd connect_to(const std::string& path) {
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  if (path.size() >= sizeof(address.sun_path)) return {};
+  std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+  companyos::UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&address), sizeof(address)) != 0) {
+    return {};
+  }
+  return fd;
+}
+
+// One connection to the daemon, JSON lines as the CLI speaks them.
+class DaemonClient {
+ public:
+  // Polls until the daemon accepts a connection (it starts in tens of milliseconds).
+  static std::optional<DaemonClient> connect(const std::string& socket) {
+    const auto give_up = in(std::chrono::seconds(10));
+    while (Clock::now() < give_up) {
+      if (auto fd = connect_to(socket); fd.valid()) return DaemonClient(std::move(fd));
+      g_usleep(10'000);
+    }
+    return std::nullopt;
+  }
+
+  // Sends one request and returns its reply line, or nullopt on a failure or at the deadline.
+  std::optional<std::string> call(const nlohmann::json& request, Clock::time_point deadline) {
+    const std::string line = request.dump() + "\n";
+    for (std::size_t sent = 0; sent < line.size();) {
+      const ssize_t n = ::send(fd_.get(), line.data() + sent, line.size() - sent, MSG_NOSIGNAL);
+      if (n <= 0) return std::nullopt;
+      sent += static_cast<std::size_t>(n);
+    }
+    std::vector<char> chunk(1 << 16);
+    for (;;) {
+      if (const auto newline = buffer_.find('\n'); newline != std::string::npos) {
+        std::string reply = buffer_.substr(0, newline);
+        buffer_.erase(0, newline + 1);
+        return reply;
+      }
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
+      if (left.count() <= 0) return std::nullopt;
+      pollfd ready{fd_.get(), POLLIN, 0};
+      if (::poll(&ready, 1, static_cast<int>(left.count())) <= 0) continue;
+      const ssize_t n = ::recv(fd_.get(), chunk.data(), chunk.size(), 0);
+      if (n <= 0) return std::nullopt;
+      buffer_.append(chunk.data(), static_cast<std::size_t>(n));
+    }
+  }
+
+ private:
+  explicit DaemonClient(companyos::UniqueFd fd) : fd_(std::move(fd)) {}
+  companyos::UniqueFd fd_;
+  std::string buffer_;
+};
+
+// A `snapshot` request as `companyos --json snapshot --app APP --window ID` sends it. The
+// time runs until the whole reply (tree and outline) is read; the parse is not counted.
+struct DaemonSnapshot {
+  double ms = -1;
+  std::size_t nodes = 0;
+  std::string error;
+};
+
+DaemonSnapshot daemon_snapshot(DaemonClient& client, const std::string& app,
+                               const std::string& window_id, int id) {
+  const nlohmann::json request = {
+      {"id", id},
+      {"method", "snapshot"},
+      {"params", {{"app", app}, {"window", window_id}, {"timeout_ms", 30000}}}};
+  const auto start = Clock::now();
+  auto line = client.call(request, in(std::chrono::seconds(60)));
+  DaemonSnapshot taken;
+  const double elapsed = milliseconds_since(start);
+  if (!line) {
+    taken.error = "no reply from the daemon";
+    return taken;
+  }
+  const auto reply = nlohmann::json::parse(*line, nullptr, false);
+  if (reply.is_discarded() || !reply.value("ok", false)) {
+    taken.error = reply.is_discarded() ? "the daemon's reply is not JSON"
+                                       : "daemon: " + reply["error"].value("message", "");
+    return taken;
+  }
+  taken.ms = elapsed;
+  taken.nodes = reply["data"].value("node_count", std::size_t{0});
+  return taken;
+}
+
 // ---- one size ------------------------------------------------------------------------
 
-nlohmann::json bench_size(const Settings& settings, a11y::Observer& observer, int target_nodes) {
+nlohmann::json bench_size(const Settings& settings, a11y::Observer& observer, DaemonClient& daemon,
+                          int target_nodes) {
   const int rows = std::max(1, (target_nodes - kFixedNodes) / kNodesPerRow);
   const std::string app_class = "bench-fixture-" + std::to_string(rows);
   Fixture fixture(settings.fixture, rows, app_class);
@@ -265,7 +403,7 @@ nlohmann::json bench_size(const Settings& settings, a11y::Observer& observer, in
   if (!window) return {{"error", "fixture window did not appear"}};
 
   a11y::WindowQuery query{app_class, window->id, std::nullopt};
-  std::vector<double> snapshot_ms, floor_ms, pipelined_floor_ms, bus_floor_ms, walk_ms;
+  std::vector<double> snapshot_ms, daemon_ms, floor_ms, pipelined_floor_ms, bus_floor_ms, walk_ms;
   double snapshot_cpu_ms = 0;
   double app_cpu_ms = 0;
   std::size_t nodes = 0;
@@ -273,6 +411,11 @@ nlohmann::json bench_size(const Settings& settings, a11y::Observer& observer, in
   // One untimed snapshot first: it opens the app's connection and lets GTK3 build its cache.
   if (auto warm = observer.snapshot(query, in(std::chrono::seconds(30))); !warm) {
     return {{"error", warm.error().message}};
+  }
+  int request_id = 0;
+  std::size_t daemon_nodes = 0;
+  if (auto warm = daemon_snapshot(daemon, app_class, window->id, ++request_id); !warm.error.empty()) {
+    return {{"error", warm.error}};
   }
   auto channel = floor_channel(observer, window->bus_name);
   auto via_bus = bus_floor_channel(observer, window->bus_name);
@@ -288,6 +431,10 @@ nlohmann::json bench_size(const Settings& settings, a11y::Observer& observer, in
     app_cpu_ms += process_cpu_ms(fixture.pid()) - app_before;
     if (!taken) return {{"error", taken.error().message}};
     nodes = (*taken)->nodes.size();
+    const DaemonSnapshot through_daemon = daemon_snapshot(daemon, app_class, window->id, ++request_id);
+    if (!through_daemon.error.empty()) return {{"error", through_daemon.error}};
+    daemon_ms.push_back(through_daemon.ms);
+    daemon_nodes = through_daemon.nodes;
     stats = {{"detail_calls", (*taken)->stats.detail_calls},
              {"peer_to_peer", (*taken)->stats.peer_to_peer},
              {"reconciled", (*taken)->stats.reconciled},
@@ -307,6 +454,7 @@ nlohmann::json bench_size(const Settings& settings, a11y::Observer& observer, in
     walked_nodes = counts.nodes;
   }
   const double snapshot = median(snapshot_ms);
+  const double via_daemon = median(daemon_ms);
   const double walk = median(walk_ms);
   const double floor = median(floor_ms);
   const double bus_floor = median(bus_floor_ms);
@@ -315,8 +463,10 @@ nlohmann::json bench_size(const Settings& settings, a11y::Observer& observer, in
   const double floor_target = target_nodes >= 1000 ? 3.0 : 5.0;
   return {{"rows", rows},
           {"nodes", nodes},
+          {"daemon_nodes", daemon_nodes},
           {"walk_nodes", walked_nodes},
           {"snapshot_ms", snapshot},
+          {"daemon_snapshot_ms", via_daemon},
           {"walk_ms", walk},
           {"get_items_ms", floor},
           {"get_items_via_bus_ms", bus_floor},
@@ -326,6 +476,8 @@ nlohmann::json bench_size(const Settings& settings, a11y::Observer& observer, in
           {"detail_calls", calls},
           {"peer_to_peer", stats.value("peer_to_peer", false)},
           {"walk_over_snapshot", snapshot > 0 ? walk / snapshot : 0},
+          {"walk_over_daemon_snapshot", via_daemon > 0 ? walk / via_daemon : 0},
+          {"daemon_snapshot_over_get_items", floor > 0 ? via_daemon / floor : 0},
           {"snapshot_over_get_items", floor > 0 ? snapshot / floor : 0},
           {"snapshot_over_get_items_via_bus", bus_floor > 0 ? snapshot / bus_floor : 0},
           {"snapshot_over_get_items_sd_bus", pipelined_floor > 0 ? snapshot / pipelined_floor : 0},
@@ -334,7 +486,10 @@ nlohmann::json bench_size(const Settings& settings, a11y::Observer& observer, in
             {"snapshot_over_get_items_at_most", floor_target}}},
           {"met", snapshot > 0 && walk / snapshot >= 10.0 && floor > 0 &&
                       snapshot / floor <= floor_target},
+          {"met_via_daemon", via_daemon > 0 && walk / via_daemon >= 10.0 && floor > 0 &&
+                                 via_daemon / floor <= floor_target},
           {"snapshot_runs_ms", snapshot_ms},
+          {"daemon_snapshot_runs_ms", daemon_ms},
           {"walk_runs_ms", walk_ms},
           {"get_items_runs_ms", floor_ms},
           {"get_items_via_bus_runs_ms", bus_floor_ms},
@@ -364,6 +519,18 @@ void print_table(const nlohmann::json& sizes) {
                 size["snapshot_cpu_ms"].get<double>(), size["app_cpu_ms"].get<double>(),
                 size["detail_calls"].get<double>(), size["met"].get<bool>() ? "yes" : "no");
   }
+  std::printf("\nthrough companyosd: the snapshot request on its socket, until the whole reply "
+              "(tree and outline) is read\n");
+  std::printf("%6s %8s %10s %12s %13s %4s\n", "nodes", "snap ms", "daemon ms", "walk/daemon",
+              "daemon/floor", "met");
+  for (const auto& size : sizes) {
+    if (size.contains("error")) continue;
+    std::printf("%6zu %8.1f %10.1f %11.1fx %12.2fx %4s\n", size["daemon_nodes"].get<std::size_t>(),
+                size["snapshot_ms"].get<double>(), size["daemon_snapshot_ms"].get<double>(),
+                size["walk_over_daemon_snapshot"].get<double>(),
+                size["daemon_snapshot_over_get_items"].get<double>(),
+                size["met_via_daemon"].get<bool>() ? "yes" : "no");
+  }
 }
 
 std::string default_fixture() {
@@ -378,10 +545,11 @@ std::string default_fixture() {
 
 int usage(const char* program, int status) {
   std::fprintf(status ? stderr : stdout,
-               "Usage: %s [--fixture PATH] [--nodes N[,N...]] [--runs N] [--walk-runs N]\n"
+               "Usage: %s [--fixture PATH] [--daemon PATH] [--nodes N[,N...]] [--runs N] "
+               "[--walk-runs N]\n"
                "Run inside scripts/desktop-session. Defaults: --nodes 300,3000 --runs 9 "
                "--walk-runs 3;\nthe fixture defaults to $COMPANYOS_BUILD_DIR/tests/fixtures/"
-               "companyos-fixture-gtk3.\n",
+               "companyos-fixture-gtk3,\nthe daemon to the companyosd this was built with.\n",
                program);
   return status;
 }
@@ -398,6 +566,8 @@ int main(int argc, char** argv) {
     if (arg == "--help" || arg == "-h") return usage(argv[0], 0);
     if (arg == "--fixture" && (value = next())) {
       settings.fixture = value;
+    } else if (arg == "--daemon" && (value = next())) {
+      settings.daemon = value;
     } else if (arg == "--nodes" && (value = next())) {
       settings.node_targets.clear();
       std::unique_ptr<gchar*, decltype(&g_strfreev)> parts(g_strsplit(value, ",", -1), g_strfreev);
@@ -417,8 +587,16 @@ int main(int argc, char** argv) {
     return 1;
   }
   a11y::Observer observer;
+  Daemon daemon(settings.daemon);
+  auto client = daemon.started() ? DaemonClient::connect(daemon.socket()) : std::nullopt;
+  if (!client) {
+    std::cerr << "companyosd did not start serving (" << settings.daemon << ")\n";
+    return 1;
+  }
   nlohmann::json sizes = nlohmann::json::array();
-  for (int target : settings.node_targets) sizes.push_back(bench_size(settings, observer, target));
+  for (int target : settings.node_targets) {
+    sizes.push_back(bench_size(settings, observer, *client, target));
+  }
   const nlohmann::json report = {{"benchmark", "a11y_snapshot"},
                                  {"runs", settings.runs},
                                  {"walk_runs", settings.walk_runs},

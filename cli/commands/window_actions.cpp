@@ -26,8 +26,14 @@ nlohmann::json target_params(const WindowTarget& target) {
 }
 
 void print_delivery(const nlohmann::json& data) {
-  std::cout << plain(data["delivery"]) << ": " << plain(data["target"]["app"]) << " \""
-            << plain(data["target"]["window"]["title"]) << "\"\n";
+  const nlohmann::json& target = data["target"];
+  std::cout << plain(data["delivery"]) << ": " << plain(target["app"]);
+  // Through the agent-desktop bridge the reply names the app only, no window.
+  if (target.contains("window")) {
+    std::cout << " \"" << plain(target["window"]["title"]) << "\"\n";
+  } else {
+    std::cout << " (through " << plain(data.value("via", nlohmann::json("?"))) << ")\n";
+  }
 }
 
 }  // namespace

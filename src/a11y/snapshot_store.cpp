@@ -80,4 +80,9 @@ std::size_t SnapshotStore::size() const {
   return snapshots_.size();
 }
 
+std::vector<std::shared_ptr<const Snapshot>> SnapshotStore::list() const {
+  std::lock_guard lock(mutex_);
+  return {snapshots_.begin(), snapshots_.end()};
+}
+
 }  // namespace companyos::a11y

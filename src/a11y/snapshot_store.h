@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "a11y/identity.h"
 #include "a11y/model.h"
@@ -36,6 +37,8 @@ class SnapshotStore {
   // evicted or never existed, or N is outside it.
   Result<StoredElement> lookup(const ElementRef& ref) const;
   std::size_t size() const;
+  // Every stored snapshot, oldest first.
+  std::vector<std::shared_ptr<const Snapshot>> list() const;
 
  private:
   const std::size_t per_window_;

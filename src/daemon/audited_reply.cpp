@@ -18,15 +18,26 @@ Reply audited_reply(DaemonContext& ctx, std::string method, std::string app, Rep
     record.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                              std::chrono::steady_clock::now() - started)
                              .count();
+    // The target an element action resolved: its role, and its app when the request
+    // named it only by a ref.
+    const auto take_target = [&record](const nlohmann::json& holder) {
+      if (!holder.is_object() || !holder.contains("target") || !holder["target"].is_object()) return;
+      const auto& target = holder["target"];
+      if (target.contains("role") && target["role"].is_string()) {
+        record.target_role = target["role"].get<std::string>();
+      }
+      if (!record.app && target.contains("app") && target["app"].is_string()) {
+        record.app = target["app"].get<std::string>();
+      }
+    };
     if (result) {
       record.outcome = result->value("delivery", "delivered_unverified");
-      if (result->contains("target") && (*result)["target"].contains("role")) {
-        record.target_role = (*result)["target"]["role"].get<std::string>();
-      }
+      take_target(*result);
     } else {
       const auto& details = result.error().details;
       record.outcome = details.is_object() ? details.value("delivery", "not_delivered") : "not_delivered";
       record.error_code = std::string(to_string(result.error().code));
+      take_target(details);
     }
     if (auto st = ctx.audit.record(record); !st) {
       spdlog::warn("audit row for {} not written: {}", method, st.error().message);

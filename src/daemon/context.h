@@ -8,8 +8,9 @@
 namespace companyos {
 class Clock;
 namespace a11y {
+class ActionEngine;
 class Observer;
-}
+}  // namespace a11y
 namespace store {
 class AuditLog;
 class Database;
@@ -19,6 +20,7 @@ class Settings;
 
 namespace companyos::daemon {
 
+class AutomationService;
 class MethodTable;
 class WorkerPool;
 
@@ -29,9 +31,11 @@ struct DaemonContext {
   const Clock& clock;
   WorkerPool& workers;
   a11y::Observer& observer;
+  a11y::ActionEngine& actions;  // acts through observer
   const MethodTable& methods;
   std::string socket_path;
   std::chrono::steady_clock::time_point started;
+  AutomationService& automations;  // stores and the runner (automation_service.h)
 };
 
 }  // namespace companyos::daemon

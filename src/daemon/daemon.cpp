@@ -11,10 +11,12 @@
 #include <spdlog/spdlog.h>
 #include <systemd/sd-daemon.h>
 
+#include "a11y/action_engine.h"
 #include "a11y/observer.h"
 #include "companyos/protocol.h"
 #include "core/clock.h"
 #include "core/version.h"
+#include "daemon/automation_service.h"
 #include "daemon/context.h"
 #include "daemon/method_table.h"
 #include "daemon/methods/methods.h"
@@ -120,8 +122,15 @@ int run_daemon(const DaemonOptions& options) {
   MethodTable table(methods::all_methods());
   std::optional<WorkerPool> workers(std::in_place, g_main_context_default(), kWorkerThreads);
   a11y::Observer observer;
-  DaemonContext context{*db, settings, audit, clock, *workers, observer, table,
-                        listener.path, std::chrono::steady_clock::now()};
+  a11y::ActionEngine actions(observer);
+  auto automations = AutomationService::open(*db, observer, actions, clock);
+  if (!automations) {
+    log_error(automations.error());
+    if (listener.created_by_us) ::unlink(listener.path.c_str());
+    return 1;
+  }
+  DaemonContext context{*db, settings, audit, clock, *workers, observer, actions, table,
+                        listener.path, std::chrono::steady_clock::now(), **automations};
 
   auto handle_line = [&](const FramedLine& line, std::function<void(std::string)> done) {
     auto parsed = parse_request(line);

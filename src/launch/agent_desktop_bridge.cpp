@@ -4,7 +4,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
-#include <algorithm>
+#include <cstring>
 
 #include "launch/bridge_arguments.h"
 #include "launch/refusal.h"
@@ -43,6 +43,26 @@ Error call_failed(const BridgeCall& call, const std::vector<BridgeCall>& calls, 
                     "agent-desktop " + call.step + " failed (" + exit_text(call) + ")",
                     std::move(details), "check the agent-desktop program on its own",
                     delivered ? Retry::kUnsafe : Retry::kSafe);
+}
+
+// The program could not be started at all (exec format, a missing interpreter): nothing
+// ran, so nothing was delivered whichever step it was.
+Error start_failed(const char* step, Error error, const std::vector<BridgeCall>& calls) {
+  spdlog::info("agent-desktop {}: could not start", step);
+  nlohmann::json details{{"reason", "bridge_failed"},
+                         {"step", step},
+                         {"calls", calls_json(calls)},
+                         {"delivery", "not_delivered"}};
+  std::string why = error.message;
+  if (error.details.contains("errno") && error.details["errno"].is_number_integer()) {
+    details["errno"] = error.details["errno"];
+    why = std::strerror(error.details["errno"].get<int>());
+  }
+  return make_error(ErrorCode::kInternal,
+                    "agent-desktop " + std::string(step) + " could not start: " + why,
+                    std::move(details),
+                    "check that the agent-desktop program is a binary or starts with #!",
+                    Retry::kSafe);
 }
 
 Error blocked_after_listing(RefusalReason reason, std::size_t windows, std::string message,
@@ -97,7 +117,7 @@ Result<BridgeFocusReport> focus_via_bridge(const BridgeOptions& options, std::st
                                options.call_timeout,
                                options.output_cap,
                                Capture::kPipe});
-    if (!ran) return std::move(ran).take_error();
+    if (!ran) return start_failed(step, std::move(ran).take_error(), report.calls);
     BridgeCall record{step, ran->exit_status, ran->timed_out, ran->duration};
     spdlog::info("agent-desktop {}: {} in {} ms", step, exit_text(record), record.duration.count());
     report.calls.push_back(record);

@@ -49,7 +49,8 @@ std::size_t count_listed_windows(std::string_view output);
 // bridge_unavailable, invalid_app_name; after list-windows: no_window (0 windows) or ambiguous
 // (more than one; focus-window is not called). Failed (details.reason, details.calls):
 // "bridge_timeout" (TIMEOUT) when a call hit its deadline, "bridge_failed" (INTERNAL) when
-// one exited non-zero; retry is unsafe once focus-window ran.
+// one exited non-zero (retry unsafe once focus-window ran) or could not be started at all
+// (details.errno; retry safe).
 Result<BridgeFocusReport> focus_via_bridge(const BridgeOptions& options, std::string_view app);
 
 }  // namespace companyos::launch

@@ -9,7 +9,7 @@ namespace companyos::store {
 namespace {
 
 // Version 1: settings and audit (complete), and the automation tables that later work
-// fills. Gate evidence lives in run_ledger so pruning run details never removes it.
+// fills. Gate evidence lives in run_ledger (version 2) so pruning run details never removes it.
 constexpr std::string_view kV1 = R"sql(
 CREATE TABLE settings (
   key        TEXT PRIMARY KEY,
@@ -76,8 +76,54 @@ CREATE TABLE audit (
 );
 )sql";
 
-constexpr std::array<Migration, 1> kMigrations{{
+// Version 2: levelled automations. run_ledger is the promotion gate's evidence: one compact
+// row per finished run with no foreign key to runs, so pruning a run's details keeps it.
+// Run ids are chosen above every ledger row too, so a ledger row never names a newer run.
+// run_undo holds what undo needs (the previous value, the declared undo command, the
+// launched window) and goes with the run's details.
+constexpr std::string_view kV2 = R"sql(
+ALTER TABLE automations ADD COLUMN history_limit INTEGER NOT NULL DEFAULT 30
+  CHECK (history_limit BETWEEN 1 AND 1000);
+ALTER TABLE runs ADD COLUMN started_by TEXT NOT NULL DEFAULT 'person'
+  CHECK (started_by IN ('person', 'schedule'));
+ALTER TABLE runs ADD COLUMN approved_at INTEGER;
+ALTER TABLE runs ADD COLUMN waiting_since INTEGER;
+ALTER TABLE runs ADD COLUMN waiting_description TEXT;
+ALTER TABLE runs ADD COLUMN step_count INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN output_bytes INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX runs_by_status ON runs (status);
+ALTER TABLE run_steps ADD COLUMN name TEXT;
+ALTER TABLE run_steps ADD COLUMN output_truncated INTEGER NOT NULL DEFAULT 0
+  CHECK (output_truncated IN (0, 1));
+CREATE TABLE run_undo (
+  run_id         INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  seq            INTEGER NOT NULL,
+  kind           TEXT NOT NULL CHECK (kind IN ('restore_value', 'command', 'close_window')),
+  previous_value TEXT,
+  command        TEXT,
+  window         TEXT,
+  PRIMARY KEY (run_id, seq)
+);
+CREATE TABLE run_ledger (
+  run_id        INTEGER PRIMARY KEY,
+  automation_id INTEGER NOT NULL REFERENCES automations(id) ON DELETE CASCADE,
+  revision      INTEGER NOT NULL,
+  level         INTEGER NOT NULL,
+  started_at    INTEGER NOT NULL,
+  finished_at   INTEGER NOT NULL,
+  status        TEXT NOT NULL CHECK (status IN ('succeeded', 'failed', 'blocked', 'skipped',
+                                                'stopped', 'reverted')),
+  supervised    INTEGER NOT NULL CHECK (supervised IN (0, 1)),
+  checks_passed INTEGER NOT NULL DEFAULT 0,
+  checks_failed INTEGER NOT NULL DEFAULT 0,
+  reverted_at   INTEGER
+);
+CREATE INDEX run_ledger_evidence ON run_ledger (automation_id, revision, finished_at);
+)sql";
+
+constexpr std::array<Migration, 2> kMigrations{{
     {1, "settings, automations, revisions, runs, steps, checks, audit", kV1},
+    {2, "run ledger, undo records, history limit, run bookkeeping", kV2},
 }};
 
 }  // namespace

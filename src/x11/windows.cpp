@@ -10,6 +10,8 @@ namespace companyos::x11 {
 namespace {
 
 Result<std::vector<WindowId>> client_list(Connection& connection) {
+  // Only an absent property reads as nullopt: Xlib hands over a buffer (one spare byte)
+  // even for a zero-length one, so an empty list stays an empty vector.
   auto ids = read_longs(connection, connection.root(), "_NET_CLIENT_LIST", XA_WINDOW);
   if (!ids) {
     // A read fails the same way when the server has just gone away.

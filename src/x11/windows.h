@@ -26,8 +26,9 @@ struct WindowInfo {
   bool active = false;
 };
 
-// Every mapped, viewable client in the window manager's order. PLATFORM_NOT_SUPPORTED
-// when no EWMH window manager keeps a client list.
+// Every mapped, viewable client in the window manager's order; empty when the window
+// manager has no client (an empty _NET_CLIENT_LIST). PLATFORM_NOT_SUPPORTED only when root
+// has no _NET_CLIENT_LIST at all: no EWMH window manager, or one that is still starting.
 Result<std::vector<WindowInfo>> list_windows(Connection& connection);
 
 // One client window. WINDOW_NOT_FOUND unless `id` is a mapped, viewable client.

@@ -2,6 +2,7 @@
 
 #include "daemon/context.h"
 #include "daemon/methods/methods.h"
+#include "daemon/methods/stop_all.h"
 
 namespace companyos::daemon::methods {
 namespace {
@@ -47,7 +48,17 @@ const MethodSpec kSettingsSet{
       const auto key = params["key"].get<std::string>();
       auto stored = ctx.settings.set(key, params["value"]);
       if (!stored) return reply(std::move(stored).take_error());
-      reply(nlohmann::json{{"key", key}, {"value", *stored}});
+      nlohmann::json data{{"key", key}, {"value", *stored}};
+      // The master switch turned off is stop-all: the setting already refuses new runs.
+      if (key == "automations_enabled" && *stored == false) {
+        return stop_all_automations(ctx, [data = std::move(data), reply = std::move(reply)](
+                                             Result<nlohmann::json> stopped) mutable {
+          if (!stopped) return reply(std::move(stopped).take_error());
+          data["stop_all"] = std::move(*stopped);
+          reply(std::move(data));
+        });
+      }
+      reply(std::move(data));
     },
 };
 

@@ -4,11 +4,13 @@
 #include <thread>
 
 #include "a11y/observer.h"
+#include "a11y/policy.h"
 #include "a11y/render.h"
 #include "core/delivery.h"
 #include "daemon/audited_reply.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
+#include "daemon/physical_input.h"
 #include "daemon/target_window.h"
 #include "daemon/worker_pool.h"
 #include "launch/agent_desktop_bridge.h"
@@ -21,12 +23,6 @@
 
 namespace companyos::daemon::methods {
 namespace {
-
-// XTest input from two workers at once could interleave keys or borrow the same keycode.
-std::mutex& physical_input_mutex() {
-  static std::mutex mutex;
-  return mutex;
-}
 
 std::vector<ParamSpec> window_params(std::vector<ParamSpec> extra = {}) {
   std::vector<ParamSpec> params = {{"app", ParamType::kString, true, "application name"},
@@ -89,6 +85,11 @@ nlohmann::json bridge_calls_json(const launch::BridgeFocusReport& report) {
 
 void focus_through_bridge(DaemonContext& ctx, const std::string& program, const a11y::WindowQuery& query,
                           Reply reply) {
+  // The built-in path refuses password managers while resolving the app; the bridge never
+  // resolves it, so refuse here before the program runs.
+  if (auto allowed = a11y::check_observation_allowed(query.app); !allowed) {
+    return reply(std::move(allowed).take_error());
+  }
   if (query.window_id || query.title) {
     return reply(make_error(ErrorCode::kInvalidArgs,
                             "the agent-desktop bridge focuses an app by name; --window and --title cannot be used with it",
@@ -185,15 +186,8 @@ const MethodSpec kPress{
                                 {{"reason", "session_chord"}, {"chord", x11::to_string(*chord)}},
                                 "pass --force if you really mean it"));
       }
-      auto physical = ctx.settings.get("physical_input");
-      if (!physical) return reply(std::move(physical).take_error());
-      if (*physical != true || !params.value("headed", false)) {
-        return reply(make_error(
-            ErrorCode::kPolicyDenied,
-            *physical != true ? "physical input is off (setting physical_input)"
-                              : "physical input needs --headed on the request",
-            {{"reason", "physical_input_disabled"}},
-            "companyos settings set physical_input true, then repeat with --headed"));
+      if (auto st = check_physical_input(ctx.settings, params.value("headed", false)); !st) {
+        return reply(std::move(st).take_error());
       }
       run_observation(params, ctx, std::move(reply),
                       [query = *query, chord = *chord](a11y::Observer& observer, a11y::Deadline deadline)

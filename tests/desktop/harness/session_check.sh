@@ -17,6 +17,57 @@ check() {
 
 inside_session_dir() { [[ $1 == "$COMPANYOS_DESKTOP_DIR"/* ]]; }
 
+# Polls CMD... every 20 ms until it succeeds or SECONDS pass.
+wait_until() {
+  local seconds=$1; shift
+  local deadline=$((SECONDS + seconds))
+  until "$@"; do
+    ((SECONDS < deadline)) || return 1
+    sleep 0.02
+  done
+}
+
+# --- the window manager's state as the command starts, read before anything else runs ---
+client_list() { xprop -root _NET_CLIENT_LIST 2>/dev/null; }
+initial_clients=$(client_list)
+initial_active=$(xprop -root _NET_ACTIVE_WINDOW 2>/dev/null)
+initial_tree=$(xwininfo -root -tree 2>/dev/null)
+# Processes of this session whose command line names the harness's probe.
+session_probe_processes() {
+  local dir
+  for dir in /proc/[0-9]*; do
+    grep -qzxF -- "COMPANYOS_DESKTOP_DIR=$COMPANYOS_DESKTOP_DIR" "$dir/environ" 2>/dev/null &&
+      grep -qzF -- companyos-wm-probe "$dir/cmdline" 2>/dev/null && echo "${dir#/proc/}"
+  done
+}
+initial_probe_processes=$(session_probe_processes)
+# A window mapped the moment the command starts must be managed: openbox leaves a window
+# mapped while it is still starting unmanaged for good, however long one waits.
+early_title="companyos-session-check-$$"
+xmessage -xrm '*input: false' -name companyos-session-check -title "$early_title" \
+  "session check" </dev/null >/dev/null 2>&1 &
+early_pid=$!
+early_window=""
+find_early_window() {
+  local info
+  info=$(xwininfo -name "$early_title" 2>/dev/null) || return 1
+  info=${info#*Window id: }
+  early_window=${info%% *}
+  [[ $early_window =~ ^0x[0-9a-f]+$ ]]
+}
+early_window_listed() {
+  local list
+  list=$(client_list) || return 1
+  [[ -n $early_window && ", ${list#*window id # }, " == *", $early_window, "* ]]
+}
+early_window_managed() { find_early_window && early_window_listed; }
+early_window_unlisted() { ! early_window_listed; }
+
+no_probe_listed() { [[ $initial_clients == "_NET_CLIENT_LIST(WINDOW): window id # " ]]; }
+no_probe_window() { [[ $initial_tree != *companyos-wm-probe* ]]; }
+no_probe_process() { [[ -z $initial_probe_processes ]]; }
+nothing_active() { [[ $initial_active != *"window id # 0x"[1-9a-f]* ]]; }
+
 a11y_call() {
   gdbus call --address "$AT_SPI_BUS_ADDRESS" --timeout 10 "$@" 2>&1
 }
@@ -100,6 +151,16 @@ socket_path_set() {
       [[ -z ${EXPECTED_COMPANYOS_SOCKET:-} && $COMPANYOS_SOCKET == "$XDG_RUNTIME_DIR/companyos/control.sock" ]]; }
 }
 
+check "window manager: _NET_CLIENT_LIST is published and empty (started; the probe is gone)" \
+  no_probe_listed
+check "window manager: no probe window is left on the screen" no_probe_window
+check "window manager: no probe process is left" no_probe_process
+check "window manager: no window is active" nothing_active
+check "window manager: a window mapped as the command starts is managed" \
+  wait_until 10 early_window_managed
+kill "$early_pid" 2>/dev/null
+wait "$early_pid" 2>/dev/null
+check "window manager: a closed window leaves the client list" wait_until 10 early_window_unlisted
 check "DISPLAY is set" test -n "${DISPLAY:-}"
 check "display $DISPLAY answers" display_answers
 check "screen is 1280x1024 at depth 24" screen_is_1280x1024x24

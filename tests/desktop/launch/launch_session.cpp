@@ -2,9 +2,6 @@
 
 #include <glib.h>
 
-#include <signal.h>
-#include <sys/wait.h>
-
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -118,39 +115,6 @@ std::optional<std::string> xprop_wm_class(unsigned long window) {
   std::string value = out->substr(equals + 2);
   while (!value.empty() && value.back() == '\n') value.pop_back();
   return value;
-}
-
-bool wait_for_window_manager(const fs::path& scratch_dir) {
-  const std::string record = (scratch_dir / "probe.record").string();
-  std::vector<std::string> argv = {standin_file("companyos-standin").string(), "--record", record,
-                                   "--class", "CompanyosProbe"};
-  std::vector<gchar*> pointers;
-  for (const std::string& arg : argv) pointers.push_back(const_cast<gchar*>(arg.c_str()));
-  pointers.push_back(nullptr);
-  // A probe mapped too early stays unmanaged for good, so each attempt uses a new one.
-  for (int attempt = 0; attempt < 5; ++attempt) {
-    GPid pid = 0;
-    if (!g_spawn_async(nullptr, pointers.data(), nullptr, G_SPAWN_DO_NOT_REAP_CHILD, nullptr,
-                       nullptr, &pid, nullptr)) {
-      return false;
-    }
-    const bool managed = wait_until(
-        [] {
-          auto list = output_of({"xprop", "-root", "_NET_CLIENT_LIST"});
-          return list && list->find("0x") != std::string::npos;
-        },
-        std::chrono::seconds(2));
-    ::kill(pid, SIGTERM);
-    ::waitpid(pid, nullptr, 0);
-    g_spawn_close_pid(pid);
-    if (managed) {
-      return wait_until([] {
-        auto list = output_of({"xprop", "-root", "_NET_CLIENT_LIST"});
-        return list && list->find("0x") == std::string::npos;
-      });
-    }
-  }
-  return false;
 }
 
 std::string describe_screen() {

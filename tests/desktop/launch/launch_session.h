@@ -60,12 +60,6 @@ bool process_gone(pid_t pid);
 std::optional<unsigned long> xprop_active_window();
 std::optional<std::string> xprop_wm_class(unsigned long window);
 
-// Waits until the window manager manages new windows, proven by a probe stand-in window
-// appearing in _NET_CLIENT_LIST. Needed once per session: openbox never manages a window
-// mapped while it is still starting, which happens right after scripts/desktop-session
-// reports it ready when the machine is loaded.
-bool wait_for_window_manager(const std::filesystem::path& scratch_dir);
-
 // The root window's client list and every top-level window (xprop, xwininfo), for failure
 // messages.
 std::string describe_screen();

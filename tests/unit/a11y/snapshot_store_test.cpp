@@ -83,6 +83,21 @@ TEST(SnapshotStore, EvictsPerWindowAndOverall) {
   EXPECT_NE(store.get(c1->id), nullptr);
 }
 
+TEST(SnapshotStore, ListsWhatItKeepsOldestFirst) {
+  SnapshotStore store(1, 3);
+  EXPECT_TRUE(store.list().empty());
+  auto a1 = snapshot_for(store, "a");
+  auto b1 = snapshot_for(store, "b");
+  auto a2 = snapshot_for(store, "a");
+  store.put(a1);
+  store.put(b1);
+  store.put(a2);  // evicts a1: one per window
+  const auto listed = store.list();
+  ASSERT_EQ(listed.size(), 2u);
+  EXPECT_EQ(listed[0], b1);
+  EXPECT_EQ(listed[1], a2);
+}
+
 TEST(SnapshotStore, SafeFromSeveralThreads) {
   SnapshotStore store(8, 32);
   std::vector<std::thread> threads;

@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "socket_client.h"
+#include "store/migrations.h"
 #include "temp_dir.h"
 
 namespace companyos {
@@ -139,7 +140,7 @@ TEST_F(DaemonProcess, ServesStatusAndCleansUpOnSigterm) {
   EXPECT_EQ((*status)["ok"], true);
   EXPECT_EQ((*status)["data"]["socket"], socket_);
   EXPECT_EQ((*status)["data"]["store"]["path"], db_);
-  EXPECT_EQ((*status)["data"]["store"]["schema_version"], 1);
+  EXPECT_EQ((*status)["data"]["store"]["schema_version"], companyos::store::builtin_migrations().back().version);
   EXPECT_EQ((*status)["data"]["pid"], daemon->pid);
 
   ASSERT_EQ(::kill(daemon->pid, SIGTERM), 0);

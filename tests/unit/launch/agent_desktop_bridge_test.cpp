@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -224,6 +226,39 @@ TEST_F(Bridge, RefusesAProgramThatIsNotAnExistingFile) {
   }
   EXPECT_TRUE(check_bridge_program(kStandin).ok());
   EXPECT_FALSE(fs::exists(calls()));
+}
+
+TEST_F(Bridge, FailsSafelyWhenTheProgramCannotStart) {
+  struct Case {
+    std::string name;
+    std::string text;
+    int error_number;
+  };
+  const Case cases[] = {
+      {"no-interpreter-line", "echo one window\n", ENOEXEC},
+      {"missing-interpreter", "#!/nonexistent/interpreter\necho one window\n", ENOENT},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const fs::path program = dir_.path() / c.name;
+    std::ofstream(program) << c.text;
+    ::chmod(program.c_str(), 0755);
+    ASSERT_TRUE(check_bridge_program(program).ok());
+    BridgeOptions bad = options();
+    bad.program = program;
+    auto focused = focus_via_bridge(bad, "mousepad");
+    ASSERT_FALSE(focused.ok());
+    const Error& error = focused.error();
+    EXPECT_EQ(error.code, ErrorCode::kInternal);
+    EXPECT_EQ(error.details.at("reason"), "bridge_failed");
+    EXPECT_EQ(error.details.at("step"), "list-windows");
+    EXPECT_EQ(error.details.at("delivery"), "not_delivered");
+    EXPECT_EQ(error.details.at("errno"), c.error_number);
+    EXPECT_TRUE(error.details.at("calls").empty());
+    EXPECT_EQ(error.retry, Retry::kSafe);
+    EXPECT_NE(error.message.find(std::strerror(c.error_number)), std::string::npos)
+        << error.message;
+  }
 }
 
 TEST(CountListedWindows, CountsNonBlankLines) {

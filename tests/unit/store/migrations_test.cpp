@@ -46,7 +46,8 @@ TEST(Migrations, VersionsAreStrictlyIncreasing) {
 TEST(Migrations, ExpectedTablesExist) {
   auto db = Database::open(":memory:");
   ASSERT_TRUE(db.ok());
-  for (const char* table : {"settings", "automations", "revisions", "runs", "run_steps", "checks", "audit"}) {
+  for (const char* table : {"settings", "automations", "revisions", "runs", "run_steps", "checks", "audit",
+                            "run_ledger", "run_undo"}) {
     auto stmt = db->prepare(std::string("SELECT count(*) FROM ") + table);
     EXPECT_TRUE(stmt.ok()) << table;
   }
@@ -78,6 +79,60 @@ TEST(Migrations, RunStatusesAreTheDesignsClosedSet) {
                         "VALUES (1, 1, 'done', 3, 0)").ok());
   EXPECT_FALSE(db->exec("INSERT INTO runs (automation_id, revision, status, level, started_at) "
                         "VALUES (99, 1, 'failed', 3, 0)").ok()) << "foreign keys must be enforced";
+}
+
+// A database written by a version-1 daemon, opened by this one.
+TEST(Migrations, VersionOneDatabaseUpgradesAndKeepsItsRows) {
+  testing::TempDir dir;
+  const std::string path = dir.file("v1.db");
+  {
+    sqlite3* raw = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+    std::unique_ptr<sqlite3, SqliteCloser> v1(raw);
+    const std::string sql = std::string(builtin_migrations()[0].sql) +
+        "PRAGMA user_version = 1;"
+        "INSERT INTO settings VALUES ('max_level', '4', 5);"
+        "INSERT INTO automations (id, name, enabled, level, current_revision, created_at, updated_at) "
+        "  VALUES (7, 'backup', 0, 3, 2, 10, 20);"
+        "INSERT INTO revisions VALUES (7, 1, '{\"actions\":[]}', 10), (7, 2, '{\"actions\":[1]}', 20);"
+        "INSERT INTO runs (id, automation_id, revision, status, level, supervised, started_at, finished_at, reason) "
+        "  VALUES (40, 7, 2, 'succeeded', 3, 1, 30, 31, NULL), (41, 7, 2, 'running', 3, 1, 32, NULL, NULL);"
+        "INSERT INTO run_steps (run_id, seq, phase, type, status, output, duration_ms) "
+        "  VALUES (40, 0, 'action', 'command', 'ok', 'out', 5);"
+        "INSERT INTO checks VALUES (40, 1, 1);"
+        "INSERT INTO audit (at, method, outcome, duration_ms) VALUES (50, 'click', 'refused', 1);";
+    ASSERT_EQ(sqlite3_exec(v1.get(), sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK)
+        << sqlite3_errmsg(v1.get());
+  }
+  auto db = Database::open(path);
+  ASSERT_TRUE(db.ok()) << db.error().message;
+  EXPECT_EQ(db->schema_version(), 2);
+  auto one = [&](const std::string& sql) -> std::string {
+    auto stmt = db->prepare(sql);
+    EXPECT_TRUE(stmt.ok()) << sql;
+    if (!stmt.ok()) return {};
+    auto row = stmt->step();
+    EXPECT_TRUE(row.ok() && *row) << sql;
+    return stmt->column_text(0);
+  };
+  EXPECT_EQ(one("SELECT value FROM settings WHERE key = 'max_level'"), "4");
+  EXPECT_EQ(one("SELECT name || ',' || enabled || ',' || level || ',' || current_revision || ',' || "
+                "history_limit FROM automations WHERE id = 7"),
+            "backup,0,3,2,30");
+  EXPECT_EQ(one("SELECT group_concat(definition, '|') FROM revisions WHERE automation_id = 7"),
+            "{\"actions\":[]}|{\"actions\":[1]}");
+  EXPECT_EQ(one("SELECT group_concat(id || ':' || status || ':' || started_by || ':' || step_count, ',') "
+                "FROM runs ORDER BY id"),
+            "40:succeeded:person:0,41:running:person:0");
+  EXPECT_EQ(one("SELECT output || ':' || output_truncated FROM run_steps WHERE run_id = 40"), "out:0");
+  EXPECT_EQ(one("SELECT count(*) FROM checks"), "1");
+  EXPECT_EQ(one("SELECT count(*) FROM audit"), "1");
+  EXPECT_EQ(one("SELECT count(*) FROM run_ledger"), "0");
+  // The new columns are constrained like the old ones.
+  EXPECT_FALSE(db->exec("UPDATE automations SET history_limit = 0").ok());
+  EXPECT_FALSE(db->exec("INSERT INTO run_ledger (run_id, automation_id, revision, level, started_at, "
+                        "finished_at, status, supervised) VALUES (1, 7, 1, 3, 0, 0, 'running', 0)").ok())
+      << "the ledger holds finished runs only";
 }
 
 }  // namespace

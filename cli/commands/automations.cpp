@@ -1,0 +1,409 @@
+// automation list|get|create|update|delete|enable|disable|start|stop|runs|raise|lower|promote|
+// gate, run show|approve|deny|undo, approvals, stop-all: levelled automations. The CLI links
+// no validator (DESIGN.md §2): it checks that FILE is JSON and sends it; the daemon's answer,
+// with every problem and its path, is the verdict.
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+
+#include "cli/command.h"
+#include "cli/render.h"
+
+namespace companyos::cli {
+namespace {
+
+// Unix seconds as "2025-03-01 07:00:00 UTC"; null (manual, disabled) as "-".
+std::string when(const nlohmann::json& unix_seconds) {
+  if (!unix_seconds.is_number_integer()) return "-";
+  const std::time_t t = unix_seconds.get<std::time_t>();
+  std::tm utc{};
+  if (gmtime_r(&t, &utc) == nullptr) return unix_seconds.dump();
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &utc);
+  return text;
+}
+
+// FILE's JSON, or a usage error naming what is wrong with the file; "-" reads stdin.
+nlohmann::json read_definition(const std::string& path) {
+  std::string text;
+  if (path == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  } else {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw CLI::ValidationError("FILE", "cannot read " + path);
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (in.bad()) throw CLI::ValidationError("FILE", "cannot read " + path);
+  }
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw CLI::ValidationError("FILE", path + " is not JSON: " + e.what());
+  }
+}
+
+std::string level_text(const nlohmann::json& automation) {
+  return plain(automation["level"]) + " (" + plain(automation.value("level_name", nlohmann::json())) + ")";
+}
+
+void print_automation(const nlohmann::json& a) {
+  const nlohmann::json last = a.value("last_run", nlohmann::json());
+  std::cout << "id:         " << plain(a["id"]) << '\n'
+            << "name:       " << plain(a["name"]) << '\n'
+            << "level:      " << level_text(a) << '\n'
+            << "revision:   " << plain(a["revision"]) << '\n'
+            << "enabled:    " << plain(a["enabled"]) << '\n'
+            << "last run:   "
+            << (last.is_object() ? plain(last["id"]) + " " + plain(last["status"]) + ", started " +
+                                       when(last["started_at"])
+                                 : std::string("-"))
+            << '\n'
+            << "next run:   " << when(a.value("nextRunAt", nlohmann::json())) << '\n'
+            << "definition:\n"
+            << a.value("definition", nlohmann::json()).dump(2) << '\n';
+}
+
+// INVALID_ARGS from validation: each problem on its own line, as "path: message".
+void print_problems(const nlohmann::json& error) {
+  const nlohmann::json details = error.value("details", nlohmann::json::object());
+  if (!details.is_object() || !details.contains("problems") || !details["problems"].is_array()) return;
+  std::cerr << "problems:\n";
+  for (const auto& problem : details["problems"]) {
+    const std::string path = plain(problem.value("path", nlohmann::json("")));
+    std::cerr << "  " << (path.empty() || path == "-" ? "" : path + ": ")
+              << plain(problem.value("message", nlohmann::json(""))) << '\n';
+  }
+  const auto shown = details["problems"].size();
+  const auto count = details.value("problem_count", static_cast<std::int64_t>(shown));
+  if (count > static_cast<std::int64_t>(shown)) {
+    std::cerr << "  … and " << count - static_cast<std::int64_t>(shown) << " more\n";
+  }
+}
+
+// GATE_NOT_MET from promote: the failing conditions, one a line.
+void print_failing_conditions(const nlohmann::json& error) {
+  const nlohmann::json details = error.value("details", nlohmann::json::object());
+  if (!details.is_object() || !details.contains("failing")) return;
+  std::cerr << "failing conditions:\n";
+  for (const auto& line : details["failing"]) std::cerr << "  FAIL " << plain(line) << '\n';
+}
+
+void print_run_line(const std::string& verb, const nlohmann::json& run) {
+  std::cout << verb << " run " << plain(run["id"]) << " of automation " << plain(run["automation_id"])
+            << " (level " << plain(run["level"]) << "): " << plain(run["status"]);
+  if (run.contains("reason") && !run["reason"].is_null()) std::cout << " — " << plain(run["reason"]);
+  std::cout << '\n';
+}
+
+void print_run(const nlohmann::json& run) {
+  std::cout << "run:        " << plain(run["id"]) << " of automation " << plain(run["automation_id"])
+            << " (revision " << plain(run["revision"]) << ")\n"
+            << "status:     " << plain(run["status"]) << '\n'
+            << "level:      " << plain(run["level"]) << '\n'
+            << "started by: " << plain(run["started_by"]) << '\n'
+            << "supervised: " << plain(run["supervised"]) << '\n'
+            << "started:    " << when(run["started_at"]) << '\n'
+            << "finished:   " << when(run["finished_at"]) << '\n';
+  if (!run["reason"].is_null()) std::cout << "reason:     " << plain(run["reason"]) << '\n';
+  if (!run["waiting_description"].is_null()) {
+    std::cout << "waiting on: " << plain(run["waiting_description"]) << '\n';
+  }
+  if (run.contains("checks")) {
+    std::cout << "checks:     " << plain(run["checks"]["passed"]) << " passed, "
+              << plain(run["checks"]["failed"]) << " failed\n";
+  }
+  if (run.contains("steps") && !run["steps"].empty()) {
+    std::cout << '\n';
+    render_table(std::cout, run["steps"],
+                 {{"SEQ", "seq"}, {"PHASE", "phase"}, {"TYPE", "type"}, {"STATUS", "status"},
+                  {"DELIVERY", "delivery"}, {"ERROR", "error_code"}, {"MS", "duration_ms"},
+                  {"REASON", "reason"}});
+    for (const auto& step : run["steps"]) {
+      const std::string output = step.value("output", "");
+      if (output.empty()) continue;
+      std::cout << "\noutput of step " << plain(step["seq"])
+                << (step.value("output_truncated", false) ? " (truncated)" : "") << ":\n"
+                << output << (output.back() == '\n' ? "" : "\n");
+    }
+  }
+}
+
+void print_runs(const nlohmann::json& data) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& run : data["runs"]) {
+    nlohmann::json row = run;
+    row["started"] = when(run["started_at"]);
+    row["finished"] = when(run["finished_at"]);
+    rows.push_back(std::move(row));
+  }
+  if (rows.empty()) {
+    std::cout << "no runs" << (data["status"].is_null() ? "" : " with status " + plain(data["status"])) << '\n';
+  } else {
+    render_table(std::cout, rows,
+                 {{"RUN", "id"}, {"STATUS", "status"}, {"LEVEL", "level"}, {"SUPERVISED", "supervised"},
+                  {"BY", "started_by"}, {"STARTED", "started"}, {"FINISHED", "finished"},
+                  {"REASON", "reason"}});
+  }
+  const auto total = data.value("total", std::int64_t{0});
+  const auto size = std::max<std::int64_t>(1, data.value("page_size", std::int64_t{20}));
+  std::cout << "page " << plain(data["page"]) << " of " << std::max<std::int64_t>(1, (total + size - 1) / size)
+            << " (" << total << " run" << (total == 1 ? "" : "s") << ")\n";
+}
+
+void print_gate(const nlohmann::json& data) {
+  std::cout << "promotion gate of automation " << plain(data["id"]) << " (" << plain(data["name"])
+            << "), level " << plain(data["level"]) << ", revision " << plain(data["revision"]) << ":\n";
+  int failing = 0;
+  for (const auto& condition : data["conditions"]) {
+    const bool pass = condition.value("pass", false);
+    failing += pass ? 0 : 1;
+    std::cout << (pass ? "  pass  " : "  FAIL  ") << plain(condition["text"]) << '\n';
+  }
+  std::cout << (data.value("passed", false)
+                    ? "every condition holds: `companyos automation promote " + plain(data["id"]) + "` may promote it to 4"
+                    : std::to_string(failing) + " condition(s) fail: promote is refused")
+            << '\n';
+}
+
+void print_level_change(const nlohmann::json& a) {
+  std::cout << "automation " << plain(a["id"]) << " (" << plain(a["name"]) << "): level "
+            << plain(a["previous_level"]) << " -> " << level_text(a) << '\n';
+}
+
+// One subcommand taking an id: sends METHOD {"id": ID}.
+CLI::App* add_id_command(CLI::App& parent, Invocation& out, const std::string& name,
+                         const std::string& description, const std::string& examples,
+                         const std::string& method, const std::string& id_help,
+                         std::function<void(const nlohmann::json&)> human,
+                         std::function<void(const nlohmann::json&)> human_error = {}) {
+  auto id = std::make_shared<std::int64_t>(0);
+  auto* cmd = add_command(parent, name, description, examples);
+  cmd->add_option("id", *id, id_help)->required()->check(CLI::PositiveNumber);
+  cmd->callback([&out, id, method, human = std::move(human), human_error = std::move(human_error)] {
+    out.method = method;
+    out.params = {{"id", *id}};
+    out.human = human;
+    out.human_error = human_error;
+  });
+  return cmd;
+}
+
+void add_automation_group(CLI::App& app, Invocation& out) {
+  auto* automation = add_command(
+      app, "automation",
+      "Levelled automations: routines of steps that earn autonomy by evidence.\n"
+      "Levels: 1 suggest (dry runs), 2 assist (each effect asks), 3 supervised, 4 unattended (gate).",
+      "  companyos automation create data/examples/fixture-write-note.json\n"
+      "  companyos automation list\n"
+      "  companyos automation raise 1\n"
+      "  companyos automation start 1\n"
+      "  companyos automation gate 1\n");
+  automation->require_subcommand(1);
+
+  add_command(*automation, "list", "Every automation: name, level, enabled, last run, next run.",
+              "  companyos automation list\n  companyos --json automation list\n")
+      ->callback([&out] {
+        out.method = "automation.list";
+        out.human = [](const nlohmann::json& data) {
+          if (data["automations"].empty()) {
+            std::cout << "no automations; create one with: companyos automation create FILE\n";
+            return;
+          }
+          nlohmann::json rows = nlohmann::json::array();
+          for (const auto& a : data["automations"]) {
+            nlohmann::json row = a;
+            row["next"] = when(a["nextRunAt"]);
+            rows.push_back(std::move(row));
+          }
+          render_table(std::cout, rows,
+                       {{"ID", "id"}, {"NAME", "name"}, {"LEVEL", "level"}, {"ENABLED", "enabled"},
+                        {"LAST RUN", "last_run_status"}, {"NEXT RUN", "next"}});
+          if (!data.value("automations_enabled", true)) {
+            std::cout << "automations are switched off (settings: automations_enabled=false)\n";
+          }
+        };
+      });
+
+  add_id_command(*automation, out, "get", "Show one automation: level, revision, last and next run, definition.",
+                 "  companyos automation get 1\n  companyos --json automation get 1 | jq .data.definition\n",
+                 "automation.get", "the automation's id", print_automation);
+
+  auto create_file = std::make_shared<std::string>();
+  auto* create = add_command(*automation, "create",
+                             "Store a new automation from a JSON definition file (at level 1).\n"
+                             "The daemon validates it and lists every problem with its path.",
+                             "  companyos automation create data/examples/fixture-write-note.json\n"
+                             "  companyos automation create - < routine.json\n");
+  create->add_option("file", *create_file, "the definition (JSON); - reads stdin")->required();
+  create->callback([&out, create_file] {
+    out.method = "automation.create";
+    out.params = {{"definition", read_definition(*create_file)}};
+    out.human = [](const nlohmann::json& a) {
+      std::cout << "created automation " << plain(a["id"]) << " (" << plain(a["name"]) << ") at level "
+                << level_text(a) << ", revision " << plain(a["revision"]) << '\n';
+    };
+    out.human_error = print_problems;
+  });
+
+  auto update_id = std::make_shared<std::int64_t>(0);
+  auto update_file = std::make_shared<std::string>();
+  auto* update = add_command(*automation, "update",
+                             "Replace an automation's definition. Changed steps make a new revision\n"
+                             "(the gate counts only its runs; level 4 drops to 3).",
+                             "  companyos automation update 1 routine.json\n"
+                             "  companyos --json automation get 1 | jq .data.definition > d.json; companyos automation update 1 d.json\n");
+  update->add_option("id", *update_id, "the automation's id")->required()->check(CLI::PositiveNumber);
+  update->add_option("file", *update_file, "the new definition (JSON); - reads stdin")->required();
+  update->callback([&out, update_id, update_file] {
+    out.method = "automation.update";
+    out.params = {{"id", *update_id}, {"definition", read_definition(*update_file)}};
+    out.human = [](const nlohmann::json& a) {
+      std::cout << "updated automation " << plain(a["id"]) << " (" << plain(a["name"]) << "): revision "
+                << plain(a["revision"]) << (a.value("new_revision", false) ? " (new steps)" : " (same steps)")
+                << ", level " << level_text(a) << (a.value("demoted", false) ? ", dropped from 4" : "")
+                << '\n';
+    };
+    out.human_error = print_problems;
+  });
+
+  add_id_command(*automation, out, "delete", "Delete an automation with its revisions and run history.",
+                 "  companyos automation delete 1\n", "automation.delete", "the automation's id",
+                 [](const nlohmann::json& d) {
+                   std::cout << "deleted automation " << plain(d["id"]) << " (" << plain(d["name"]) << ")\n";
+                 });
+  const auto enabled_line = [](const nlohmann::json& a) {
+    std::cout << "automation " << plain(a["id"]) << " (" << plain(a["name"]) << ") is "
+              << (a.value("enabled", false) ? "enabled" : "disabled") << '\n';
+  };
+  add_id_command(*automation, out, "enable", "Let an automation run and its schedule trigger.",
+                 "  companyos automation enable 1\n", "automation.enable", "the automation's id", enabled_line);
+  add_id_command(*automation, out, "disable", "Keep an automation from starting (an active run goes on).",
+                 "  companyos automation disable 1\n", "automation.disable", "the automation's id", enabled_line);
+  add_id_command(*automation, out, "start",
+                 "Start a run now, as a person: level 1 is a dry run, level 2 asks before each\n"
+                 "effect (see `companyos approvals`), level 3 runs supervised.",
+                 "  companyos automation start 1\n  companyos run show 7    # the run it started\n",
+                 "automation.start", "the automation's id",
+                 [](const nlohmann::json& run) { print_run_line("started", run); });
+  add_id_command(*automation, out, "stop",
+                 "Stop the automation's active run: the active step is cancelled (a command's\n"
+                 "process group is killed) and no postActions run.",
+                 "  companyos automation stop 1\n", "automation.stop", "the automation's id",
+                 [](const nlohmann::json& run) { print_run_line("stopped", run); });
+
+  struct RunsArgs {
+    std::int64_t id = 0;
+    std::string status;
+    int page = 1;
+  };
+  auto runs_args = std::make_shared<RunsArgs>();
+  auto* runs = add_command(*automation, "runs", "An automation's runs, newest first, 20 a page.",
+                           "  companyos automation runs 1\n"
+                           "  companyos automation runs 1 --status failed\n"
+                           "  companyos automation runs 1 --page 2\n");
+  runs->add_option("id", runs_args->id, "the automation's id")->required()->check(CLI::PositiveNumber);
+  runs->add_option("--status", runs_args->status,
+                   "only runs with this status: running, waiting, succeeded, failed, blocked, "
+                   "skipped, stopped, reverted");
+  runs->add_option("--page", runs_args->page, "page number, from 1")->check(CLI::PositiveNumber);
+  runs->callback([&out, runs_args] {
+    out.method = "automation.runs";
+    out.params = {{"id", runs_args->id}, {"page", runs_args->page}};
+    if (!runs_args->status.empty()) out.params["status"] = runs_args->status;
+    out.human = print_runs;
+  });
+
+  add_id_command(*automation, out, "raise", "One level up: 1 -> 2 -> 3 (never above the max_level setting).",
+                 "  companyos automation raise 1\n", "automation.raise", "the automation's id",
+                 print_level_change);
+  add_id_command(*automation, out, "lower", "One level down, to 1 at the lowest.",
+                 "  companyos automation lower 1\n", "automation.lower", "the automation's id",
+                 print_level_change);
+  add_id_command(*automation, out, "promote",
+                 "Promote from 3 to 4 (unattended) when every condition of the gate holds;\n"
+                 "otherwise refused with each failing condition.",
+                 "  companyos automation gate 1\n  companyos automation promote 1\n",
+                 "automation.promote", "the automation's id", print_level_change,
+                 print_failing_conditions);
+  add_id_command(*automation, out, "gate",
+                 "The promotion gate's eight conditions, each with pass/fail and its figures.",
+                 "  companyos automation gate 1\n  companyos --json automation gate 1 | jq .data.conditions\n",
+                 "automation.gate", "the automation's id", print_gate);
+}
+
+void add_run_group(CLI::App& app, Invocation& out) {
+  auto* run = add_command(app, "run", "One run of an automation: show it, decide on it, undo it.",
+                          "  companyos run show 7\n  companyos run approve 7\n  companyos run undo 7\n");
+  run->require_subcommand(1);
+  add_id_command(*run, out, "show", "A run with its steps, checks and capped output.",
+                 "  companyos run show 7\n  companyos --json run show 7 | jq .data.steps\n", "run.show",
+                 "the run's id", print_run);
+  add_id_command(*run, out, "approve", "Approve a waiting run (or its waiting step); it goes on.",
+                 "  companyos approvals\n  companyos run approve 7\n", "run.approve", "the run's id",
+                 [](const nlohmann::json& r) { print_run_line("approved", r); });
+  add_id_command(*run, out, "deny", "Deny a waiting run; it ends blocked.",
+                 "  companyos run deny 7\n", "run.deny", "the run's id",
+                 [](const nlohmann::json& r) { print_run_line("denied", r); });
+  add_id_command(*run, out, "undo",
+                 "Run the recorded inverses in reverse order (restore values, undo commands, close\n"
+                 "launched windows) and mark the run reverted; a level-4 automation drops to 3.",
+                 "  companyos run undo 7\n", "run.undo", "the run's id", [](const nlohmann::json& r) {
+                   print_run_line("undid", r);
+                   std::cout << "inverses run (step seqs): " << plain(r["undone"]) << '\n';
+                   if (!r["not_reversible"].empty()) {
+                     std::cout << "not reversible, left as they are (step seqs): " << plain(r["not_reversible"]) << '\n';
+                   }
+                   if (r.value("demoted", false)) std::cout << "the automation dropped from level 4 to 3\n";
+                 });
+}
+
+void print_approvals(const nlohmann::json& data) {
+  if (data["approvals"].empty()) {
+    std::cout << "no run is waiting for a person\n";
+    return;
+  }
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& waiting : data["approvals"]) {
+    nlohmann::json row = waiting;
+    row["since"] = when(waiting["waiting_since"]);
+    row["until"] = when(waiting["approval_deadline"]);
+    rows.push_back(std::move(row));
+  }
+  render_table(std::cout, rows,
+               {{"RUN", "run_id"}, {"AUTOMATION", "automation_name"}, {"LEVEL", "level"},
+                {"SINCE", "since"}, {"UNTIL", "until"}, {"ASKS", "waiting_description"}});
+}
+
+}  // namespace
+
+void add_automation_commands(CLI::App& app, Invocation& out) {
+  add_automation_group(app, out);
+  add_run_group(app, out);
+
+  add_command(app, "approvals",
+              "Runs waiting for a person: what each asks to do, since when, and until when\n"
+              "(unapproved, it ends blocked).",
+              "  companyos approvals\n  companyos run approve 7\n  companyos run deny 7\n")
+      ->callback([&out] {
+        out.method = "approvals";
+        out.human = print_approvals;
+      });
+
+  add_command(app, "stop-all",
+              "Disable every automation and stop every active run (the same happens when the\n"
+              "setting automations_enabled turns false). Re-enable each with `automation enable`.",
+              "  companyos stop-all\n  companyos settings set automations_enabled false\n")
+      ->callback([&out] {
+        out.method = "stop_all";
+        out.human = [](const nlohmann::json& data) {
+          std::cout << "disabled " << plain(data["disabled"]) << " automation(s); stopped "
+                    << data["stopped"].size() << " run(s)";
+          std::string ids;
+          for (const auto& run : data["stopped"]) ids += (ids.empty() ? "" : ", ") + plain(run["id"]);
+          std::cout << (ids.empty() ? "" : ": " + ids) << '\n';
+        };
+      });
+}
+
+}  // namespace companyos::cli

@@ -1,0 +1,609 @@
+#include "automation/desktop_steps.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <filesystem>
+#include <thread>
+#include <type_traits>
+
+#include <nlohmann/json.hpp>
+
+#include "a11y/action_expectation.h"
+#include "a11y/live_resolve.h"
+#include "a11y/vocabulary.h"
+#include "a11y/wait.h"
+#include "automation/app_window.h"
+#include "automation/child_environment.h"
+#include "automation/command_process.h"
+#include "automation/element_probe.h"
+#include "automation/executable_lookup.h"
+#include "automation/file_check.h"
+#include "launch/agent_desktop_bridge.h"
+#include "launch/bridge_arguments.h"
+#include "launch/in_front.h"
+#include "x11/activation.h"
+#include "x11/key_chord.h"
+#include "x11/keyboard.h"
+#include "x11/session_chord.h"
+
+namespace companyos::automation {
+namespace {
+
+using std::chrono::milliseconds;
+using SteadyClock = std::chrono::steady_clock;
+
+a11y::Deadline after(milliseconds duration) { return SteadyClock::now() + duration; }
+
+// Sleeps for `duration` unless the stop token fires first; false when it fired.
+bool pause(const std::stop_token& stop, milliseconds duration) {
+  std::mutex mutex;
+  std::condition_variable_any never;
+  std::unique_lock lock(mutex);
+  never.wait_for(lock, stop, duration, [] { return false; });
+  return !stop.stop_requested();
+}
+
+StepOutcome passed(std::string reason, std::optional<Delivery> delivery = std::nullopt) {
+  StepOutcome outcome;
+  outcome.status = StepStatus::kPassed;
+  outcome.reason = std::move(reason);
+  outcome.delivery = delivery;
+  return outcome;
+}
+
+StepOutcome failed(std::string reason, std::optional<ErrorCode> code = std::nullopt) {
+  StepOutcome outcome;
+  outcome.status = StepStatus::kFailed;
+  outcome.reason = std::move(reason);
+  outcome.error_code = code;
+  return outcome;
+}
+
+StepOutcome blocked(const Error& error) {
+  StepOutcome outcome = outcome_from_error(error);
+  outcome.status = StepStatus::kBlocked;
+  outcome.delivery = Delivery::kNotDelivered;
+  return outcome;
+}
+
+StepOutcome stopped() {
+  StepOutcome outcome;
+  outcome.status = StepStatus::kStopped;
+  outcome.reason = "stopped while the step ran";
+  return outcome;
+}
+
+StepOutcome check_outcome(bool holds, std::string reason) {
+  StepOutcome outcome = holds ? passed(std::move(reason)) : failed(std::move(reason));
+  outcome.check_passed = holds;
+  return outcome;
+}
+
+// What one look at a condition saw: it holds, it does not (yet), or it cannot be judged
+// (a refusal: ambiguous target, password manager), which ends the step blocked.
+struct Look {
+  enum class Kind { kHolds, kNot, kRefused } kind = Kind::kNot;
+  std::string reason;
+  std::optional<Error> refusal;
+};
+
+Look holds(std::string reason) { return {Look::Kind::kHolds, std::move(reason), std::nullopt}; }
+Look not_yet(std::string reason) { return {Look::Kind::kNot, std::move(reason), std::nullopt}; }
+Look refused(Error error) {
+  std::string reason = error.message;
+  return {Look::Kind::kRefused, std::move(reason), std::move(error)};
+}
+
+// Looks until the condition holds, is refused, the timeout passes or the stop token fires.
+// Each look is bounded by what is left of the timeout (and at least 1 s, so a look can end).
+template <typename LookOnce>
+StepOutcome poll(const StepContext& context, milliseconds timeout, milliseconds interval, bool is_check,
+                 LookOnce look_once) {
+  const auto deadline = SteadyClock::now() + timeout;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<milliseconds>(deadline - SteadyClock::now());
+    Look look = look_once(SteadyClock::now() + std::max(left, milliseconds(1000)));
+    if (look.kind == Look::Kind::kRefused) return blocked(*look.refusal);
+    if (look.kind == Look::Kind::kHolds) {
+      return is_check ? check_outcome(true, look.reason) : passed(look.reason);
+    }
+    if (SteadyClock::now() >= deadline) {
+      std::string reason = look.reason + " (after " + std::to_string(timeout.count() / 1000) + " s)";
+      if (is_check) return check_outcome(false, reason);
+      return failed(reason, ErrorCode::kTimeout);
+    }
+    if (!pause(context.stop, std::min(interval, std::chrono::duration_cast<milliseconds>(deadline - SteadyClock::now())))) {
+      return stopped();
+    }
+  }
+}
+
+// Not there (yet) is a look that does not hold; ambiguity and policy refuse.
+Look element_look(const Result<ElementProbe>& probe, const std::string& what,
+                  const std::function<Look(const a11y::Node&)>& judge) {
+  if (!probe) {
+    const ErrorCode code = probe.error().code;
+    if (code == ErrorCode::kAppNotFound || code == ErrorCode::kWindowNotFound ||
+        code == ErrorCode::kElementNotFound) {
+      return not_yet(what + " is not there: " + probe.error().message);
+    }
+    if (code == ErrorCode::kPolicyDenied || code == ErrorCode::kAmbiguousTarget) return refused(probe.error());
+    return not_yet(probe.error().message);
+  }
+  if (probe->matches > 1) {
+    return refused(make_error(ErrorCode::kAmbiguousTarget,
+                              std::to_string(probe->matches) + " elements match " + what,
+                              {{"kind", "identity_not_unique"}, {"matches", probe->matches}}));
+  }
+  if (probe->matches == 0) return not_yet("no element matches " + what);
+  return judge(*probe->node);
+}
+
+std::string window_json(const x11::WindowInfo& window) {
+  nlohmann::json json = {{"xid", window.id}, {"wm_class", window.wm_class},
+                         {"wm_instance", window.wm_instance}, {"title", window.title}};
+  if (window.pid) json["pid"] = *window.pid;
+  return json.dump();
+}
+
+Status check_press_allowed(const PressStep& step, const StepContext& context, x11::KeyChord& chord) {
+  if (auto st = launch::check_key_chord(step.chord); !st) return st;
+  auto parsed = x11::parse_key_chord(step.chord);
+  if (!parsed) return std::move(parsed).take_error();
+  if (x11::is_session_chord(*parsed)) {
+    return make_error(ErrorCode::kPolicyDenied,
+                      x11::to_string(*parsed) + " ends, locks or switches the session; automations never send it",
+                      {{"reason", "session_chord"}, {"chord", x11::to_string(*parsed)}});
+  }
+  if (!context.agent_desktop_path.empty()) {
+    if (auto st = launch::check_bridge_program(context.agent_desktop_path); !st) return st;
+  }
+  if (!context.physical_input) {
+    return make_error(ErrorCode::kPolicyDenied, "a press needs physical input, which the settings do not allow",
+                      {{"reason", "physical_input_disabled"}}, "companyos settings set physical_input true");
+  }
+  chord = *parsed;
+  return ok_status();
+}
+
+Status check_command_runnable(const CommandLine& line) {
+  auto environment = child_environment(daemon_environment(), line.env);
+  if (!environment) return std::move(environment).take_error();
+  auto program = resolve_executable(line.executable, search_path_of(*environment));
+  if (!program) return std::move(program).take_error();
+  std::error_code ec;
+  if (!std::filesystem::is_directory(line.cwd, ec)) {
+    return make_error(ErrorCode::kNotFound, "no directory at " + line.cwd, {{"cwd", line.cwd}});
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+DesktopStepExecutor::DesktopStepExecutor(a11y::Observer& observer, a11y::ActionEngine& actions,
+                                         const Clock& clock, DesktopStepOptions options)
+    : observer_(observer), actions_(actions), clock_(clock), options_(std::move(options)) {}
+
+// ---- execute ----------------------------------------------------------------------------
+
+StepOutcome DesktopStepExecutor::execute(const Step& step, const StepContext& context) {
+  if (context.stop.stop_requested()) return stopped();
+  return std::visit(
+      [&](const auto& body) -> StepOutcome {
+        using T = std::decay_t<decltype(body)>;
+        if constexpr (std::is_same_v<T, CommandStep>) {
+          return run_command_step(body, context);
+        } else if constexpr (std::is_same_v<T, OpenLinkStep>) {
+          return open(body.app, launch::Target{launch::TargetKind::kLink, body.url});
+        } else if constexpr (std::is_same_v<T, OpenFileStep>) {
+          return open(body.app, launch::Target{launch::TargetKind::kFile, body.path});
+        } else if constexpr (std::is_same_v<T, FocusStep>) {
+          return focus(body, context);
+        } else if constexpr (std::is_same_v<T, PressStep>) {
+          return press(body, context);
+        } else if constexpr (std::is_same_v<T, ClickStep>) {
+          return act(a11y::ActionKind::kClick, body.app, body.window, body.target, "");
+        } else if constexpr (std::is_same_v<T, SetValueStep>) {
+          return set_value(body);
+        } else if constexpr (std::is_same_v<T, WaitStep>) {
+          return wait(body, context);
+        } else {
+          return check(body, context);
+        }
+      },
+      step.body);
+}
+
+StepOutcome DesktopStepExecutor::run_command_step(const CommandStep& step, const StepContext& context) {
+  auto result = run_command(command_spec(step.command, context.output_cap), clock_, context.stop);
+  if (!result) return blocked(result.error());  // nothing was started
+  if (result->end == CommandEnd::kStopped) {
+    StepOutcome outcome = stopped();
+    outcome.output = result->output;
+    outcome.output_truncated = result->output_truncated;
+    return outcome;
+  }
+  StepOutcome outcome = result->succeeded()
+                            ? passed("exit status 0", Delivery::kDeliveredUnverified)
+                            : failed(result->describe(), result->end == CommandEnd::kTimedOut
+                                                             ? std::optional(ErrorCode::kTimeout)
+                                                             : std::nullopt);
+  outcome.delivery = Delivery::kDeliveredUnverified;
+  outcome.output = result->output;
+  outcome.output_truncated = result->output_truncated;
+  if (result->succeeded() && step.undo) {
+    outcome.undo = store::UndoRecord{0, store::UndoKind::kCommand, std::nullopt, to_json(*step.undo).dump(),
+                                     std::nullopt};
+  }
+  return outcome;
+}
+
+StepOutcome DesktopStepExecutor::open(const std::string& app, const launch::Target& target) {
+  // The windows open before the launch tell a new window from one the app reused: only a new
+  // one is closed by undo.
+  std::vector<x11::WindowId> before;
+  if (auto connection = x11::Connection::open(); connection) before = launch::current_window_ids(*connection);
+  auto report = launch::run_launch_step(app, target, options_.launch);
+  if (!report) return blocked(report.error());  // refused, nothing launched
+  if (auto st = launch::report_status(*report); !st) {
+    StepOutcome outcome = outcome_from_error(st.error());
+    outcome.status = StepStatus::kFailed;
+    outcome.delivery = Delivery::kDeliveredUnverified;
+    return outcome;
+  }
+  StepOutcome outcome = passed("opened with " + report->plan.entry.id + " and in front", Delivery::kDeliveredVerified);
+  const auto& window = report->in_front->app_window;
+  if (window && std::find(before.begin(), before.end(), window->id) == before.end()) {
+    outcome.undo = store::UndoRecord{0, store::UndoKind::kCloseWindow, std::nullopt, std::nullopt,
+                                     window_json(*window)};
+  } else {
+    outcome.reason += "; the app reused a window that was already open, so undo will not close it";
+  }
+  return outcome;
+}
+
+StepOutcome DesktopStepExecutor::focus(const FocusStep& step, const StepContext& context) {
+  if (!context.agent_desktop_path.empty()) {
+    auto report = launch::focus_via_bridge(launch::BridgeOptions{context.agent_desktop_path}, step.app);
+    if (!report) return outcome_from_error(report.error());
+    // Exit status 0 is all the program says; nothing was read back.
+    return passed("focused through the agent-desktop program", Delivery::kDeliveredUnverified);
+  }
+  auto connection = x11::Connection::open();
+  if (!connection) return blocked(connection.error());
+  auto window = find_app_window(observer_, step.app, *connection, after(options_.action_timeout));
+  if (!window) return blocked(window.error());
+  if (auto st = x11::activate_window(*connection, window->id); !st) {
+    StepOutcome outcome = outcome_from_error(st.error());
+    if (outcome.status == StepStatus::kFailed) outcome.delivery = Delivery::kDeliveredUnverified;
+    return outcome;
+  }
+  auto active = x11::active_window(*connection);
+  const bool verified = active && *active && **active == window->id;
+  return passed(verified ? "the app's window is active" : "activation asked; the active window was not confirmed",
+                verified ? Delivery::kDeliveredVerified : Delivery::kDeliveredUnverified);
+}
+
+StepOutcome DesktopStepExecutor::press(const PressStep& step, const StepContext& context) {
+  x11::KeyChord chord;
+  if (auto st = check_press_allowed(step, context, chord); !st) return blocked(st.error());
+  auto connection = x11::Connection::open();
+  if (!connection) return blocked(connection.error());
+  auto window = find_app_window(observer_, step.app, *connection, after(options_.action_timeout));
+  if (!window) return blocked(window.error());
+  std::lock_guard lock(options_.physical_input_lock != nullptr ? *options_.physical_input_lock
+                                                               : own_physical_input_lock_);
+  if (auto st = x11::activate_window(*connection, window->id); !st) return blocked(st.error());
+  auto active = x11::active_window(*connection);
+  if (!active || !*active || **active != window->id) {
+    return blocked(make_error(ErrorCode::kPolicyDenied, "the app's window did not stay active; nothing was typed",
+                              {{"reason", "not_active"}}));
+  }
+  if (auto st = x11::send_key_chord(*connection, chord); !st) {
+    StepOutcome outcome = outcome_from_error(st.error());
+    outcome.status = StepStatus::kFailed;
+    outcome.delivery = Delivery::kDeliveredUnverified;
+    return outcome;
+  }
+  return passed("sent " + x11::to_string(chord), Delivery::kDeliveredUnverified);
+}
+
+StepOutcome DesktopStepExecutor::act(a11y::ActionKind kind, const std::string& app,
+                                     const std::optional<std::string>& window, const ElementSelector& target,
+                                     const std::string& argument) {
+  auto selector = to_selector(app, window, target);
+  if (!selector) return blocked(selector.error());
+  a11y::ActionRequest request;
+  request.kind = kind;
+  request.target = *selector;
+  request.argument = argument;
+  request.strict = true;
+  auto reply = actions_.perform(request, after(options_.action_timeout));
+  if (!reply) return outcome_from_error(reply.error());
+  const bool verified = reply->delivery == Delivery::kDeliveredVerified;
+  return passed(verified ? "done and read back" : "delivered; the effect was not read back", reply->delivery);
+}
+
+StepOutcome DesktopStepExecutor::set_value(const SetValueStep& step) {
+  // The value it replaces, read first: undo sets it back.
+  auto probe = probe_element(observer_, step.app, step.window, step.target, after(options_.action_timeout));
+  if (!probe) return blocked(probe.error());
+  const std::string what = describe_target(step.app, step.target);
+  if (probe->matches == 0) {
+    return blocked(make_error(ErrorCode::kElementNotFound, "no element matches " + what));
+  }
+  if (probe->matches > 1) {
+    return blocked(make_error(ErrorCode::kAmbiguousTarget, std::to_string(probe->matches) + " elements match " + what,
+                              {{"kind", "identity_not_unique"}}));
+  }
+  auto previous = element_value(*probe->node);
+  if (!previous) {
+    return blocked(make_error(ErrorCode::kPolicyDenied, what + " is a password field: automations never set it",
+                              {{"reason", "secret_required"}}));
+  }
+  StepOutcome outcome = act(a11y::ActionKind::kSetValue, step.app, step.window, step.target, step.value);
+  if (outcome.status == StepStatus::kPassed) {
+    outcome.undo = store::UndoRecord{0, store::UndoKind::kRestoreValue, *previous, std::nullopt, std::nullopt};
+  }
+  return outcome;
+}
+
+StepOutcome DesktopStepExecutor::wait(const WaitStep& step, const StepContext& context) {
+  const milliseconds timeout = std::chrono::seconds(step.timeout_seconds);
+  if (const auto* element = std::get_if<ElementWait>(&step.condition)) {
+    const std::string what = describe_target(element->app, element->target);
+    return poll(context, timeout, options_.poll_interval, false, [&](a11y::Deadline deadline) {
+      auto probe = probe_element(observer_, element->app, element->window, element->target, deadline);
+      if (element->predicate == WaitPredicate::kGone) {
+        if (probe && probe->matches == 0) return holds(what + " is gone");
+        if (!probe && (probe.error().code == ErrorCode::kAppNotFound ||
+                       probe.error().code == ErrorCode::kWindowNotFound)) {
+          return holds(what + " is gone with its window");
+        }
+        if (!probe) return not_yet(probe.error().message);
+        return not_yet(what + " is still there");
+      }
+      return element_look(probe, what, [&](const a11y::Node& node) {
+        switch (element->predicate) {
+          case WaitPredicate::kExists: return holds(what + " exists");
+          case WaitPredicate::kValue:
+            return element_value(node) == element->value ? holds(what + " has the value")
+                                                          : not_yet(what + " has another value");
+          case WaitPredicate::kState: {
+            const auto state = a11y::state_from_name(element->value.value_or(""));
+            if (!state) return refused(make_error(ErrorCode::kInvalidArgs, "unknown state " + element->value.value_or("")));
+            return a11y::has_state(node.states, *state) ? holds(what + " is " + *element->value)
+                                                        : not_yet(what + " is not " + *element->value);
+          }
+          case WaitPredicate::kGone: break;
+        }
+        return not_yet("");
+      });
+    });
+  }
+
+  a11y::WaitCondition condition = std::visit(
+      [](const auto& wait) -> a11y::WaitCondition {
+        using T = std::decay_t<decltype(wait)>;
+        if constexpr (std::is_same_v<T, WindowAppearsWait>) {
+          return a11y::WindowAppears{wait.app, wait.title};
+        } else if constexpr (std::is_same_v<T, WindowClosedWait>) {
+          return a11y::WindowClosed{wait.app, wait.title};
+        } else if constexpr (std::is_same_v<T, TextAppearsWait>) {
+          return a11y::TextAppears{wait.app, wait.text};
+        } else {
+          return a11y::WindowAppears{};
+        }
+      },
+      step.condition);
+  if (auto st = a11y::validate_condition(condition); !st) return blocked(st.error());
+
+  // A window-closed wait keeps what it saw open from its start, so it runs as one wait; the
+  // others hold or not at any moment and run in slices, between which a stop is seen.
+  const bool sliced = !std::holds_alternative<a11y::WindowClosed>(condition);
+  const auto deadline = SteadyClock::now() + timeout;
+  for (;;) {
+    const auto slice_end = sliced ? std::min(deadline, SteadyClock::now() + options_.stop_slice) : deadline;
+    auto outcome = a11y::wait_for(observer_, condition, slice_end);
+    if (outcome) {
+      return passed(std::string(a11y::condition_kind(condition)) + " seen after " +
+                    std::to_string(outcome->elapsed.count()) + " ms");
+    }
+    if (outcome.error().code != ErrorCode::kTimeout) return outcome_from_error(outcome.error());
+    if (SteadyClock::now() >= deadline) {
+      return failed(std::string(a11y::condition_kind(condition)) + " not seen within " +
+                        std::to_string(step.timeout_seconds) + " s",
+                    ErrorCode::kTimeout);
+    }
+    if (context.stop.stop_requested()) return stopped();
+  }
+}
+
+StepOutcome DesktopStepExecutor::check(const CheckStep& step, const StepContext& context) {
+  const milliseconds timeout = std::chrono::seconds(step.timeout_seconds);
+  return std::visit(
+      [&](const auto& check) -> StepOutcome {
+        using T = std::decay_t<decltype(check)>;
+        if constexpr (std::is_same_v<T, CommandCheck>) {
+          auto result = run_command(command_spec(check.command, context.output_cap), clock_, context.stop);
+          if (!result) return blocked(result.error());
+          if (result->end == CommandEnd::kStopped) return stopped();
+          StepOutcome outcome = check_outcome(result->succeeded(), result->describe());
+          outcome.output = result->output;
+          outcome.output_truncated = result->output_truncated;
+          return outcome;
+        } else if constexpr (std::is_same_v<T, FileCheck>) {
+          return poll(context, timeout, options_.poll_interval, true, [&](a11y::Deadline) {
+            const FileVerdict verdict = judge_file(check);
+            return verdict.holds ? holds(verdict.reason) : not_yet(verdict.reason);
+          });
+        } else if constexpr (std::is_same_v<T, FrontCheck>) {
+          return poll(context, timeout, options_.poll_interval, true, [&](a11y::Deadline deadline) {
+            auto pids = accessible_app_pids(observer_, check.app, deadline);
+            if (!pids) return refused(pids.error());
+            auto connection = x11::Connection::open();
+            if (!connection) return refused(connection.error());
+            auto active = x11::describe_active_window(*connection);
+            if (!active) return not_yet(active.error().message);
+            if (!*active) return not_yet("no window is active");
+            if (belongs_to_app(**active, check.app, *pids)) return holds(check.app + " is in front");
+            return not_yet("the active window is " + (*active)->wm_class + " \"" + (*active)->title + "\"");
+          });
+        } else {
+          const std::string what = describe_target(check.app, check.target);
+          return poll(context, timeout, options_.poll_interval, true, [&](a11y::Deadline deadline) {
+            auto probe = probe_element(observer_, check.app, check.window, check.target, deadline);
+            return element_look(probe, what, [&](const a11y::Node& node) {
+              switch (check.expectation) {
+                case ElementExpectation::kState: {
+                  const auto state = a11y::state_from_name(check.expected);
+                  if (!state) return refused(make_error(ErrorCode::kInvalidArgs, "unknown state " + check.expected));
+                  return a11y::has_state(node.states, *state) ? holds(what + " is " + check.expected)
+                                                              : not_yet(what + " is not " + check.expected);
+                }
+                case ElementExpectation::kValue: {
+                  const auto value = element_value(node);
+                  if (!value) return refused(make_error(ErrorCode::kPolicyDenied, what + " is a password field"));
+                  return *value == check.expected ? holds(what + " has the expected value")
+                                                  : not_yet(what + " has another value");
+                }
+                case ElementExpectation::kText: {
+                  const auto value = element_value(node).value_or("");
+                  const bool found = node.name.find(check.expected) != std::string::npos ||
+                                     value.find(check.expected) != std::string::npos;
+                  return found ? holds(what + " shows the expected text")
+                               : not_yet(what + " does not show the expected text");
+                }
+              }
+              return not_yet("");
+            });
+          });
+        }
+      },
+      step.condition);
+}
+
+// ---- dry run ----------------------------------------------------------------------------
+
+StepOutcome DesktopStepExecutor::dry_run(const Step& step, const StepContext& context) {
+  return std::visit(
+      [&](const auto& body) -> StepOutcome {
+        using T = std::decay_t<decltype(body)>;
+        if constexpr (std::is_same_v<T, CommandStep>) {
+          if (auto st = check_command_runnable(body.command); !st) return blocked(st.error());
+          if (body.undo) {
+            if (auto st = check_command_runnable(*body.undo); !st) return blocked(st.error());
+          }
+          return passed("would run " + body.command.executable + " in " + body.command.cwd);
+        } else if constexpr (std::is_same_v<T, OpenLinkStep> || std::is_same_v<T, OpenFileStep>) {
+          launch::Target target;
+          std::string app = body.app;
+          if constexpr (std::is_same_v<T, OpenLinkStep>) {
+            target = {launch::TargetKind::kLink, body.url};
+          } else {
+            target = {launch::TargetKind::kFile, body.path};
+          }
+          const auto index = options_.launch.index ? launch::DesktopIndex::load(*options_.launch.index)
+                                                   : launch::DesktopIndex::load();
+          const auto platform = options_.launch.platform ? *options_.launch.platform
+                                                         : launch::probe_platform(options_.launch.policy.gio_program);
+          auto plan = launch::plan_launch(index, app, target, platform, options_.launch.policy);
+          if (!plan) return blocked(plan.error());
+          return passed("would open with " + plan->entry.id);
+        } else if constexpr (std::is_same_v<T, FocusStep> || std::is_same_v<T, PressStep>) {
+          if constexpr (std::is_same_v<T, PressStep>) {
+            x11::KeyChord chord;
+            if (auto st = check_press_allowed(body, context, chord); !st) return blocked(st.error());
+          }
+          auto connection = x11::Connection::open();
+          if (!connection) return blocked(connection.error());
+          auto window = find_app_window(observer_, body.app, *connection, after(options_.action_timeout));
+          if (!window) return blocked(window.error());
+          return passed("would act on window \"" + window->title + "\"");
+        } else if constexpr (std::is_same_v<T, ClickStep> || std::is_same_v<T, SetValueStep>) {
+          auto selector = to_selector(body.app, body.window, body.target);
+          if (!selector) return blocked(selector.error());
+          auto live = a11y::resolve_live(observer_, *selector, after(options_.action_timeout));
+          if (!live) return blocked(live.error());
+          if constexpr (std::is_same_v<T, SetValueStep>) {
+            if (a11y::is_password_role(live->node.role)) {
+              return blocked(make_error(ErrorCode::kPolicyDenied, "the target is a password field",
+                                        {{"reason", "secret_required"}}));
+            }
+          }
+          return passed("would act on the one " + describe_target(body.app, body.target) + " in window \"" +
+                        live->window.title + "\"");
+        } else if constexpr (std::is_same_v<T, WaitStep>) {
+          return passed("would wait up to " + std::to_string(body.timeout_seconds) + " s");
+        } else {
+          if (const auto* command = std::get_if<CommandCheck>(&body.condition)) {
+            if (auto st = check_command_runnable(command->command); !st) return blocked(st.error());
+          }
+          return passed("would check");
+        }
+      },
+      step.body);
+}
+
+// ---- undo -------------------------------------------------------------------------------
+
+Status DesktopStepExecutor::undo(const Step& step, const store::UndoRecord& record, const StepContext& context) {
+  switch (record.kind) {
+    case store::UndoKind::kRestoreValue: {
+      const auto* set = std::get_if<SetValueStep>(&step.body);
+      if (set == nullptr || !record.previous_value) {
+        return make_error(ErrorCode::kInternal, "a restore-value undo needs a set_value step and its previous value");
+      }
+      StepOutcome outcome = act(a11y::ActionKind::kSetValue, set->app, set->window, set->target, *record.previous_value);
+      if (outcome.status != StepStatus::kPassed) {
+        return make_error(outcome.error_code.value_or(ErrorCode::kInternal), outcome.reason);
+      }
+      return ok_status();
+    }
+    case store::UndoKind::kCommand: {
+      const auto* command = std::get_if<CommandStep>(&step.body);
+      if (command == nullptr || !command->undo) {
+        return make_error(ErrorCode::kInternal, "a command undo needs a command step that declares one");
+      }
+      auto result = run_command(command_spec(*command->undo, context.output_cap), clock_, context.stop);
+      if (!result) return std::move(result).take_error();
+      if (!result->succeeded()) {
+        return make_error(result->end == CommandEnd::kTimedOut ? ErrorCode::kTimeout : ErrorCode::kInternal,
+                          "the undo command did not succeed: " + result->describe());
+      }
+      return ok_status();
+    }
+    case store::UndoKind::kCloseWindow:
+      return close_launched_window(record);
+  }
+  return make_error(ErrorCode::kInternal, "unknown undo kind");
+}
+
+Status DesktopStepExecutor::close_launched_window(const store::UndoRecord& record) {
+  const auto recorded = nlohmann::json::parse(record.window.value_or(""), nullptr, false);
+  if (!recorded.is_object() || !recorded.contains("xid")) {
+    return make_error(ErrorCode::kInternal, "the undo record names no window");
+  }
+  auto connection = x11::Connection::open();
+  if (!connection) return std::move(connection).take_error();
+  const auto xid = recorded["xid"].get<x11::WindowId>();
+  auto window = x11::describe_window(*connection, xid);
+  if (!window) return ok_status();  // closed already
+  // An X id can be reused: a window that is not the one launched is left alone.
+  if (window->wm_class != recorded.value("wm_class", "") ||
+      (recorded.contains("pid") && window->pid != recorded["pid"].get<long>())) {
+    return ok_status();
+  }
+  if (auto st = x11::close_window(*connection, xid); !st) return st;
+  const auto deadline = after(options_.action_timeout);
+  while (x11::describe_window(*connection, xid).ok()) {
+    if (SteadyClock::now() >= deadline) {
+      return make_error(ErrorCode::kTimeout, "the launched window did not close (it may be asking something)",
+                        {{"title", window->title}});
+    }
+    std::this_thread::sleep_for(milliseconds(20));
+  }
+  return ok_status();
+}
+
+}  // namespace companyos::automation

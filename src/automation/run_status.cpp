@@ -1,0 +1,84 @@
+#include "automation/run_status.h"
+
+#include <array>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace companyos::automation {
+namespace {
+
+constexpr std::array<std::string_view, 8> kStatusNames = {
+    "running", "waiting", "succeeded", "failed", "blocked", "skipped", "stopped", "reverted"};
+
+constexpr std::array<std::string_view, 11> kEventNames = {
+    "ask_approval", "approve", "deny", "approval_expired", "skip", "succeed", "fail",
+    "block",        "stop",    "undo", "daemon_restart"};
+
+using S = RunStatus;
+using E = RunEvent;
+
+// A retry keeps a run running, so it is no event. Undo is for finished runs that may have
+// changed something: not skipped ones (preconditions have no effect), nor one still going
+// (stop it first). A second approval of the same step finds the run running and is refused.
+constexpr std::array<RunTransition, 16> kTransitions{{
+    {S::kRunning, E::kAskApproval, S::kWaiting},
+    {S::kRunning, E::kSkip, S::kSkipped},
+    {S::kRunning, E::kSucceed, S::kSucceeded},
+    {S::kRunning, E::kFail, S::kFailed},
+    {S::kRunning, E::kBlock, S::kBlocked},
+    {S::kRunning, E::kStop, S::kStopped},
+    {S::kRunning, E::kDaemonRestart, S::kFailed},
+    {S::kWaiting, E::kApprove, S::kRunning},
+    {S::kWaiting, E::kDeny, S::kBlocked},
+    {S::kWaiting, E::kApprovalExpired, S::kBlocked},
+    {S::kWaiting, E::kStop, S::kStopped},
+    {S::kWaiting, E::kDaemonRestart, S::kFailed},
+    {S::kSucceeded, E::kUndo, S::kReverted},
+    {S::kFailed, E::kUndo, S::kReverted},
+    {S::kBlocked, E::kUndo, S::kReverted},
+    {S::kStopped, E::kUndo, S::kReverted},
+}};
+
+}  // namespace
+
+std::string_view to_string(RunStatus status) {
+  return kStatusNames[static_cast<std::size_t>(status)];
+}
+
+std::optional<RunStatus> run_status_from_string(std::string_view name) {
+  for (std::size_t i = 0; i < kStatusNames.size(); ++i) {
+    if (kStatusNames[i] == name) return static_cast<RunStatus>(i);
+  }
+  return std::nullopt;
+}
+
+std::string_view to_string(RunEvent event) { return kEventNames[static_cast<std::size_t>(event)]; }
+
+std::span<const RunTransition> run_transitions() { return kTransitions; }
+
+Result<RunStatus> transition(RunStatus from, RunEvent event) {
+  nlohmann::json allowed_from = nlohmann::json::array();
+  for (const RunTransition& t : kTransitions) {
+    if (t.event != event) continue;
+    if (t.from == from) return t.to;
+    allowed_from.push_back(to_string(t.from));
+  }
+  const std::string status(to_string(from));
+  const std::string name(to_string(event));
+  return make_error(ErrorCode::kConflict, "a run that is " + status + " does not accept " + name,
+                    {{"status", status}, {"event", name}, {"allowed_from", allowed_from}});
+}
+
+bool can_start_as(RunStatus status) {
+  return status == S::kRunning || status == S::kWaiting || status == S::kSkipped;
+}
+
+bool is_finished(RunStatus status) { return status != S::kRunning && status != S::kWaiting; }
+
+bool counts_as_executed(RunStatus status) {
+  return status == S::kSucceeded || status == S::kFailed || status == S::kReverted;
+}
+
+bool demotes_unattended(RunStatus status) { return status == S::kFailed || status == S::kReverted; }
+
+}  // namespace companyos::automation

@@ -1,0 +1,196 @@
+// Runs automations (DESIGN.md §7, issue 6 "Runner"): one run at a time per automation,
+// several automations at once, each run on its own thread.
+//
+// A run: preconditions first (a failing one → skipped; a refused one → blocked), then the
+// actions in order (the first failed or blocked one ends them), then the postActions, all of
+// them, also after a failed or blocked action — but not after a stop, a denial or an
+// approval that expired (nobody may act then), nor after a skip. The run ends failed when an
+// action or postAction failed (a check that did not hold included), else blocked when one was
+// refused, else succeeded.
+//
+// Levels (the run's level is the lower of the automation's and the max_level setting):
+//  1  dry run: every step with an effect, and every step after the preconditions, goes to
+//     StepExecutor::dry_run (resolved and checked, nothing with an effect, no check counted:
+//     a check of an effect that was not made would only report the dry run). Preconditions
+//     without an effect run for real, since they decide whether the run would start.
+//  2  every step with an effect waits for a person; approve continues, deny ends it blocked.
+//  3/4 no per-step approval, except press, which always asks.
+// A scheduled trigger creates a run that waits for a person unless the automation is at 4
+// with unattended on and max_level 4 (levels.h may_start_unattended). Any approval not
+// given within RunnerOptions::approval_timeout (1 h) ends the run blocked; so does the next
+// scheduled trigger of the automation when its run still waits for the run's approval.
+//
+// Steps are recorded with seq = the step's 1-based position in definition order
+// (preconditions, actions, postActions), phase "precondition"/"action"/"post", status
+// "passed", "failed", "blocked", "stopped" or "would_run" (level 1), its delivery, error code,
+// reason, duration (injected clock) and output capped at 64 KiB a step and 128 KiB a run.
+// Checks are counted passed/failed for the gate (not preconditions, not dry runs).
+//
+// Store: `db` must be a connection of the runner's own (store::Database::open on the daemon's
+// store path): the runner's threads share it, serialized by the runner, and SQLite
+// connections here are opened without their own mutex. Nothing else may use it. The daemon
+// reads runs, steps and the gate through its own connection. Before it constructs the runner,
+// the daemon calls store::RunStore::mark_interrupted_runs_failed(): a run left running or
+// waiting in the store has no thread any more.
+//
+// Thread-safety: every public method may be called from any thread. start, approve, deny,
+// active and recheck_deadlines return at once; stop, stop_all and undo block while steps end
+// or inverses run (seconds), so call them off the daemon's main loop.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "automation/definition.h"
+#include "automation/step_executor.h"
+#include "core/clock.h"
+#include "core/result.h"
+#include "store/automation_store.h"
+#include "store/database.h"
+#include "store/run_store.h"
+#include "store/settings.h"
+
+namespace companyos::automation {
+
+inline constexpr std::chrono::seconds kApprovalTimeout{60 * 60};
+
+struct RunnerOptions {
+  // A waiting run with no decision for this long (on the injected clock) ends blocked.
+  std::chrono::seconds approval_timeout = kApprovalTimeout;
+  // How often a waiting run looks at the clock when nothing wakes it (recheck_deadlines()
+  // wakes it at once; this only bounds a clock that moves without telling anyone).
+  std::chrono::milliseconds approval_poll{1000};
+};
+
+enum class Trigger {
+  kManual,    // a person (`automation start`): the run is by a person
+  kSchedule,  // the scheduler
+};
+
+struct StartRequest {
+  Trigger trigger = Trigger::kManual;
+};
+
+// A run that is running or waiting, as `approvals` and `status` show it.
+struct ActiveRunInfo {
+  std::int64_t run_id = 0;
+  std::int64_t automation_id = 0;
+  std::string automation_name;
+  int level = 0;       // the run's level
+  std::string status;  // "running" or "waiting"
+  std::int64_t started_at = 0;
+  // While waiting: what the person is asked to approve ("actions[1] set_value on text
+  // \"Name\" in gtk3-fixture", or the step's own description), since when, until when.
+  std::optional<std::string> waiting_description;
+  std::optional<std::string> waiting_step;  // "actions[1]"; absent for a run-level approval
+  std::optional<std::int64_t> waiting_since;     // Unix seconds
+  std::optional<std::int64_t> approval_deadline;  // Unix seconds: ends blocked then
+};
+
+struct StopAllOutcome {
+  std::int64_t disabled = 0;  // automations that were enabled and are now disabled
+  std::vector<store::RunRecord> stopped;  // the runs that were active, now stopped
+};
+
+struct UndoOutcome {
+  store::RunRecord run;  // now reverted
+  bool demoted = false;  // the automation dropped from level 4 to 3
+  std::vector<int> undone;  // seqs of the inverses run, in the order run (highest first)
+  // seqs of passed steps with an irreversible effect (click, press, command without undo):
+  // nothing can take them back, so they are only reported.
+  std::vector<int> not_reversible;
+};
+
+class Runner {
+ public:
+  Runner(store::Database& db, StepExecutor& executor, const Clock& clock,
+         RunnerOptions options = {});
+  // Stops every active run (reason "the daemon stopped") and joins their threads.
+  ~Runner();
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+
+  // Creates the run and returns its record (running, or waiting for a person); its steps
+  // then run on the run's own thread. Refusals: POLICY_DENIED when automations_enabled is
+  // false (details.reason "automations_disabled") or the automation is disabled
+  // ("automation_disabled"); NOT_FOUND; CONFLICT when a manual start finds a run of the
+  // automation active or its undo running. A scheduled trigger that finds a run active is not
+  // an error: it returns a run recorded as skipped (or, when that run still waits for the
+  // run's approval, that run ends blocked and the new one starts).
+  Result<store::RunRecord> start(std::int64_t automation_id, const StartRequest& request);
+
+  // The waiting run goes on (now running; supervised when its level is 3). NOT_FOUND for an
+  // unknown run; CONFLICT when it is not waiting.
+  Result<store::RunRecord> approve(std::int64_t run_id);
+  // The waiting run ends blocked ("denied by a person"); its waiting step is recorded
+  // blocked. Same errors as approve.
+  Result<store::RunRecord> deny(std::int64_t run_id);
+
+  // Ends the automation's active run as stopped: cancels the active step (a command's process
+  // group is killed) and runs no postActions. Blocks until the run has ended. NOT_FOUND for an
+  // unknown automation; CONFLICT when it has no active run.
+  Result<store::RunRecord> stop(std::int64_t automation_id);
+  // Stop-all: every automation disabled (one transaction), then every active run stopped.
+  // The caller sets automations_enabled=false when that is what the person asked for; this
+  // is also what the daemon calls after that setting turns false.
+  Result<StopAllOutcome> stop_all();
+
+  // Runs the run's recorded inverses in reverse order (highest seq first) on the caller's
+  // thread, then marks it reverted and demotes a level-4 automation to 3 in that same
+  // transaction. NOT_FOUND; CONFLICT when the run is active, skipped or already reverted, or
+  // another run or undo of the automation is active. When an inverse fails, the ones after
+  // it are not run, the run keeps its status, and the error (the inverse's code) has
+  // details.seq, details.undone (seqs already taken back). Re-running undo is then allowed.
+  Result<UndoOutcome> undo(std::int64_t run_id);
+
+  // Running and waiting runs of this runner, oldest first.
+  std::vector<ActiveRunInfo> active() const;
+
+  // The injected clock moved: waiting runs look at their approval deadline now.
+  void recheck_deadlines();
+
+  // Blocks until no run is active (a waiting run ends only by a decision, a stop or its
+  // approval timeout) and joins the threads of finished runs. For tests and shutdown.
+  void wait_idle();
+
+ private:
+  struct ActiveRun;
+  class RunExecution;
+
+  // Under store_mutex_: the only way the runner touches db.
+  template <typename F>
+  auto with_store(F&& body) const;
+
+  Result<store::RunRecord> decide_waiting(std::int64_t run_id, bool approve);
+  void run_thread(std::shared_ptr<ActiveRun> run);
+  // These three require mutex_.
+  void request_stop(ActiveRun& run, std::string reason);
+  std::shared_ptr<ActiveRun> find_run(std::int64_t run_id) const;
+  void reap_finished_threads();
+
+  StepExecutor& executor_;
+  const Clock& clock_;
+  RunnerOptions options_;
+
+  mutable std::mutex store_mutex_;  // after mutex_ when both are held
+  mutable store::RunStore runs_;
+  mutable store::AutomationStore automations_;
+  mutable store::Settings settings_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;  // a decision, a stop, a run ended, a deadline to recheck
+  std::map<std::int64_t, std::shared_ptr<ActiveRun>> active_;  // by automation id
+  std::set<std::int64_t> undoing_;                             // automation ids
+  std::vector<std::shared_ptr<ActiveRun>> ended_;              // threads still to join
+  bool shutting_down_ = false;
+};
+
+}  // namespace companyos::automation

@@ -1,0 +1,61 @@
+#include "automation/step_description.h"
+
+#include <type_traits>
+
+namespace companyos::automation {
+namespace {
+
+std::string quoted(const std::string& text) { return "\"" + text + "\""; }
+
+std::string selector_text(const ElementSelector& target, const std::string& app,
+                          const std::optional<std::string>& window) {
+  std::string text = target.role;
+  if (!target.name.empty()) text += " " + quoted(target.name);
+  if (target.id) text += " (id " + quoted(*target.id) + ")";
+  text += " in " + app;
+  if (window) text += " window " + quoted(*window);
+  return text;
+}
+
+// A link's scheme and host only: queries and paths can carry tokens.
+std::string link_text(const std::string& url) {
+  const auto scheme_end = url.find("://");
+  if (scheme_end == std::string::npos) return url.substr(0, url.find(':'));
+  const auto host_end = url.find_first_of("/?#", scheme_end + 3);
+  return url.substr(0, host_end);
+}
+
+std::string body_text(const StepBody& body) {
+  return std::visit(
+      [](const auto& step) -> std::string {
+        using T = std::decay_t<decltype(step)>;
+        if constexpr (std::is_same_v<T, CommandStep>) {
+          return "command " + step.command.executable;
+        } else if constexpr (std::is_same_v<T, OpenLinkStep>) {
+          return "open_link " + link_text(step.url) + " in " + step.app;
+        } else if constexpr (std::is_same_v<T, OpenFileStep>) {
+          return "open_file " + step.path + " in " + step.app;
+        } else if constexpr (std::is_same_v<T, FocusStep>) {
+          return "focus " + step.app;
+        } else if constexpr (std::is_same_v<T, PressStep>) {
+          return "press " + step.chord + " in " + step.app;
+        } else if constexpr (std::is_same_v<T, ClickStep>) {
+          return "click " + selector_text(step.target, step.app, step.window);
+        } else if constexpr (std::is_same_v<T, SetValueStep>) {
+          return "set_value on " + selector_text(step.target, step.app, step.window);
+        } else if constexpr (std::is_same_v<T, WaitStep>) {
+          return "wait";
+        } else {
+          return "check";
+        }
+      },
+      body);
+}
+
+}  // namespace
+
+std::string describe_step(const Step& step, const std::string& path) {
+  return path + ": " + (step.description ? *step.description : body_text(step.body));
+}
+
+}  // namespace companyos::automation

@@ -1,0 +1,945 @@
+#include "automation/validation.h"
+
+#include <algorithm>
+#include <span>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "a11y/action_expectation.h"
+#include "a11y/policy.h"
+#include "a11y/vocabulary.h"
+#include "automation/effects.h"
+#include "launch/bridge_arguments.h"
+#include "launch/exec_program.h"
+#include "schedule/cron_expression.h"
+#include "schedule/retry_budget.h"
+#include "schedule/schedule.h"
+#include "schedule/time_zone.h"
+
+namespace companyos::automation {
+namespace {
+
+using json = nlohmann::json;
+using Fields = std::span<const std::string_view>;
+
+// ---- text ---------------------------------------------------------------------------
+
+// Strict UTF-8: no overlong forms, no surrogates, nothing above U+10FFFF. JSON text that
+// was parsed is always valid; a document built in code need not be.
+bool is_valid_utf8(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    std::size_t length = 0;
+    std::uint32_t low = 0;
+    std::uint32_t code = 0;
+    if (byte < 0x80) {
+      ++i;
+      continue;
+    } else if ((byte & 0xE0) == 0xC0) {
+      length = 2, low = 0x80, code = byte & 0x1F;
+    } else if ((byte & 0xF0) == 0xE0) {
+      length = 3, low = 0x800, code = byte & 0x0F;
+    } else if ((byte & 0xF8) == 0xF0) {
+      length = 4, low = 0x10000, code = byte & 0x07;
+    } else {
+      return false;
+    }
+    if (i + length > text.size()) return false;
+    for (std::size_t k = 1; k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + k]);
+      if ((next & 0xC0) != 0x80) return false;
+      code = (code << 6) | (next & 0x3F);
+    }
+    if (code < low || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return false;
+    i += length;
+  }
+  return true;
+}
+
+// Code points of valid UTF-8.
+std::size_t character_count(std::string_view text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+// C0 controls, DEL, and C1 controls (U+0080-U+009F, 0xC2 0x80-0x9F in UTF-8).
+bool has_control_characters(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte < 0x20 || byte == 0x7F) return true;
+    if (byte == 0xC2 && i + 1 < text.size()) {
+      const auto next = static_cast<unsigned char>(text[i + 1]);
+      if (next >= 0x80 && next <= 0x9F) return true;
+    }
+  }
+  return false;
+}
+
+bool is_blank(std::string_view text) {
+  return text.find_first_not_of(" \t") == std::string_view::npos;
+}
+
+bool is_identifier(std::string_view text) {
+  if (text.empty()) return false;
+  auto word = [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || (c >= '0' && c <= '9');
+  };
+  return !(text.front() >= '0' && text.front() <= '9') &&
+         std::all_of(text.begin(), text.end(), word);
+}
+
+std::string in_quotes(std::string_view text) {
+  return json(std::string(text)).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+bool contains(Fields names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::string joined(Fields names) {
+  std::string text;
+  for (std::string_view name : names) {
+    if (!text.empty()) text += ", ";
+    text += name;
+  }
+  return text;
+}
+
+// ---- paths and problems ---------------------------------------------------------------
+
+std::string member_path(const std::string& parent, std::string_view key) {
+  if (!is_identifier(key)) return parent + "[" + in_quotes(key) + "]";
+  return parent.empty() ? std::string(key) : parent + "." + std::string(key);
+}
+
+std::string index_path(const std::string& parent, std::size_t index) {
+  return parent + "[" + std::to_string(index) + "]";
+}
+
+class Problems {
+ public:
+  void add(std::string path, std::string message) {
+    ++count_;
+    if (list_.size() < kMaxReportedProblems) list_.push_back({std::move(path), std::move(message)});
+  }
+  // Adds the message when there is one; true when there was none.
+  bool check(const std::string& path, std::optional<std::string> message) {
+    if (!message) return true;
+    add(path, std::move(*message));
+    return false;
+  }
+  std::size_t count() const { return count_; }
+  const std::vector<Problem>& list() const { return list_; }
+
+ private:
+  std::vector<Problem> list_;
+  std::size_t count_ = 0;
+};
+
+std::string json_type_name(const json& value) {
+  if (value.is_null()) return "null";
+  if (value.is_boolean()) return "a boolean";
+  if (value.is_number()) return "a number";
+  if (value.is_string()) return "a string";
+  if (value.is_array()) return "an array";
+  return "an object";
+}
+
+// A string's rules common to every field: UTF-8, no NUL, a size bound.
+std::optional<std::string> string_problem(const json& value, std::size_t max_bytes) {
+  if (!value.is_string()) return "must be a string, not " + json_type_name(value);
+  const auto& text = value.get_ref<const std::string&>();
+  if (!is_valid_utf8(text)) return "must be valid UTF-8";
+  if (text.find('\0') != std::string::npos) return "must not contain NUL characters";
+  if (text.size() > max_bytes) {
+    return "must be at most " + std::to_string(max_bytes) + " bytes, got " +
+           std::to_string(text.size());
+  }
+  return std::nullopt;
+}
+
+// ---- one JSON object --------------------------------------------------------------------
+
+// Reads the members of one object at `path`, reporting wrong types and missing members
+// where they are.
+class ObjectReader {
+ public:
+  ObjectReader(const json& object, std::string path, Problems& problems)
+      : object_(object), path_(std::move(path)), problems_(problems) {}
+
+  const std::string& path() const { return path_; }
+  std::string path_of(std::string_view key) const { return member_path(path_, key); }
+  bool has(std::string_view key) const { return object_.contains(key); }
+  const json* find(std::string_view key) const {
+    const auto found = object_.find(key);
+    return found == object_.end() ? nullptr : &*found;
+  }
+
+  // Every member not in `fields` is a problem naming it; `holder` says what has them.
+  void allow_only(Fields fields, std::string_view holder) const {
+    for (const auto& [key, value] : object_.items()) {
+      if (contains(fields, key)) continue;
+      problems_.add(path_of(key),
+                    "unknown field (" + std::string(holder) + " has: " + joined(fields) + ")");
+    }
+  }
+
+  std::optional<std::string> required_string(std::string_view key,
+                                             std::size_t max_bytes = kMaxTextBytes) const {
+    if (!has(key)) {
+      problems_.add(path_of(key), "required");
+      return std::nullopt;
+    }
+    return optional_string(key, max_bytes);
+  }
+
+  // nullopt when absent or unusable (then with a problem).
+  std::optional<std::string> optional_string(std::string_view key,
+                                             std::size_t max_bytes = kMaxTextBytes) const {
+    const json* value = find(key);
+    if (value == nullptr) return std::nullopt;
+    if (!problems_.check(path_of(key), string_problem(*value, max_bytes))) return std::nullopt;
+    return value->get<std::string>();
+  }
+
+  // `fallback` when absent; nullopt (with a problem) when not a whole number in range.
+  std::optional<int> integer(std::string_view key, int low, int high, int fallback) const {
+    const json* value = find(key);
+    if (value == nullptr) return fallback;
+    const std::string range = "from " + std::to_string(low) + " to " + std::to_string(high);
+    if (!value->is_number_integer()) {
+      problems_.add(path_of(key), "must be a whole number " + range +
+                                      (value->is_number() ? ", got " + value->dump()
+                                                          : ", not " + json_type_name(*value)));
+      return std::nullopt;
+    }
+    // An unsigned number above INT64_MAX would wrap in get<std::int64_t>.
+    const bool in_range =
+        value->is_number_unsigned()
+            ? value->get<std::uint64_t>() <= static_cast<std::uint64_t>(high) &&
+                  static_cast<std::int64_t>(value->get<std::uint64_t>()) >= low
+            : value->get<std::int64_t>() >= low && value->get<std::int64_t>() <= high;
+    if (!in_range) {
+      problems_.add(path_of(key), "must be " + range + ", got " + value->dump());
+      return std::nullopt;
+    }
+    return static_cast<int>(value->get<std::int64_t>());
+  }
+
+  bool boolean(std::string_view key, bool fallback) const {
+    const json* value = find(key);
+    if (value == nullptr) return fallback;
+    if (!value->is_boolean()) {
+      problems_.add(path_of(key), "must be true or false, not " + json_type_name(*value));
+      return fallback;
+    }
+    return value->get<bool>();
+  }
+
+ private:
+  const json& object_;
+  std::string path_;
+  Problems& problems_;
+};
+
+// ---- field rules ------------------------------------------------------------------------
+
+std::optional<std::string> absolute_path_problem(const std::string& path) {
+  if (path.empty() || path.front() != '/') return "must be an absolute path (starting with /)";
+  return std::nullopt;
+}
+
+// A program the daemon runs from argv: an absolute path or a bare name for $PATH, never a
+// shell, an interpreter or a wrapper that would run code the definition does not name.
+std::optional<std::string> executable_problem(const std::string& executable) {
+  if (executable.empty()) return "must not be empty";
+  std::string file_name = executable;
+  if (executable.find('/') != std::string::npos) {
+    if (executable.front() != '/') {
+      return "must be an absolute path or a bare program name looked up in PATH, not a "
+             "relative path";
+    }
+    if (executable.back() == '/') return "must name a program file, not a directory";
+    file_name = executable.substr(executable.rfind('/') + 1);
+  } else if (has_control_characters(executable) || executable.find(' ') != std::string::npos ||
+             executable == "." || executable == "..") {
+    return "must be an absolute path or a bare program name looked up in PATH";
+  }
+  if (launch::is_interpreter_name(file_name)) {
+    return in_quotes(file_name) +
+           " is a shell, script interpreter or command wrapper; commands run without a shell: "
+           "name the program itself, or run a script by its own path";
+  }
+  return std::nullopt;
+}
+
+// Syntax only; whether an app handles the scheme is the launch step's check at run time.
+std::optional<std::string> url_problem(const std::string& url) {
+  if (has_control_characters(url) || url.find(' ') != std::string::npos) {
+    return "must not contain spaces or control characters (escape a space as %20)";
+  }
+  const auto colon = url.find(':');
+  auto scheme_char = [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' ||
+           c == '-' || c == '.';
+  };
+  const bool has_scheme =
+      colon != std::string::npos && colon > 0 &&
+      ((url[0] >= 'A' && url[0] <= 'Z') || (url[0] >= 'a' && url[0] <= 'z')) &&
+      std::all_of(url.begin(), url.begin() + static_cast<std::ptrdiff_t>(colon), scheme_char);
+  if (!has_scheme) return "must be an absolute URL with a scheme, such as https://example.org/";
+  std::string scheme = url.substr(0, colon);
+  std::transform(scheme.begin(), scheme.end(), scheme.begin(), [](char c) {
+    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  });
+  if (scheme == "file") return "file links are opened with an open_file step (give its path)";
+  if (scheme == "http" || scheme == "https") {
+    const std::string rest = url.substr(colon + 1);
+    if (rest.rfind("//", 0) != 0) return "an " + scheme + " link needs //host";
+    std::string authority = rest.substr(2, rest.find_first_of("/?#", 2) - 2);
+    if (const auto at = authority.rfind('@'); at != std::string::npos) authority.erase(0, at + 1);
+    if (authority.empty() || authority.front() == ':') return "an " + scheme + " link needs a host";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> app_problem(const std::string& app) {
+  if (auto status = launch::check_app_name(app); !status) return status.error().message;
+  if (a11y::is_password_manager(app)) return "password managers are never observed or automated";
+  return std::nullopt;
+}
+
+std::optional<std::string> title_problem(const std::string& title) {
+  if (title.empty()) return "must not be empty";
+  if (has_control_characters(title)) return "must not contain control characters";
+  return std::nullopt;
+}
+
+std::optional<std::string> state_problem(const std::string& state) {
+  if (a11y::state_from_name(state)) return std::nullopt;
+  return "unknown state " + in_quotes(state) + "; use a state name as snapshots print it, e.g. " +
+         "\"checked\" or \"focused\"";
+}
+
+std::optional<std::string> sha256_problem(const std::string& digest) {
+  const bool hex =
+      digest.size() == 64 && std::all_of(digest.begin(), digest.end(), [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+      });
+  if (!hex) return "must be 64 hexadecimal digits (a SHA-256 digest)";
+  return std::nullopt;
+}
+
+std::string lower_case_hex(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](char c) {
+    return (c >= 'A' && c <= 'F') ? static_cast<char>(c - 'A' + 'a') : c;
+  });
+  return text;
+}
+
+// "schedule: field 2 …" at path "schedule" reads better as "field 2 …".
+std::string without_prefix(const std::string& message, std::string_view prefix) {
+  if (message.rfind(prefix, 0) == 0) return message.substr(prefix.size());
+  return message;
+}
+
+// ---- the definition ---------------------------------------------------------------------
+
+constexpr std::string_view kDefinitionFields[] = {
+    "name",         "enabled",       "schedule", "timezone",   "maxRetries", "retryIntervalSeconds",
+    "historyLimit", "preconditions", "actions",  "postActions"};
+constexpr std::string_view kCommandLineFields[] = {"executable", "argv", "cwd", "timeoutSeconds",
+                                                   "env"};
+constexpr std::string_view kTargetFields[] = {"role", "name", "id"};
+// In the order of ElementExpectation and FileExpectation.
+constexpr std::string_view kElementExpectationFields[] = {"state", "value", "text"};
+constexpr std::string_view kFileExpectationFields[] = {"equals", "contains", "sha256"};
+
+constexpr std::string_view kCommandFields[] = {"type", "description",    "executable", "argv",
+                                               "cwd",  "timeoutSeconds", "env",        "undo"};
+constexpr std::string_view kOpenLinkFields[] = {"type", "description", "url", "app"};
+constexpr std::string_view kOpenFileFields[] = {"type", "description", "path", "app"};
+constexpr std::string_view kFocusFields[] = {"type", "description", "app"};
+constexpr std::string_view kPressFields[] = {"type", "description", "chord", "app"};
+constexpr std::string_view kClickFields[] = {"type", "description", "app", "window", "target"};
+constexpr std::string_view kSetValueFields[] = {"type",   "description", "app",
+                                                "window", "target",      "value"};
+constexpr std::string_view kWaitWindowFields[] = {"type", "description", "wait",
+                                                  "app",  "title",       "timeoutSeconds"};
+constexpr std::string_view kWaitTextFields[] = {"type", "description", "wait",
+                                                "app",  "text",        "timeoutSeconds"};
+constexpr std::string_view kWaitElementFields[] = {"type",      "description", "wait",
+                                                   "app",       "window",      "target",
+                                                   "predicate", "value",       "timeoutSeconds"};
+constexpr std::string_view kCheckFrontFields[] = {"type", "description", "check", "app",
+                                                  "timeoutSeconds"};
+constexpr std::string_view kCheckElementFields[] = {"type",   "description",   "check", "app",
+                                                    "window", "target",        "state", "value",
+                                                    "text",   "timeoutSeconds"};
+constexpr std::string_view kCheckFileFields[] = {
+    "type", "description", "check", "path", "equals", "contains", "sha256", "timeoutSeconds"};
+constexpr std::string_view kCheckCommandFields[] = {
+    "type", "description", "check", "executable", "argv", "cwd", "timeoutSeconds", "env"};
+
+class DefinitionValidator {
+ public:
+  explicit DefinitionValidator(const ValidationContext& context) : context_(context) {}
+
+  Result<Definition> run(const json& input) {
+    Definition definition;
+    if (!input.is_object()) {
+      problems_.add("", "a definition must be a JSON object, not " + json_type_name(input));
+      return failure();
+    }
+    ObjectReader reader(input, "", problems_);
+    reader.allow_only(kDefinitionFields, "a definition");
+    read_name(reader, definition);
+    definition.enabled = reader.boolean("enabled", true);
+    read_schedule(reader, definition);
+    const auto max_retries = reader.integer(
+        "maxRetries", 0, static_cast<int>(schedule::kMaxRetriesLimit), kDefaultMaxRetries);
+    const auto retry_interval = reader.integer(
+        "retryIntervalSeconds", 1, static_cast<int>(schedule::kRetryIntervalLimitSeconds),
+        kDefaultRetryIntervalSeconds);
+    definition.max_retries = max_retries.value_or(kDefaultMaxRetries);
+    definition.retry_interval_seconds = retry_interval.value_or(kDefaultRetryIntervalSeconds);
+    definition.history_limit =
+        reader.integer("historyLimit", 1, kMaxHistoryLimit, kDefaultHistoryLimit)
+            .value_or(kDefaultHistoryLimit);
+    if (max_retries && retry_interval) check_retry_budget(definition);
+
+    std::size_t steps_given = 0;
+    definition.preconditions = read_steps(reader, Phase::kPreconditions, steps_given);
+    definition.actions = read_steps(reader, Phase::kActions, steps_given);
+    definition.post_actions = read_steps(reader, Phase::kPostActions, steps_given);
+    if (steps_given > kMaxSteps) {
+      problems_.add("", std::to_string(steps_given) + " steps in all; at most " +
+                            std::to_string(kMaxSteps) +
+                            " (preconditions, actions and postActions together)");
+    }
+    if (problems_.count() > 0) return failure();
+    return definition;
+  }
+
+ private:
+  Error failure() const {
+    json list = json::array();
+    for (const Problem& problem : problems_.list()) list.push_back(to_json(problem));
+    std::string message = to_string(problems_.list().front());
+    if (problems_.count() > 1) {
+      message =
+          std::to_string(problems_.count()) + " problems in the definition; the first: " + message;
+    }
+    return make_error(ErrorCode::kInvalidArgs, std::move(message),
+                      {{"problems", std::move(list)}, {"problem_count", problems_.count()}},
+                      "fix each problem listed in details.problems (docs/automations.md has the "
+                      "rules)");
+  }
+
+  void read_name(const ObjectReader& reader, Definition& definition) {
+    auto name = reader.required_string("name");
+    if (!name) return;
+    const std::string path = reader.path_of("name");
+    const std::size_t characters = character_count(*name);
+    if (characters == 0 || characters > kMaxNameChars) {
+      problems_.add(path, "must be 1 to " + std::to_string(kMaxNameChars) + " characters, got " +
+                              std::to_string(characters));
+    } else if (has_control_characters(*name)) {
+      problems_.add(path, "must not contain control characters");
+    } else if (is_blank(*name)) {
+      problems_.add(path, "must not be only spaces");
+    } else if (context_.name_taken && context_.name_taken(*name)) {
+      problems_.add(path, in_quotes(*name) + " is already the name of another automation");
+    }
+    definition.name = std::move(*name);
+  }
+
+  void read_schedule(const ObjectReader& reader, Definition& definition) {
+    schedule_ok_ = true;
+    if (const json* value = reader.find("schedule"); value != nullptr && !value->is_null()) {
+      if (auto text = reader.optional_string("schedule")) {
+        auto cron = schedule::parse_cron(*text);
+        if (!cron) {
+          problems_.add(reader.path_of("schedule"),
+                        without_prefix(cron.error().message, "schedule: "));
+          schedule_ok_ = false;
+        }
+        definition.schedule = std::move(*text);
+      } else {
+        schedule_ok_ = false;
+      }
+    }
+    if (reader.has("timezone")) {
+      if (auto zone = reader.optional_string("timezone")) {
+        if (auto found = schedule::find_time_zone(*zone); !found) {
+          problems_.add(reader.path_of("timezone"),
+                        without_prefix(found.error().message, "timezone "));
+          schedule_ok_ = false;
+        }
+        definition.timezone = std::move(*zone);
+      } else {
+        schedule_ok_ = false;
+      }
+    }
+  }
+
+  // maxRetries × retryIntervalSeconds must fit between two triggers (docs/scheduling.md).
+  void check_retry_budget(const Definition& definition) {
+    if (!context_.now || !definition.schedule || !schedule_ok_) return;
+    auto bound = schedule::Schedule::create(*definition.schedule, definition.timezone);
+    if (!bound) return;  // reported above
+    auto budget = schedule::validate_retry_budget(*bound, definition.max_retries,
+                                                  definition.retry_interval_seconds, *context_.now);
+    if (!budget) {
+      const Error& error = budget.error();
+      problems_.add("maxRetries",
+                    error.message + (error.suggestion.empty() ? "" : "; " + error.suggestion));
+    }
+  }
+
+  std::vector<Step> read_steps(const ObjectReader& reader, Phase phase, std::size_t& steps_given) {
+    std::vector<Step> steps;
+    const std::string key(to_string(phase));
+    const json* list = reader.find(key);
+    if (list == nullptr) {
+      if (phase == Phase::kActions) problems_.add(key, "required (at least one step)");
+      return steps;
+    }
+    if (!list->is_array()) {
+      problems_.add(key, "must be an array of steps, not " + json_type_name(*list));
+      return steps;
+    }
+    if (phase == Phase::kActions && list->empty()) {
+      problems_.add(key, "must hold at least one step");
+    }
+    steps_given += list->size();
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const std::string path = index_path(key, i);
+      auto step = read_step((*list)[i], path);
+      if (!step) continue;
+      if (phase == Phase::kPreconditions && has_effect(*step)) {
+        problems_.add(path, "a precondition must have no effect: " +
+                                std::string(to_string(step_type(*step))) +
+                                " belongs in actions (preconditions take check, wait and focus)");
+      }
+      steps.push_back(std::move(*step));
+    }
+    return steps;
+  }
+
+  std::optional<Step> read_step(const json& value, const std::string& path) {
+    if (!value.is_object()) {
+      problems_.add(path, "a step must be a JSON object, not " + json_type_name(value));
+      return std::nullopt;
+    }
+    ObjectReader reader(value, path, problems_);
+    auto type_name = reader.required_string("type");
+    if (!type_name) return std::nullopt;
+    const auto type = step_type_from_string(*type_name);
+    if (!type) {
+      problems_.add(reader.path_of("type"),
+                    "unknown step type " + in_quotes(*type_name) +
+                        "; known: command, open_link, open_file, focus, press, click, "
+                        "set_value, wait, check");
+      return std::nullopt;
+    }
+    std::optional<StepBody> body = read_body(*type, reader);
+    Step step;
+    if (auto description = reader.optional_string("description")) {
+      const std::size_t characters = character_count(*description);
+      if (characters == 0 || characters > kMaxDescriptionChars) {
+        problems_.add(reader.path_of("description"),
+                      "must be 1 to " + std::to_string(kMaxDescriptionChars) + " characters, got " +
+                          std::to_string(characters));
+      }
+      step.description = std::move(*description);
+    }
+    if (!body) return std::nullopt;
+    step.body = std::move(*body);
+    return step;
+  }
+
+  std::optional<StepBody> read_body(StepType type, const ObjectReader& reader) {
+    switch (type) {
+      case StepType::kCommand: {
+        reader.allow_only(kCommandFields, "a command step");
+        CommandStep step;
+        step.command = read_command_line(reader);
+        if (const json* undo = reader.find("undo")) {
+          step.undo = read_undo(*undo, reader.path_of("undo"));
+        }
+        return step;
+      }
+      case StepType::kOpenLink: {
+        reader.allow_only(kOpenLinkFields, "an open_link step");
+        OpenLinkStep step;
+        if (auto url = reader.required_string("url", kMaxUrlBytes)) {
+          problems_.check(reader.path_of("url"), url_problem(*url));
+          step.url = std::move(*url);
+        }
+        step.app = read_app(reader);
+        return step;
+      }
+      case StepType::kOpenFile: {
+        reader.allow_only(kOpenFileFields, "an open_file step");
+        return OpenFileStep{read_path(reader, "path"), read_app(reader)};
+      }
+      case StepType::kFocus:
+        reader.allow_only(kFocusFields, "a focus step");
+        return FocusStep{read_app(reader)};
+      case StepType::kPress: {
+        reader.allow_only(kPressFields, "a press step");
+        PressStep step;
+        if (auto chord = reader.required_string("chord")) {
+          if (auto status = launch::check_key_chord(*chord); !status) {
+            problems_.add(reader.path_of("chord"), status.error().message);
+          }
+          step.chord = std::move(*chord);
+        }
+        step.app = read_app(reader);
+        return step;
+      }
+      case StepType::kClick: {
+        reader.allow_only(kClickFields, "a click step");
+        ClickStep step;
+        step.app = read_app(reader);
+        step.window = read_window(reader);
+        step.target = read_target(reader, false);
+        return step;
+      }
+      case StepType::kSetValue: {
+        reader.allow_only(kSetValueFields, "a set_value step");
+        SetValueStep step;
+        step.app = read_app(reader);
+        step.window = read_window(reader);
+        step.target = read_target(reader, true);
+        step.value = reader.required_string("value").value_or("");
+        return step;
+      }
+      case StepType::kWait:
+        return read_wait(reader);
+      case StepType::kCheck:
+        break;
+    }
+    return read_check(reader);
+  }
+
+  std::optional<StepBody> read_wait(const ObjectReader& reader) {
+    auto kind = reader.required_string("wait");
+    if (!kind) return std::nullopt;
+    WaitStep step;
+    if (*kind == "window" || *kind == "closed") {
+      reader.allow_only(kWaitWindowFields, "a " + *kind + " wait");
+      std::string app = read_app(reader);
+      if (*kind == "window") {
+        auto title = reader.required_string("title");
+        if (title) problems_.check(reader.path_of("title"), title_problem(*title));
+        step.condition = WindowAppearsWait{std::move(app), title.value_or("")};
+      } else {
+        step.condition = WindowClosedWait{std::move(app), read_window_title(reader, "title")};
+      }
+    } else if (*kind == "text") {
+      reader.allow_only(kWaitTextFields, "a text wait");
+      std::string app = read_app(reader);
+      auto text = reader.required_string("text");
+      if (text && text->empty()) problems_.add(reader.path_of("text"), "must not be empty");
+      step.condition = TextAppearsWait{std::move(app), text.value_or("")};
+    } else if (*kind == "element") {
+      reader.allow_only(kWaitElementFields, "an element wait");
+      step.condition = read_element_wait(reader);
+    } else {
+      problems_.add(reader.path_of("wait"),
+                    "unknown wait " + in_quotes(*kind) + "; known: window, closed, text, element");
+      return std::nullopt;
+    }
+    step.timeout_seconds =
+        reader.integer("timeoutSeconds", 1, kMaxTimeoutSeconds, kDefaultWaitTimeoutSeconds)
+            .value_or(kDefaultWaitTimeoutSeconds);
+    return step;
+  }
+
+  ElementWait read_element_wait(const ObjectReader& reader) {
+    ElementWait wait;
+    wait.app = read_app(reader);
+    wait.window = read_window(reader);
+    if (auto predicate = reader.optional_string("predicate")) {
+      if (auto parsed = wait_predicate_from_string(*predicate)) {
+        wait.predicate = *parsed;
+      } else {
+        problems_.add(reader.path_of("predicate"),
+                      "must be exists, gone, value or state, not " + in_quotes(*predicate));
+      }
+    }
+    const bool takes_value =
+        wait.predicate == WaitPredicate::kValue || wait.predicate == WaitPredicate::kState;
+    wait.target = read_target(reader, wait.predicate == WaitPredicate::kValue);
+    if (takes_value) {
+      wait.value = reader.required_string("value");
+      if (wait.value && wait.predicate == WaitPredicate::kState) {
+        problems_.check(reader.path_of("value"), state_problem(*wait.value));
+      }
+    } else if (reader.has("value")) {
+      problems_.add(reader.path_of("value"), "only for the value and state predicates");
+    }
+    return wait;
+  }
+
+  std::optional<StepBody> read_check(const ObjectReader& reader) {
+    auto kind = reader.required_string("check");
+    if (!kind) return std::nullopt;
+    CheckStep step;
+    if (*kind == "front") {
+      reader.allow_only(kCheckFrontFields, "a front check");
+      step.condition = FrontCheck{read_app(reader)};
+    } else if (*kind == "element") {
+      reader.allow_only(kCheckElementFields, "an element check");
+      step.condition = read_element_check(reader);
+    } else if (*kind == "file") {
+      reader.allow_only(kCheckFileFields, "a file check");
+      step.condition = read_file_check(reader);
+    } else if (*kind == "command") {
+      reader.allow_only(kCheckCommandFields, "a command check");
+      CommandCheck check{read_command_line(reader)};
+      step.timeout_seconds = check.command.timeout_seconds;
+      step.condition = std::move(check);
+      return step;
+    } else {
+      problems_.add(reader.path_of("check"),
+                    "unknown check " + in_quotes(*kind) + "; known: front, element, file, command");
+      return std::nullopt;
+    }
+    step.timeout_seconds =
+        reader.integer("timeoutSeconds", 1, kMaxTimeoutSeconds, kDefaultCheckTimeoutSeconds)
+            .value_or(kDefaultCheckTimeoutSeconds);
+    return step;
+  }
+
+  // Exactly one of `keys` is present: its index, or nullopt with a problem at the step.
+  std::optional<std::size_t> one_of(const ObjectReader& reader, Fields keys) {
+    std::vector<std::size_t> present;
+    std::size_t index = 0;
+    for (std::string_view key : keys) {
+      if (reader.has(key)) present.push_back(index);
+      ++index;
+    }
+    if (present.size() == 1) return present.front();
+    problems_.add(reader.path(), present.empty() ? "give one of " + joined(keys)
+                                                 : "give only one of " + joined(keys));
+    return std::nullopt;
+  }
+
+  ElementCheck read_element_check(const ObjectReader& reader) {
+    ElementCheck check;
+    check.app = read_app(reader);
+    check.window = read_window(reader);
+    const auto which = one_of(reader, kElementExpectationFields);
+    const ElementExpectation kinds[] = {ElementExpectation::kState, ElementExpectation::kValue,
+                                        ElementExpectation::kText};
+    if (which) check.expectation = kinds[*which];
+    check.target = read_target(reader, which && check.expectation != ElementExpectation::kState);
+    if (!which) return check;
+    const std::string key(to_string(check.expectation));
+    auto expected = reader.optional_string(key);
+    if (expected && check.expectation == ElementExpectation::kState) {
+      problems_.check(reader.path_of(key), state_problem(*expected));
+    } else if (expected && check.expectation == ElementExpectation::kText && expected->empty()) {
+      problems_.add(reader.path_of(key), "must not be empty");
+    }
+    check.expected = expected.value_or("");
+    return check;
+  }
+
+  FileCheck read_file_check(const ObjectReader& reader) {
+    FileCheck check;
+    check.path = read_path(reader, "path");
+    const auto which = one_of(reader, kFileExpectationFields);
+    if (!which) return check;
+    const FileExpectation kinds[] = {FileExpectation::kEquals, FileExpectation::kContains,
+                                     FileExpectation::kSha256};
+    check.expectation = kinds[*which];
+    const std::string key(to_string(check.expectation));
+    auto expected = reader.optional_string(key);
+    if (expected && check.expectation == FileExpectation::kSha256) {
+      problems_.check(reader.path_of(key), sha256_problem(*expected));
+      expected = lower_case_hex(std::move(*expected));
+    } else if (expected && check.expectation == FileExpectation::kContains && expected->empty()) {
+      problems_.add(reader.path_of(key), "must not be empty");
+    }
+    check.expected = expected.value_or("");
+    return check;
+  }
+
+  std::optional<CommandLine> read_undo(const json& value, const std::string& path) {
+    if (!value.is_object()) {
+      problems_.add(path,
+                    "must be a command object {executable, argv, cwd, timeoutSeconds, env}, "
+                    "not " +
+                        json_type_name(value));
+      return std::nullopt;
+    }
+    ObjectReader reader(value, path, problems_);
+    for (const auto& [key, member] : value.items()) {
+      if (contains(kCommandLineFields, key)) continue;
+      problems_.add(reader.path_of(key), key == "undo" ? "an undo command has no undo of its own"
+                                                       : "unknown field (an undo command has: " +
+                                                             joined(kCommandLineFields) + ")");
+    }
+    return read_command_line(reader);
+  }
+
+  CommandLine read_command_line(const ObjectReader& reader) {
+    CommandLine command;
+    if (auto executable = reader.required_string("executable", kMaxPathBytes)) {
+      problems_.check(reader.path_of("executable"), executable_problem(*executable));
+      command.executable = std::move(*executable);
+    }
+    if (const json* argv = reader.find("argv")) {
+      command.argv = read_argv(*argv, reader.path_of("argv"));
+    }
+    command.cwd = read_path(reader, "cwd");
+    command.timeout_seconds =
+        reader.integer("timeoutSeconds", 1, kMaxTimeoutSeconds, kDefaultCommandTimeoutSeconds)
+            .value_or(kDefaultCommandTimeoutSeconds);
+    if (const json* env = reader.find("env")) command.env = read_env(*env, reader.path_of("env"));
+    return command;
+  }
+
+  std::vector<std::string> read_argv(const json& value, const std::string& path) {
+    std::vector<std::string> argv;
+    if (!value.is_array()) {
+      problems_.add(path, "must be an array of strings, not " + json_type_name(value));
+      return argv;
+    }
+    if (value.size() > kMaxArguments) {
+      problems_.add(path, "at most " + std::to_string(kMaxArguments) + " arguments, got " +
+                              std::to_string(value.size()));
+    }
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      if (problems_.check(index_path(path, i), string_problem(value[i], kMaxArgumentBytes))) {
+        argv.push_back(value[i].get<std::string>());
+      }
+    }
+    return argv;
+  }
+
+  std::map<std::string, std::string> read_env(const json& value, const std::string& path) {
+    std::map<std::string, std::string> env;
+    if (!value.is_object()) {
+      problems_.add(path,
+                    "must be an object of NAME: \"value\" strings, not " + json_type_name(value));
+      return env;
+    }
+    if (value.size() > kMaxEnvironmentVariables) {
+      problems_.add(path, "at most " + std::to_string(kMaxEnvironmentVariables) +
+                              " variables, got " + std::to_string(value.size()));
+    }
+    for (const auto& [name, member] : value.items()) {
+      const std::string member_at = member_path(path, name);
+      if (!is_identifier(name) || name.size() > 128) {
+        problems_.add(member_at,
+                      "variable names are letters, digits and _, not starting with a "
+                      "digit, at most 128 characters");
+        continue;
+      }
+      if (problems_.check(member_at, string_problem(member, kMaxArgumentBytes))) {
+        env[name] = member.get<std::string>();
+      }
+    }
+    return env;
+  }
+
+  std::string read_path(const ObjectReader& reader, std::string_view key) {
+    auto path = reader.required_string(key, kMaxPathBytes);
+    if (!path) return {};
+    problems_.check(reader.path_of(key), absolute_path_problem(*path));
+    return std::move(*path);
+  }
+
+  std::string read_app(const ObjectReader& reader) {
+    auto app = reader.required_string("app");
+    if (!app) return {};
+    problems_.check(reader.path_of("app"), app_problem(*app));
+    return std::move(*app);
+  }
+
+  std::optional<std::string> read_window_title(const ObjectReader& reader, std::string_view key) {
+    auto title = reader.optional_string(key);
+    if (title) problems_.check(reader.path_of(key), title_problem(*title));
+    return title;
+  }
+
+  std::optional<std::string> read_window(const ObjectReader& reader) {
+    return read_window_title(reader, "window");
+  }
+
+  // touches_value: the step reads or sets the element's value, which password fields never
+  // allow.
+  ElementSelector read_target(const ObjectReader& step, bool touches_value) {
+    ElementSelector selector;
+    const std::string path = step.path_of("target");
+    const json* value = step.find("target");
+    if (value == nullptr) {
+      problems_.add(path, "required: a selector {role, name, id?}");
+      return selector;
+    }
+    if (value->is_string()) {
+      problems_.add(path,
+                    "refs name an element of one snapshot and do not outlive it; give a "
+                    "selector {role, name, id?}");
+      return selector;
+    }
+    if (!value->is_object()) {
+      problems_.add(path, "must be a selector {role, name, id?}, not " + json_type_name(*value));
+      return selector;
+    }
+    ObjectReader reader(*value, path, problems_);
+    reader.allow_only(kTargetFields, "a target");
+    if (auto role = reader.required_string("role")) {
+      const std::int64_t number = a11y::role_from_name(*role);
+      if (number < 0) {
+        problems_.add(reader.path_of("role"),
+                      "unknown role " + in_quotes(*role) +
+                          "; use a role name as snapshots print it, e.g. \"push button\"");
+      } else if (touches_value && a11y::is_password_role(static_cast<std::uint32_t>(number))) {
+        problems_.add(reader.path_of("role"),
+                      "password fields are never read or set by automations");
+      }
+      selector.role = std::move(*role);
+    }
+    selector.id = reader.optional_string("id");
+    if (selector.id && selector.id->empty()) {
+      problems_.add(reader.path_of("id"), "must not be empty (leave id out instead)");
+    }
+    if (auto name = reader.required_string("name")) {
+      if (name->empty() && !selector.id) {
+        problems_.add(reader.path_of("name"), "must not be empty unless id is given");
+      }
+      selector.name = std::move(*name);
+    }
+    return selector;
+  }
+
+  const ValidationContext& context_;
+  Problems problems_;
+  bool schedule_ok_ = true;
+};
+
+}  // namespace
+
+std::string to_string(const Problem& problem) {
+  if (problem.path.empty()) return problem.message;
+  return problem.path + ": " + problem.message;
+}
+
+json to_json(const Problem& problem) {
+  return json{{"path", problem.path}, {"message", problem.message}};
+}
+
+Result<Definition> validate_definition(const json& input, const ValidationContext& context) {
+  return DefinitionValidator(context).run(input);
+}
+
+}  // namespace companyos::automation

@@ -1,0 +1,57 @@
+#include "daemon/automation_service.h"
+
+#include <spdlog/spdlog.h>
+
+#include "daemon/physical_input.h"
+#include "store/retention.h"
+
+namespace companyos::daemon {
+namespace {
+
+automation::DesktopStepOptions desktop_step_options() {
+  automation::DesktopStepOptions options;
+  // Automation steps and interactive presses share one XTest lock.
+  options.physical_input_lock = &physical_input_mutex();
+  return options;
+}
+
+}  // namespace
+
+AutomationService::AutomationService(Token, store::Database& db, store::Database runner_db,
+                                     a11y::Observer& observer, a11y::ActionEngine& actions,
+                                     const Clock& clock)
+    : automations_(db, clock),
+      runs_(db, clock),
+      ledger_(db),
+      runner_db_(std::move(runner_db)),
+      executor_(observer, actions, clock, desktop_step_options()),
+      runner_(runner_db_, executor_, clock) {}
+
+Result<std::unique_ptr<AutomationService>> AutomationService::open(store::Database& db,
+                                                                   a11y::Observer& observer,
+                                                                   a11y::ActionEngine& actions,
+                                                                   const Clock& clock) {
+  // The runner's threads need a connection of their own (runner.h).
+  auto runner_db = store::Database::open(db.path());
+  if (!runner_db) return std::move(runner_db).take_error();
+  auto service = std::make_unique<AutomationService>(Token{}, db, std::move(*runner_db), observer,
+                                                     actions, clock);
+  service->recover_interrupted_runs(db, clock);
+  return service;
+}
+
+void AutomationService::recover_interrupted_runs(store::Database& db, const Clock& clock) {
+  if (auto failed = runs_.mark_interrupted_runs_failed(); !failed) {
+    spdlog::error("runs left active by the previous daemon: {}", failed.error().message);
+  } else if (*failed > 0) {
+    spdlog::warn("{} run(s) left active by the previous daemon marked failed ({})", *failed,
+                 store::kInterruptedReason);
+  }
+  if (auto pruned = store::Retention(db, clock).prune_all(); !pruned) {
+    spdlog::error("pruning run history: {}", pruned.error().message);
+  } else if (pruned->runs > 0 || pruned->ledger_rows > 0) {
+    spdlog::info("pruned {} run(s) and {} ledger row(s) of history", pruned->runs, pruned->ledger_rows);
+  }
+}
+
+}  // namespace companyos::daemon

@@ -1,0 +1,78 @@
+#include "daemon/methods/batch_plan.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+namespace companyos::daemon::methods {
+namespace {
+
+// What a batch may run, by protocol name: actions only, never observation or settings.
+constexpr std::array<std::string_view, 12> kBatchable = {
+    "click", "toggle", "select", "focus", "expand", "collapse", "action", "set_value", "type",
+    "press", "focus_window", "close_window"};
+
+Error invalid_step(std::size_t index, std::string message, nlohmann::json details = nlohmann::json::object(),
+                   std::string suggestion = {}) {
+  details["step"] = index;
+  return make_error(ErrorCode::kInvalidArgs, "step " + std::to_string(index) + ": " + std::move(message),
+                    std::move(details), std::move(suggestion));
+}
+
+Result<BatchStep> plan_step(std::size_t index, const nlohmann::json& step, const MethodTable& table) {
+  if (!step.is_object()) return invalid_step(index, "must be an object {\"command\":…,\"args\":{…}}");
+  for (const auto& [key, value] : step.items()) {
+    if (key != "command" && key != "args") {
+      return invalid_step(index, "unknown field \"" + key + "\"", {{"field", key}});
+    }
+  }
+  if (!step.contains("command") || !step["command"].is_string()) {
+    return invalid_step(index, "command must be a string", {{"field", "command"}});
+  }
+  BatchStep planned;
+  planned.command = step["command"].get<std::string>();
+  std::string method = planned.command;
+  std::replace(method.begin(), method.end(), '-', '_');
+  if (method == "batch") return invalid_step(index, "a batch cannot contain a batch");
+  if (std::find(kBatchable.begin(), kBatchable.end(), method) == kBatchable.end() ||
+      (planned.spec = table.find(method)) == nullptr) {
+    return invalid_step(index, "unknown command \"" + planned.command + "\"",
+                        {{"command", planned.command}},
+                        "commands: click, toggle, select, focus, expand, collapse, action, set-value, "
+                        "type, press, focus-window, close-window");
+  }
+  if (step.contains("args")) {
+    if (!step["args"].is_object()) return invalid_step(index, "args must be an object", {{"field", "args"}});
+    planned.args = step["args"];
+  }
+  if (auto fits = check_params(*planned.spec, planned.args); !fits) {
+    Error error = std::move(fits).take_error();
+    return invalid_step(index, std::move(error.message), std::move(error.details), std::move(error.suggestion));
+  }
+  return planned;
+}
+
+}  // namespace
+
+Result<std::vector<BatchStep>> plan_batch(const nlohmann::json& steps, const MethodTable& table) {
+  if (!steps.is_array() || steps.empty()) {
+    return make_error(ErrorCode::kInvalidArgs, "steps must be a non-empty array",
+                      {{"field", "steps"}}, R"(e.g. [{"command":"click","args":{"ref":"@s1a:e4"}}])");
+  }
+  if (steps.size() > kMaxBatchSteps) {
+    return make_error(ErrorCode::kInvalidArgs,
+                      "a batch takes at most " + std::to_string(kMaxBatchSteps) + " steps",
+                      {{"field", "steps"}, {"count", steps.size()}, {"max", kMaxBatchSteps}},
+                      "split it into several batches");
+  }
+  std::vector<BatchStep> planned;
+  planned.reserve(steps.size());
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    auto step = plan_step(i, steps[i], table);
+    if (!step) return std::move(step).take_error();
+    planned.push_back(std::move(step).value());
+  }
+  return planned;
+}
+
+}  // namespace companyos::daemon::methods

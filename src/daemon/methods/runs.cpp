@@ -1,0 +1,181 @@
+// Running automations: automation.start/stop/runs, run.show/approve/deny/undo, approvals and
+// stop_all. The Runner does the work; calls that wait for steps to end (stop, undo, stop-all)
+// go to a worker so the main loop keeps answering. Reads go through the daemon's store
+// connection on the main loop; worker jobs touch only the runner, never that connection.
+#include "daemon/audited_reply.h"
+#include "daemon/automation_service.h"
+#include "daemon/context.h"
+#include "daemon/methods/automation_view.h"
+#include "daemon/methods/methods.h"
+#include "daemon/methods/stop_all.h"
+#include "daemon/worker_pool.h"
+
+namespace companyos::daemon::methods {
+namespace {
+
+Result<nlohmann::json> as_run_reply(Result<store::RunRecord> run) {
+  if (!run) return std::move(run).take_error();
+  return run_json(*run);
+}
+
+const std::vector<ParamSpec> kAutomationIdParam = {
+    {"id", ParamType::kInteger, true, "the automation's id"}};
+const std::vector<ParamSpec> kRunIdParam = {{"id", ParamType::kInteger, true, "the run's id"}};
+
+}  // namespace
+
+void stop_all_automations(DaemonContext& ctx, Reply reply) {
+  automation::Runner& runner = ctx.automations.runner();
+  ctx.workers.run(
+      [&runner]() -> Result<nlohmann::json> {
+        auto outcome = runner.stop_all();
+        if (!outcome) return std::move(outcome).take_error();
+        nlohmann::json stopped = nlohmann::json::array();
+        for (const auto& run : outcome->stopped) stopped.push_back(run_json(run));
+        return nlohmann::json{{"disabled", outcome->disabled}, {"stopped", std::move(stopped)}};
+      },
+      std::move(reply));
+}
+
+const MethodSpec kAutomationStart{
+    .name = "automation.start",
+    .summary = "a person starts a run now (level 1 dry run, 2 asks per step, 3-4 supervised); returns the run",
+    .params = kAutomationIdParam,
+    .flags = kFlagEffectful,
+    .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
+      reply = audited_reply(ctx, "automation.start", "", std::move(reply));
+      auto id = positive_id(params, "id");
+      if (!id) return reply(std::move(id).take_error());
+      // Returns once the run is recorded; its steps go on on the run's own thread.
+      reply(as_run_reply(ctx.automations.runner().start(
+          *id, automation::StartRequest{automation::Trigger::kManual})));
+    },
+};
+
+const MethodSpec kAutomationStop{
+    .name = "automation.stop",
+    .summary = "stop the automation's active run: the active step is cancelled, no postActions run",
+    .params = kAutomationIdParam,
+    .flags = kFlagEffectful,
+    .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
+      reply = audited_reply(ctx, "automation.stop", "", std::move(reply));
+      auto id = positive_id(params, "id");
+      if (!id) return reply(std::move(id).take_error());
+      automation::Runner& runner = ctx.automations.runner();
+      ctx.workers.run([&runner, id = *id]() { return as_run_reply(runner.stop(id)); },
+                      std::move(reply));
+    },
+};
+
+const MethodSpec kAutomationRuns{
+    .name = "automation.runs",
+    .summary = "an automation's runs, newest first, 20 a page; optionally only one status",
+    .params = {{"id", ParamType::kInteger, true, "the automation's id"},
+               {"status", ParamType::kString, false, "running, waiting, succeeded, failed, blocked, "
+                                                     "skipped, stopped or reverted"},
+               {"page", ParamType::kInteger, false, "page number, from 1 (default 1)"}},
+    .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
+      auto id = positive_id(params, "id");
+      if (!id) return reply(std::move(id).take_error());
+      auto filter = run_filter(params);
+      if (!filter) return reply(std::move(filter).take_error());
+      auto page = ctx.automations.runs().list(*id, *filter);
+      if (!page) return reply(std::move(page).take_error());
+      nlohmann::json runs = nlohmann::json::array();
+      for (const auto& run : page->runs) runs.push_back(run_json(run));
+      reply(nlohmann::json{{"automation_id", *id},
+                           {"status", filter->status ? nlohmann::json(*filter->status) : nlohmann::json(nullptr)},
+                           {"runs", std::move(runs)},
+                           {"total", page->total},
+                           {"page", page->page},
+                           {"page_size", page->page_size}});
+    },
+};
+
+const MethodSpec kRunShow{
+    .name = "run.show",
+    .summary = "one run with its steps (status, delivery, error code, reason, duration, capped output) and checks",
+    .params = kRunIdParam,
+    .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
+      auto id = positive_id(params, "id");
+      if (!id) return reply(std::move(id).take_error());
+      auto detail = ctx.automations.runs().detail(*id);
+      if (!detail) return reply(std::move(detail).take_error());
+      reply(run_detail_json(*detail));
+    },
+};
+
+const MethodSpec kRunApprove{
+    .name = "run.approve",
+    .summary = "a person approves the waiting run (or its waiting step); it goes on",
+    .params = kRunIdParam,
+    .flags = kFlagEffectful,
+    .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
+      reply = audited_reply(ctx, "run.approve", "", std::move(reply));
+      auto id = positive_id(params, "id");
+      if (!id) return reply(std::move(id).take_error());
+      reply(as_run_reply(ctx.automations.runner().approve(*id)));
+    },
+};
+
+const MethodSpec kRunDeny{
+    .name = "run.deny",
+    .summary = "a person denies the waiting run; it ends blocked",
+    .params = kRunIdParam,
+    .flags = kFlagEffectful,
+    .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
+      reply = audited_reply(ctx, "run.deny", "", std::move(reply));
+      auto id = positive_id(params, "id");
+      if (!id) return reply(std::move(id).take_error());
+      reply(as_run_reply(ctx.automations.runner().deny(*id)));
+    },
+};
+
+const MethodSpec kRunUndo{
+    .name = "run.undo",
+    .summary = "run the run's recorded inverses in reverse order and mark it reverted (level 4 drops to 3)",
+    .params = kRunIdParam,
+    .flags = kFlagEffectful,
+    .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
+      reply = audited_reply(ctx, "run.undo", "", std::move(reply));
+      auto id = positive_id(params, "id");
+      if (!id) return reply(std::move(id).take_error());
+      automation::Runner& runner = ctx.automations.runner();
+      ctx.workers.run(
+          [&runner, id = *id]() -> Result<nlohmann::json> {
+            auto outcome = runner.undo(id);
+            if (!outcome) return std::move(outcome).take_error();
+            nlohmann::json data = run_json(outcome->run);
+            data["demoted"] = outcome->demoted;
+            data["undone"] = outcome->undone;
+            data["not_reversible"] = outcome->not_reversible;
+            return data;
+          },
+          std::move(reply));
+    },
+};
+
+const MethodSpec kApprovals{
+    .name = "approvals",
+    .summary = "runs waiting for a person: what they ask, since when, until when",
+    .params = {},
+    .handler = [](const nlohmann::json&, DaemonContext& ctx, Reply reply) {
+      nlohmann::json waiting = nlohmann::json::array();
+      for (const auto& run : ctx.automations.runner().active()) {
+        if (run.status == "waiting") waiting.push_back(active_run_json(run));
+      }
+      reply(nlohmann::json{{"approvals", std::move(waiting)}});
+    },
+};
+
+const MethodSpec kStopAll{
+    .name = "stop_all",
+    .summary = "disable every automation and stop every active run",
+    .params = {},
+    .flags = kFlagEffectful,
+    .handler = [](const nlohmann::json&, DaemonContext& ctx, Reply reply) {
+      stop_all_automations(ctx, audited_reply(ctx, "stop_all", "", std::move(reply)));
+    },
+};
+
+}  // namespace companyos::daemon::methods

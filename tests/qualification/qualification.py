@@ -1,0 +1,582 @@
+#!/usr/bin/env python3
+"""companyOS qualification suite: drives the `companyos` CLI end to end against fresh GTK3
+fixture processes (one per trial, stopped and verified gone after) and judges every trial
+only from the fixture's effect files — exact bytes, or their absence — never from the
+tool's own "ok". Runs inside scripts/desktop-session (CTest: the qualification test).
+
+Trials (issue 4, "Qualification suite"):
+  clean       10  set-value on the entry, then click: FILE holds exactly the text
+  ambiguous   10  two identical buttons; click by ref or selector: AMBIGUOUS_TARGET
+  stale       10  the button moves after the snapshot: click --strict is STALE_REF, then a
+                  plain ref (identity still unique) acts and FILE holds the text
+  late_twin   10  a twin button appears within 50 ms before the click (half packed, half
+                  added): AMBIGUOUS_TARGET, neither FILE nor FILE.twin written
+  window_closed 5 the window closes between snapshot and action: WINDOW_NOT_FOUND or
+                  STALE_REF, nothing delivered
+
+Writes qualification.json (--out) and prints a table. Exit status 1 when any metric but
+latency is non-zero (silent incorrect successes, over-halts, refusal failures, harness
+errors, late-twin timing violations, cleanup failures), 0 otherwise, 2 on bad arguments.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "desktop", "harness"))
+import verdict  # noqa: E402
+from atspi_probe import ProbeError, wait_for  # noqa: E402
+from bus_view import BusView  # noqa: E402
+from checks import Checker  # noqa: E402
+from dbus_wire import DBusError  # noqa: E402
+from fixture_app import FixtureApp, unique_name  # noqa: E402
+from verdict import ACT, HARNESS_ERROR, PASS, REFUSE  # noqa: E402
+
+PLAN = {"clean": 10, "ambiguous": 10, "stale": 10, "late_twin": 10, "window_closed": 5}
+# Values typed into the entry: shell metacharacters, quotes, non-ASCII, edge spaces.
+CLEAN_VALUES = [
+    "plain text",
+    "cost $5; total $10",
+    "$HOME ${PATH} $(id) `id`",
+    "a;b;c; rm -rf nothing",
+    "\"double\" and 'single' quotes",
+    "Grüße aus Köln — naïve café",
+    "東京 日本語 😀",
+    "mix $x; \"q\" 'r' ü €",
+    "back\\slash & | < > * ?",
+    "  spaced  out  ",
+]
+BUTTON = ("push button", "Write effect", "write-effect")
+ENTRY = ("text", "Text", "text-entry")
+TWIN_LEAD_LIMIT_MS = 50
+EFFECT_DEADLINE_S = 5.0   # how long an expected effect may take to appear
+REFUSAL_WATCH_S = 0.4     # how long a refused action's effect files are watched
+CLI_TIMEOUT_S = 30
+SNAPSHOT_DEADLINE_S = 15
+
+
+class Paths:
+    def __init__(self, build_dir):
+        self.cli = os.path.join(build_dir, "cli", "companyos")
+        self.daemon = os.path.join(build_dir, "src", "daemon", "companyosd")
+        self.fixture = os.path.join(build_dir, "tests", "fixtures", "companyos-fixture-gtk3")
+
+
+class CliRun:
+    """One `companyos --json ARGS` process: its exit status, envelope and wall time."""
+
+    def __init__(self, cli, args):
+        self.args = list(args)
+        self.started = time.monotonic()
+        try:
+            done = subprocess.run([cli, "--json", *self.args], capture_output=True, text=True,
+                                  timeout=CLI_TIMEOUT_S, stdin=subprocess.DEVNULL)
+            self.exit_status = done.returncode
+            self.stderr = done.stderr.strip()
+            try:
+                self.envelope = json.loads(done.stdout)
+            except ValueError:
+                self.envelope = None
+        except subprocess.TimeoutExpired:
+            self.exit_status, self.envelope, self.stderr = None, None, "timed out"
+        self.ms = round((time.monotonic() - self.started) * 1000, 2)
+        self.answered, self.ok, self.code, self.delivery = verdict.reply_facts(
+            self.exit_status, self.envelope)
+
+    def record(self):
+        step = {"argv": ["companyos", "--json", *self.args], "exit": self.exit_status,
+                "ok": self.ok, "code": self.code, "delivery": self.delivery, "ms": self.ms}
+        if not self.answered:
+            step["stderr"] = self.stderr[-500:]
+        return step
+
+
+def effect_record(content):
+    if content is None:
+        return None
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    return {"text": text, "hex": content.hex(), "bytes": len(content)}
+
+
+def read_bytes(path):
+    try:
+        with open(path, "rb") as effect:
+            return effect.read()
+    except FileNotFoundError:
+        return None
+
+
+def await_effect(path, deadline_s=EFFECT_DEADLINE_S):
+    """The bytes of PATH once it exists (it is replaced atomically), or None."""
+    until = time.monotonic() + deadline_s
+    while True:
+        content = read_bytes(path)
+        if content is not None or time.monotonic() >= until:
+            return content
+        time.sleep(0.01)
+
+
+def watch_effects(paths, watch_s=REFUSAL_WATCH_S):
+    """Watches PATHS for WATCH_S seconds; each one's bytes if it ever appeared, else None."""
+    seen = {suffix: None for suffix in paths}
+    until = time.monotonic() + watch_s
+    while True:
+        for suffix, path in paths.items():
+            if seen[suffix] is None:
+                seen[suffix] = read_bytes(path)
+        if time.monotonic() >= until:
+            return seen
+        time.sleep(0.01)
+
+
+def flatten(node, out):
+    if node:
+        out.append(node)
+        for child in node.get("children", []):
+            flatten(child, out)
+    return out
+
+
+def pid_gone(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+class Snapshot:
+    def __init__(self, envelope):
+        data = envelope["data"]
+        self.id = data["snapshot"]
+        self.nodes = flatten(data["tree"], [])
+
+    def refs(self, role, name):
+        return [node["ref"] for node in self.nodes
+                if node["role"] == role and node["name"] == name]
+
+
+class Trial:
+    """One fixture process and the judged actions on it."""
+
+    def __init__(self, suite, kind, index, *options):
+        self.suite = suite
+        self.kind = kind
+        self.index = index
+        self.name = f"{kind}-{index:02d}"
+        self.effect_path = os.path.join(suite.work_dir, f"{self.name}.effect")
+        self.control_path = os.path.join(suite.work_dir, f"{self.name}.control")
+        self.app_name = unique_name("Qual")
+        self.options = [self.control_path if option == "CONTROL" else option
+                        for option in options]
+        self.records = []
+        self.steps = []
+        self.fixture = None
+        self.pid = None
+
+    # ---- fixture ---------------------------------------------------------------------
+
+    def __enter__(self):
+        self.fixture = FixtureApp(self.suite.paths.fixture, self.app_name, self.effect_path,
+                                  "--title", self.app_name, *self.options)
+        self.pid = self.fixture.process.pid
+        if self.suite.toolkit is None:
+            self.suite.toolkit = self.suite.bus.toolkit(self.fixture.bus_name,
+                                                        self.fixture.root_path)
+        return self
+
+    def __exit__(self, *exc):
+        cleanup_verified = False
+        if self.fixture is not None:
+            self.fixture.stop()
+            cleanup_verified = pid_gone(self.pid)
+        for record in self.records:
+            record["cleanup_verified"] = cleanup_verified
+        return False
+
+    def touch_control(self):
+        with open(self.control_path, "w"):
+            pass
+        return time.monotonic()
+
+    def effect_paths(self, *suffixes):
+        return {suffix: self.effect_path + suffix for suffix in suffixes}
+
+    # ---- CLI -------------------------------------------------------------------------
+
+    def cli(self, *args):
+        run = CliRun(self.suite.paths.cli, args)
+        self.steps.append(run.record())
+        return run
+
+    def snapshot(self):
+        """A snapshot that shows the entry and the button (the window can take a moment to
+        be listed after the app joins the bus)."""
+        def probe():
+            run = self.cli("snapshot", "--app", self.app_name)
+            if not run.ok:
+                return None
+            snapshot = Snapshot(run.envelope)
+            return snapshot if snapshot.refs(*ENTRY[:2]) and snapshot.refs(*BUTTON[:2]) else None
+        return wait_for(f"a snapshot of {self.app_name}", SNAPSHOT_DEADLINE_S, probe, interval=0.1)
+
+    def selector(self, element, with_id):
+        role, name, accessible_id = element
+        args = ["--app", self.app_name, "--role", role, "--name", name]
+        return args + (["--id", accessible_id] if with_id else [])
+
+    # ---- judging ---------------------------------------------------------------------
+
+    def judge(self, label, expected, run, effects, setup_refused=False, **extra):
+        observed = {"answered": run.answered, "ok": run.ok, "code": run.code,
+                    "delivery": run.delivery, "effects": effects,
+                    "setup_refused": setup_refused}
+        outcome = verdict.judge(expected, observed)
+        record = {
+            "trial": self.name,
+            "kind": self.kind if not label else f"{self.kind}_{label}",
+            "fixture": {"app": self.app_name, "pid": self.pid, "options": self.options_shown()},
+            "expected": expected_record(expected),
+            "observed": {"effects": {"FILE" + suffix: effect_record(content)
+                                     for suffix, content in effects.items()},
+                         "ok": run.ok, "refusal_code": run.code, "delivery": run.delivery,
+                         "exit": run.exit_status},
+            "verdict": outcome,
+            "latency_ms": run.ms if run.answered else None,
+            "steps": list(self.steps),
+            **extra,
+        }
+        self.records.append(record)
+        return record
+
+    def options_shown(self):
+        return [os.path.basename(option) if option == self.control_path else option
+                for option in self.options]
+
+    def harness_error(self, label, error):
+        self.records.append({
+            "trial": self.name, "kind": self.kind if not label else f"{self.kind}_{label}",
+            "fixture": {"app": self.app_name, "pid": self.pid, "options": self.options_shown()},
+            "verdict": HARNESS_ERROR, "error": str(error), "latency_ms": None,
+            "steps": list(self.steps)})
+
+
+def expected_record(expected):
+    if expected["outcome"] == ACT:
+        return {"outcome": ACT, "effect": effect_record(expected["effect"])}
+    return {"outcome": REFUSE, "codes": expected["codes"], "effect": None}
+
+
+def act_then_judge(trial, label, args, text, setup_refused=False, **extra):
+    """Runs the decisive action that must act; FILE must then hold exactly TEXT."""
+    run = trial.cli(*args)
+    content = await_effect(trial.effect_path) if run.ok else \
+        watch_effects(trial.effect_paths(""))[""]
+    return trial.judge(label, {"outcome": ACT, "effect": text.encode("utf-8")}, run,
+                       {"": content}, setup_refused=setup_refused, **extra)
+
+
+def refuse_then_judge(trial, label, args, codes, suffixes=("",), run=None, **extra):
+    """Runs the decisive action that must be refused; every effect file must stay absent."""
+    run = run or trial.cli(*args)
+    effects = watch_effects(trial.effect_paths(*suffixes))
+    return trial.judge(label, {"outcome": REFUSE, "codes": codes}, run, effects, **extra)
+
+
+# ---- the trials --------------------------------------------------------------------------
+
+def clean_trial(trial, index):
+    """Even trials act by ref (full, or bare with --snapshot), odd ones by selector."""
+    text = CLEAN_VALUES[index % len(CLEAN_VALUES)]
+    snapshot = trial.snapshot()
+    if index % 2 == 0:
+        entry, button = snapshot.refs(*ENTRY[:2])[0], snapshot.refs(*BUTTON[:2])[0]
+        if index % 4 == 2:
+            bare = ["--snapshot", snapshot.id]
+            entry_target = [entry.split(":")[-1], *bare]
+            button_target = [button.split(":")[-1], *bare]
+        else:
+            entry_target, button_target = [entry], [button]
+        set_args = ["set-value", *entry_target, text]
+    else:
+        set_args = ["set-value", *trial.selector(ENTRY, with_id=index % 4 == 1), text]
+        button_target = trial.selector(BUTTON, with_id=index % 4 == 1)
+    set_value = trial.cli(*set_args)
+    act_then_judge(trial, "", ["click", *button_target], text,
+                   setup_refused=not set_value.ok, target="ref" if index % 2 == 0 else "selector")
+
+
+def ambiguous_trial(trial, index):
+    """The first half clicks one of the twins by ref, the second half by selector."""
+    buttons = trial.suite.bus.write_buttons(trial.fixture.bus_name)
+    if len(buttons) != 2:
+        raise ProbeError(f"--ambiguous shows {len(buttons)} live Write effect buttons, not 2")
+    snapshot = trial.snapshot()
+    if index < PLAN["ambiguous"] // 2:
+        refs = snapshot.refs(*BUTTON[:2])
+        target, how = [refs[index % len(refs)]], "ref"
+    else:
+        target, how = trial.selector(BUTTON, with_id=index % 2 == 1), "selector"
+    refuse_then_judge(trial, "", ["click", *target], ["AMBIGUOUS_TARGET"], target=how)
+
+
+def button_box(trial):
+    """The live container of the one Write effect button, and its child count now."""
+    buttons = trial.suite.bus.write_buttons(trial.fixture.bus_name)
+    if len(buttons) != 1:
+        raise ProbeError(f"{len(buttons)} live Write effect buttons, expected 1")
+    box = buttons[0].parent_path
+    return box, trial.suite.bus.child_count(trial.fixture.bus_name, box)
+
+
+def stale_trial(trial, index):
+    """The button moves to a new box after the snapshot: strict refuses, plain acts."""
+    text = f"stale {index}: $moved; \"ok\" ✓"
+    snapshot = trial.snapshot()
+    entry, button = snapshot.refs(*ENTRY[:2])[0], snapshot.refs(*BUTTON[:2])[0]
+    set_value = trial.cli("set-value", entry, text)
+    box, before = button_box(trial)
+    triggered = trial.touch_control()
+    if trial.suite.bus.wait_child_count(trial.fixture.bus_name, box, before + 1,
+                                        triggered) is None:
+        raise ProbeError("--stale: the button's box never gained the inserted label")
+    moved = trial.suite.bus.write_buttons(trial.fixture.bus_name)
+    if len(moved) != 1 or moved[0].parent_path == box:
+        raise ProbeError("--stale: the button did not move to another box")
+    refuse_then_judge(trial, "strict", ["click", button, "--strict"], ["STALE_REF"])
+    act_then_judge(trial, "plain", ["click", button], text, setup_refused=not set_value.ok)
+
+
+def late_twin_trial(trial, index):
+    """A twin of the button (pack or add) lands within 50 ms before the click."""
+    method = "pack" if index < PLAN["late_twin"] // 2 else "add"
+    snapshot = trial.snapshot()
+    button = snapshot.refs(*BUTTON[:2])[0]
+    target = [button] if index % 2 == 0 else trial.selector(BUTTON, with_id=False)
+    box, before = button_box(trial)
+    triggered = trial.touch_control()
+    seen = trial.suite.bus.wait_child_count(trial.fixture.bus_name, box, before + 1, triggered)
+    if seen is None:
+        raise ProbeError(f"--add-twin {method}: no twin within the deadline")
+    changed_after, seen_at = seen
+    run = trial.cli("click", *target)
+    # The twin was added after CHANGED_AFTER, so it led the action by at most this much.
+    lead_ms = round((run.started - changed_after) * 1000, 2)
+    record = refuse_then_judge(
+        trial, "", None, ["AMBIGUOUS_TARGET"], suffixes=("", ".twin"), run=run,
+        twin_method=method, target="ref" if index % 2 == 0 else "selector",
+        twin_lead_ms_at_most=lead_ms,
+        twin_seen_before_action_ms=round((run.started - seen_at) * 1000, 2),
+        timing_ok=lead_ms <= TWIN_LEAD_LIMIT_MS)
+    # Checked after the click so the check cannot delay it: without a live twin the
+    # trial tested nothing.
+    twins = len(trial.suite.bus.write_buttons(trial.fixture.bus_name))
+    if twins != 2:
+        record["verdict"] = HARNESS_ERROR
+        record["error"] = f"{twins} live Write effect buttons after the click, expected 2"
+
+
+def window_closed_trial(trial, index):
+    """The fixture closes its window and exits after the snapshot; then click or set-value
+    by the saved ref (plain or strict)."""
+    snapshot = trial.snapshot()
+    entry, button = snapshot.refs(*ENTRY[:2])[0], snapshot.refs(*BUTTON[:2])[0]
+    trial.touch_control()
+    if trial.fixture.wait_for_exit(timeout=10) is None:
+        raise ProbeError("--close-after-control: the fixture did not exit")
+    args = ["click", button] if index % 2 == 0 else ["set-value", entry, "late text"]
+    if index >= 3:
+        args.append("--strict")
+    refuse_then_judge(trial, "", args, ["WINDOW_NOT_FOUND", "STALE_REF"], action=args[0],
+                      strict="--strict" in args)
+
+
+TRIALS = {
+    "clean": ((), clean_trial),
+    "ambiguous": (("--ambiguous",), ambiguous_trial),
+    "stale": (("--stale", "CONTROL"), stale_trial),
+    "late_twin": (None, late_twin_trial),
+    "window_closed": (("--close-after-control", "CONTROL"), window_closed_trial),
+}
+
+
+def trial_options(kind, index):
+    if kind == "late_twin":
+        method = "pack" if index < PLAN["late_twin"] // 2 else "add"
+        return ("--add-twin", "CONTROL", "--twin-method", method)
+    return TRIALS[kind][0]
+
+
+class Suite:
+    def __init__(self, paths, work_dir):
+        self.paths = paths
+        self.work_dir = work_dir
+        self.bus = BusView()
+        self.toolkit = None
+        self.records = []
+        self.check = Checker("qualification")
+
+    def run(self, kind, index):
+        trial = Trial(self, kind, index, *trial_options(kind, index))
+        try:
+            with trial:
+                TRIALS[kind][1](trial, index)
+        except (ProbeError, DBusError, OSError, KeyError, TypeError, ValueError) as error:
+            trial.harness_error("", f"{type(error).__name__}: {error}")
+            trial.records[-1]["cleanup_verified"] = trial.pid is None or pid_gone(trial.pid)
+        for record in trial.records:
+            lead = record.get("twin_lead_ms_at_most")
+            self.check.expect(
+                record["verdict"] == PASS and record.get("cleanup_verified") and
+                record.get("timing_ok", True),
+                f"{record['trial']} {record['kind']}: {record['verdict']}"
+                f" ({record['latency_ms'] or '-'} ms"
+                f"{'' if lead is None else f', twin lead ≤ {lead} ms'})"
+                f"{'' if record.get('cleanup_verified') else ', cleanup NOT verified'}"
+                f"{'' if 'error' not in record else ': ' + record['error']}")
+        self.records.extend(trial.records)
+
+
+def environment(paths, toolkit):
+    def output(*command):
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=10,
+                                  stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        return done.stdout.strip() if done.returncode == 0 else None
+
+    status = CliRun(paths.cli, ["status"])
+    data = status.envelope.get("data", {}) if status.ok else {}
+    return {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "companyos_cli": output(paths.cli, "--version"),
+        "companyos_daemon": data.get("version"),
+        "display": os.environ.get("DISPLAY"),
+        "display_server": data.get("display_server"),
+        "session_type": os.environ.get("XDG_SESSION_TYPE") or data.get("display_server"),
+        "headless_harness": "COMPANYOS_DESKTOP_DIR" in os.environ,
+        "fixture_toolkit": toolkit,
+        "gtk3_version": output("pkg-config", "--modversion", "gtk+-3.0"),
+        "atspi_version": output("pkg-config", "--modversion", "atspi-2"),
+        "glib_version": output("pkg-config", "--modversion", "glib-2.0"),
+        "kernel": platform.release(),
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+    }
+
+
+def by_kind(records):
+    kinds = {}
+    for record in records:
+        kinds.setdefault(record["kind"], []).append(record)
+    return {kind: verdict.metrics(group) for kind, group in kinds.items()}
+
+
+def print_table(kinds, summary):
+    columns = ("kind", "trials", "pass", "silent", "over-halt", "refusal-fail", "harness",
+               "p50 ms", "p95 ms")
+    rows = [[kind, m["trials"], m["passed"], m["silent_incorrect_successes"], m["over_halts"],
+             m["refusal_failures"], m["harness_errors"], m["latency_ms"]["p50"],
+             m["latency_ms"]["p95"]] for kind, m in kinds.items()]
+    rows.append(["all", summary["trials"], summary["passed"],
+                 summary["silent_incorrect_successes"], summary["over_halts"],
+                 summary["refusal_failures"], summary["harness_errors"],
+                 summary["latency_ms"]["p50"], summary["latency_ms"]["p95"]])
+    cells = [list(columns)] + [["-" if cell is None else str(cell) for cell in row]
+                               for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(columns))]
+    for row in cells:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+    print(f"timing violations {summary['timing_violations']}, "
+          f"cleanup failures {summary['cleanup_failures']}", flush=True)
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", default="qualification.json",
+                        help="where to write the JSON report (default: ./qualification.json)")
+    parser.add_argument("--build-dir", default=os.environ.get("COMPANYOS_BUILD_DIR"),
+                        help="the CMake build tree (default: $COMPANYOS_BUILD_DIR)")
+    parser.add_argument("--kinds", default=",".join(PLAN),
+                        help=f"comma-separated subset of {','.join(PLAN)} (default: all)")
+    args = parser.parse_args()
+    args.kinds = [kind for kind in args.kinds.split(",") if kind]
+    unknown = [kind for kind in args.kinds if kind not in PLAN]
+    if unknown or not args.kinds:
+        parser.error(f"unknown trial kinds {unknown}; choose from {','.join(PLAN)}")
+    if not args.build_dir:
+        parser.error("--build-dir or COMPANYOS_BUILD_DIR is required")
+    return args
+
+
+def main():
+    args = parse_args()
+    paths = Paths(args.build_dir)
+    daemon = subprocess.Popen([paths.daemon, "--log-level", "warn"], stdin=subprocess.DEVNULL)
+    try:
+        wait_for("the daemon to answer ping", 30,
+                 lambda: CliRun(paths.cli, ["ping"]).ok, interval=0.05)
+        with tempfile.TemporaryDirectory(prefix="companyos-qualification-") as work_dir:
+            suite = Suite(paths, work_dir)
+            started = time.monotonic()
+            for kind in args.kinds:
+                for index in range(PLAN[kind]):
+                    suite.run(kind, index)
+            elapsed_s = round(time.monotonic() - started, 1)
+            env = environment(paths, suite.toolkit)
+            suite.bus.close()
+    finally:
+        daemon.terminate()
+        try:
+            daemon.wait(10)
+        except subprocess.TimeoutExpired:
+            daemon.kill()
+            daemon.wait()
+
+    records = suite.records
+    summary = verdict.metrics(records)
+    planned = {kind: PLAN[kind] for kind in args.kinds}
+    fixtures_run = len({record["trial"] for record in records})
+    failing = verdict.failed(summary)
+    if fixtures_run != sum(planned.values()):
+        failing.append("trials_missing")
+    kinds = by_kind(records)
+    report = {
+        "suite": "companyOS qualification (issue 4)",
+        "environment": env,
+        "plan": planned,
+        "elapsed_s": elapsed_s,
+        "metrics": summary,
+        "by_kind": kinds,
+        "failing": failing,
+        "passed": not failing,
+        "trials": records,
+    }
+    out = os.path.abspath(args.out)
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out, "w", encoding="utf-8") as report_file:
+        json.dump(report, report_file, indent=2, ensure_ascii=False)
+        report_file.write("\n")
+
+    print_table(kinds, summary)
+    print(f"{fixtures_run} fixtures, {len(records)} judged actions in {elapsed_s} s; "
+          f"report: {out}")
+    print("PASSED" if not failing else f"FAILED: {', '.join(failing)}", flush=True)
+    return 1 if failing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

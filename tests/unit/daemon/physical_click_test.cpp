@@ -1,0 +1,44 @@
+#include "daemon/physical_click.h"
+
+#include <gtest/gtest.h>
+
+namespace companyos::daemon {
+namespace {
+
+struct Case {
+  std::string name;
+  a11y::Bounds element;
+  bool window_relative;
+  x11::Rect client;
+  std::optional<ScreenPoint> point;
+  friend void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+};
+
+class ClickPoints : public ::testing::TestWithParam<Case> {};
+
+TEST_P(ClickPoints, AreTheCentreOnScreenInsideTheWindow) {
+  const Case& c = GetParam();
+  EXPECT_EQ(click_point(c.element, c.window_relative, c.client), c.point);
+}
+
+const x11::Rect kWindow{100, 50, 400, 300};  // client area in root coordinates
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, ClickPoints,
+    ::testing::Values(
+        Case{"screen_bounds", {120, 60, 80, 30}, false, kWindow, ScreenPoint{160, 75}},
+        Case{"odd_size_rounds_down", {120, 60, 81, 31}, false, kWindow, ScreenPoint{160, 75}},
+        Case{"window_relative_is_translated", {20, 10, 80, 30}, true, kWindow, ScreenPoint{160, 75}},
+        Case{"one_pixel", {100, 50, 1, 1}, false, kWindow, ScreenPoint{100, 50}},
+        Case{"empty_width", {120, 60, 0, 30}, false, kWindow, std::nullopt},
+        Case{"negative_height", {120, 60, 10, -4}, false, kWindow, std::nullopt},
+        Case{"centre_left_of_window", {40, 60, 80, 30}, false, kWindow, std::nullopt},
+        Case{"centre_below_window", {120, 340, 80, 30}, false, kWindow, std::nullopt},
+        Case{"right_edge_is_outside", {480, 60, 40, 30}, false, kWindow, std::nullopt},
+        // Window-relative bounds taken for screen ones would land outside: not guessed.
+        Case{"relative_not_translated_lands_outside", {20, 10, 80, 30}, false, kWindow, std::nullopt},
+        Case{"relative_past_the_window", {390, 10, 40, 30}, true, kWindow, std::nullopt}),
+    [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace companyos::daemon

@@ -1,0 +1,44 @@
+#include "store/output_cap.h"
+
+#include <gtest/gtest.h>
+
+namespace companyos::store {
+namespace {
+
+struct Case {
+  const char* label;
+  std::string input;
+  std::size_t budget;
+  std::string expected;
+  bool truncated;
+};
+
+class OutputCap : public ::testing::TestWithParam<Case> {};
+
+TEST_P(OutputCap, CutsAtTheBudgetWithoutSplittingACharacter) {
+  const Case& c = GetParam();
+  const CappedOutput out = cap_output(c.input, c.budget);
+  EXPECT_EQ(out.text, c.expected) << c.label;
+  EXPECT_EQ(out.truncated, c.truncated) << c.label;
+  EXPECT_LE(out.text.size(), c.budget);
+}
+
+// "é" is 2 bytes, "€" 3, "😀" 4.
+INSTANTIATE_TEST_SUITE_P(
+    Table, OutputCap,
+    ::testing::Values(Case{"fits", "abc", 3, "abc", false}, Case{"empty", "", 0, "", false},
+                      Case{"zero budget", "abc", 0, "", true}, Case{"ascii", "abcdef", 4, "abcd", true},
+                      Case{"two-byte split", "a\xC3\xA9", 2, "a", true},
+                      Case{"two-byte whole", "a\xC3\xA9z", 3, "a\xC3\xA9", true},
+                      Case{"three-byte split 1", "\xE2\x82\xAC", 1, "", true},
+                      Case{"three-byte split 2", "x\xE2\x82\xAC", 3, "x", true},
+                      Case{"four-byte split 3", "\xF0\x9F\x98\x80!", 3, "", true},
+                      Case{"four-byte whole", "\xF0\x9F\x98\x80!", 4, "\xF0\x9F\x98\x80", true}),
+    [](const auto& info) {
+      std::string name = info.param.label;
+      for (char& c : name) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+      return name;
+    });
+
+}  // namespace
+}  // namespace companyos::store
