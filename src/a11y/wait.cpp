@@ -873,6 +873,11 @@ class WaitRun {
     while (!tracker_.done()) {
       deliver_events();
       if (tracker_.done()) break;
+      if (options_.stop.stop_requested()) {
+        return make_error(ErrorCode::kInternal, "the wait was cancelled: the daemon is stopping",
+                          {{"reason", "cancelled"}}, "repeat the wait once the daemon runs again",
+                          Retry::kSafe);
+      }
       const auto now = Clock::now();
       if (now >= deadline_) return tracker_.timeout_error(now);
       if (tracker_.check_due(now)) {

@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <stop_token>
 #include <map>
 #include <optional>
 #include <string>
@@ -101,6 +102,9 @@ struct WaitOptions {
   // Called once, on the waiting thread, after events are on and the baseline is taken
   // (unless the baseline already decided the wait). Must not throw.
   std::function<void()> on_baseline;
+  // A stop request ends the wait at its next look (within poll_interval) with INTERNAL,
+  // details.reason "cancelled", retry safe: the daemon is stopping.
+  std::stop_token stop;
 };
 
 // evidence, by condition:

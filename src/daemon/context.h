@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <stop_token>
 #include <string>
 
 namespace companyos {
@@ -36,6 +37,8 @@ struct DaemonContext {
   std::string socket_path;
   std::chrono::steady_clock::time_point started;
   AutomationService& automations;  // stores and the runner (automation_service.h)
+  // Requested when the daemon begins to stop, so long waits end instead of holding it up.
+  std::stop_token stopping;
 };
 
 }  // namespace companyos::daemon

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <memory>
+#include <stop_token>
 
 #include <spdlog/spdlog.h>
 #include <systemd/sd-daemon.h>
@@ -48,6 +49,7 @@ struct Shutdown {
   GMainLoop* loop = nullptr;
   Server* server = nullptr;
   const Listener* listener = nullptr;
+  std::stop_source* stopping = nullptr;
   std::chrono::steady_clock::time_point deadline{};
   bool started = false;
 
@@ -57,6 +59,7 @@ struct Shutdown {
     spdlog::info("{}: shutting down", why);
     sd_notify(0, "STOPPING=1");
     server->stop_accepting();
+    stopping->request_stop();
     if (listener->created_by_us && !listener->path.empty()) ::unlink(listener->path.c_str());
     deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kShutdownGraceMs);
     g_timeout_add(5, &Shutdown::poll, this);
@@ -83,6 +86,8 @@ int run_daemon(const DaemonOptions& options) {
   std::unique_ptr<GMainLoop, MainLoopDeleter> loop(g_main_loop_new(nullptr, FALSE));
   Shutdown shutdown;
   shutdown.loop = loop.get();
+  std::stop_source stopping;
+  shutdown.stopping = &stopping;
   auto on_signal = [](gpointer self) -> gboolean {
     static_cast<Shutdown*>(self)->begin("signal received");
     return G_SOURCE_CONTINUE;
@@ -130,7 +135,8 @@ int run_daemon(const DaemonOptions& options) {
     return 1;
   }
   DaemonContext context{*db, settings, audit, clock, *workers, observer, actions, table,
-                        listener.path, std::chrono::steady_clock::now(), **automations};
+                        listener.path, std::chrono::steady_clock::now(), **automations,
+                        stopping.get_token()};
 
   auto handle_line = [&](const FramedLine& line, std::function<void(std::string)> done) {
     auto parsed = parse_request(line);

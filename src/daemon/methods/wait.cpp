@@ -101,8 +101,10 @@ const MethodSpec kWait{
       a11y::Observer& observer = ctx.observer;
       ctx.workers.run(
           [&observer, condition = std::move(request->condition),
-           deadline = received + request->timeout, slot]() -> Result<nlohmann::json> {
-            auto outcome = a11y::wait_for(observer, condition, deadline);
+           deadline = received + request->timeout, slot, stop = ctx.stopping]() -> Result<nlohmann::json> {
+            a11y::WaitOptions options;
+            options.stop = stop;
+            auto outcome = a11y::wait_for(observer, condition, deadline, options);
             if (!outcome) return std::move(outcome).take_error();
             return a11y::wait_outcome_to_json(*outcome);
           },

@@ -348,6 +348,23 @@ def check_refusals(check):
     check.expect(rc == 1 and error(env).get("code") == "STALE_REF", "an unknown ref is STALE_REF")
 
 
+def check_shutdown_cancels(check, bus, daemon):
+    """SIGTERM ends a running wait at once instead of holding the daemon up to its timeout."""
+    wait = start_wait(bus, "--app", "never-started-app", "--window", "Never", "--timeout", "120000")
+    try:
+        stopped_at = time.monotonic()
+        daemon.terminate()
+        daemon.wait(30)
+        took = time.monotonic() - stopped_at
+        check.expect(took < 15, f"the daemon stopped {took:.1f} s after SIGTERM with a 120 s wait running")
+        rc, env, _ = wait.result(timeout=30)
+        reason = ((env or {}).get("error") or {}).get("details", {}).get("reason")
+        check.expect(rc == 1 and reason == "cancelled",
+                     f"the wait was answered as cancelled (exit {rc}, reason {reason})")
+    finally:
+        wait.stop()
+
+
 def main():
     check = Checker("wait")
     daemon = subprocess.Popen([DAEMON, "--log-level", "warn"], stdin=subprocess.DEVNULL)
@@ -362,9 +379,11 @@ def main():
             check_text(check, bus, tmp)
             check_element(check, bus, tmp)
             check_busy_daemon(check, tmp)
+            check_shutdown_cancels(check, bus, daemon)
     finally:
-        daemon.terminate()
-        daemon.wait(30)
+        if daemon.poll() is None:
+            daemon.terminate()
+            daemon.wait(30)
     return check.summary()
 
 
