@@ -10,6 +10,7 @@
 #include "a11y/policy.h"
 #include "a11y/vocabulary.h"
 #include "automation/effects.h"
+#include "core/text.h"
 #include "launch/bridge_arguments.h"
 #include "launch/exec_program.h"
 #include "schedule/cron_expression.h"
@@ -63,19 +64,6 @@ std::size_t character_count(std::string_view text) {
   return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
     return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
   }));
-}
-
-// C0 controls, DEL, and C1 controls (U+0080-U+009F, 0xC2 0x80-0x9F in UTF-8).
-bool has_control_characters(std::string_view text) {
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    if (byte < 0x20 || byte == 0x7F) return true;
-    if (byte == 0xC2 && i + 1 < text.size()) {
-      const auto next = static_cast<unsigned char>(text[i + 1]);
-      if (next >= 0x80 && next <= 0x9F) return true;
-    }
-  }
-  return false;
 }
 
 bool is_blank(std::string_view text) {

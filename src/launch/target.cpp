@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <variant>
 
+#include "core/text.h"
 #include "launch/glib_handles.h"
 
 namespace companyos::launch {
@@ -19,19 +20,6 @@ Refusal target_problem(ErrorCode code, std::string problem, std::string message,
                                  std::move(details), std::move(suggestion));
   refusal.code = code;
   return refusal;
-}
-
-// C0 controls, DEL, and C1 controls as UTF-8 encodes them (0xC2 0x80–0x9F).
-bool has_control_characters(std::string_view text) {
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    if (byte < 0x20 || byte == 0x7F) return true;
-    if (byte == 0xC2 && i + 1 < text.size()) {
-      const auto next = static_cast<unsigned char>(text[i + 1]);
-      if (next >= 0x80 && next <= 0x9F) return true;
-    }
-  }
-  return false;
 }
 
 bool is_web_scheme(const std::string& scheme) { return scheme == "http" || scheme == "https"; }
