@@ -606,6 +606,14 @@ Result<UndoOutcome> Runner::undo(std::int64_t run_id) {
       outcome.not_reversible.push_back(step.seq);
     }
   }
+  // "reverted" says the run's effects were taken back; with no inverse recorded nothing
+  // would be, and the run would still count against the gate and demote its automation.
+  if (records->empty()) {
+    return make_error(ErrorCode::kConflict,
+                      "run " + std::to_string(run_id) + " recorded nothing that can be undone",
+                      {{"run_id", run_id}, {"status", run->status}, {"not_reversible", outcome.not_reversible}},
+                      "a level-1 dry run, or a run whose steps with an effect are all irreversible, has no inverse");
+  }
   const auto plan = plan_steps(*definition);
   for (const auto& record : *records) {
     const Step* step = step_at_seq(*definition, record.seq);

@@ -658,6 +658,21 @@ TEST_F(RunnerTest, UndoOfASkippedOrActiveRunIsRefusedBeforeAnyInverseRuns) {
   ASSERT_TRUE(runner().deny(waiting.id).ok());
 }
 
+TEST_F(RunnerTest, UndoOfARunWithNothingToTakeBackIsRefusedAndChangesNothing) {
+  allow_level_4();
+  const auto id = create(definition("irreversible", json::array(), {click("only")}, json::array()), 4);
+  const auto run = start(id);
+  runner().wait_idle();
+  ASSERT_EQ(status(run.id), "succeeded");
+
+  auto undone = runner().undo(run.id);
+  ASSERT_FALSE(undone.ok());
+  EXPECT_EQ(undone.error().code, ErrorCode::kConflict);
+  EXPECT_EQ(undone.error().details["not_reversible"], json::array({1}));
+  EXPECT_EQ(status(run.id), "succeeded");
+  EXPECT_EQ(automations_.get(id)->level, 4);
+}
+
 // ---- output caps ------------------------------------------------------------------------
 
 TEST_F(RunnerTest, OutputIsCappedAt64KiBAStepAnd128KiBARun) {
