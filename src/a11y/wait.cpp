@@ -315,6 +315,11 @@ bool WaitTracker::is_app_scoped() const {
   return !std::holds_alternative<ElementPredicate>(condition_);
 }
 
+void WaitTracker::events_started(bool active, TimePoint now) {
+  events_active_ = active;
+  request_check(now);
+}
+
 void WaitTracker::request_check(TimePoint now) {
   if (!check_requested_at_) check_requested_at_ = now;
 }
@@ -424,7 +429,8 @@ void WaitTracker::apply_window_event(const AtspiEvent& event, TimePoint now) {
     TrackedWindow& window = track(event.sender, event.path);
     if (window.gone) return;
     if (window.seen_by.empty()) window.seen_by = "event";
-    if (event.text) window.title = *event.text;
+    // Some toolkits send these with an empty title: the one seen last stays.
+    if (event.text && !event.text->empty()) window.title = *event.text;
     if (destroyed) {
       window.gone = true;
       window.gone_by = "event";
@@ -867,9 +873,17 @@ class WaitRun {
         options_(options),
         tracker_(tracker) {}
 
+  // The first look comes before events are on. It names the apps it lists, and an event
+  // counts only once its app is named: an app that closed its window and left the bus
+  // while a first look ran after events were on could never be named, and its closing
+  // would go unseen. What changes between that look and the events is caught by a look
+  // right after them.
   Result<WaitOutcome> run() {
-    if (options_.events) start_events();
-    bool baseline_reported = false;
+    check();
+    if (!tracker_.done()) {
+      if (options_.events) start_events();
+      report_baseline();
+    }
     while (!tracker_.done()) {
       deliver_events();
       if (tracker_.done()) break;
@@ -882,8 +896,6 @@ class WaitRun {
       if (now >= deadline_) return tracker_.timeout_error(now);
       if (tracker_.check_due(now)) {
         check();
-        if (!baseline_reported && !tracker_.done()) report_baseline();
-        baseline_reported = true;
         continue;
       }
       sleep_until(context_.get(), tracker_.next_wake(now));
@@ -905,7 +917,7 @@ class WaitRun {
                           [this](AtspiEvent event) { inbox_.push_back(std::move(event)); });
     CallScope scope(std::min(deadline_, Clock::now() + kEventSetupBudget));
     registration_.emplace(EventRegistration::acquire(scope, bus));
-    tracker_.set_events_active(registration_->active());
+    tracker_.events_started(registration_->active(), Clock::now());
   }
 
   // Hands the events dispatched so far to the tracker, naming their apps first. Naming

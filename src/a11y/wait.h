@@ -99,7 +99,7 @@ struct WaitOptions {
   std::chrono::milliseconds min_check_gap{50};   // between starts of event-driven checks
   std::chrono::milliseconds check_budget{2000};  // one check's limit (a hung app)
   bool events = true;                            // false: poll only (comparisons, tests)
-  // Called once, on the waiting thread, after events are on and the baseline is taken
+  // Called once, on the waiting thread, after the baseline is taken and events are on
   // (unless the baseline already decided the wait). Must not throw.
   std::function<void()> on_baseline;
   // A stop request ends the wait at its next look (within poll_interval) with INTERNAL,
@@ -196,7 +196,9 @@ class WaitTracker {
   WaitTracker(WaitCondition condition, TimePoint started, Deadline deadline, WaitOptions options);
   // ElementPredicate: the bus name of the ref's app, whose events call for a check.
   void set_element_bus_name(std::string bus_name) { element_bus_name_ = std::move(bus_name); }
-  void set_events_active(bool active) { events_active_ = active; }
+  // The event listeners are registered (active: the registry accepted them). Anything that
+  // changed since the first check went unseen by events, so a check is due at once.
+  void events_started(bool active, TimePoint now);
 
   // Events of a sender whose app name is unknown are held back until learn_app_name()
   // names it (a check lists the apps), then applied in the order they came.

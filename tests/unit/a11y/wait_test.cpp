@@ -628,6 +628,41 @@ TEST(WaitTracker, ChecksComeAtTheBaselineOnEventsAndOnTheTick) {
   EXPECT_EQ(short_wait.next_wake(at(150)), at(150));  // never in the past
 }
 
+// The first check comes before the events: it names the app, so the events of an app that
+// then closes its window and leaves at once still count (nobody can be asked its name any
+// more), and the check that follows the events covers the moment between.
+TEST(WaitTracker, TheBaselineNamesTheAppBeforeEventsAndACheckFollowsThem) {
+  WaitOptions options;  // poll 250, settle 10, gap 50
+  WaitTracker tracker(WindowClosed{"editor", std::string("Draft")}, at(0), at(1000), options);
+  EXPECT_TRUE(tracker.needs_name(kEditor));
+  tracker.begin_check(at(0));
+  tracker.end_check(listing({window(kEditor, kDraft, "Draft")}), at(5));
+  EXPECT_FALSE(tracker.needs_name(kEditor));
+  EXPECT_FALSE(tracker.check_due(at(10)));
+
+  tracker.events_started(true, at(12));
+  EXPECT_FALSE(tracker.check_due(at(21)));
+  EXPECT_TRUE(tracker.check_due(at(22)));  // at once, but for the settle time
+  tracker.on_event(window_event("Destroy", kEditor, kDraft, "", 14), at(14));
+  tracker.on_event(app_left(kEditor, 15), at(15));
+  ASSERT_TRUE(tracker.done());
+  const WaitOutcome& outcome = *tracker.outcome();
+  EXPECT_EQ(outcome.evidence["window"]["title"], "Draft");
+  EXPECT_EQ(outcome.evidence["seen_open_by"], "start");
+  EXPECT_EQ(outcome.evidence["gone_by"], "event");
+  EXPECT_TRUE(outcome.events_active);
+
+  // Closed between the first check and the events: the check after them sees it gone.
+  WaitTracker between(WindowClosed{"editor", std::nullopt}, at(0), at(1000), options);
+  between.begin_check(at(0));
+  between.end_check(listing({window(kEditor, kDraft, "Draft")}), at(5));
+  between.events_started(true, at(12));
+  between.begin_check(at(22));
+  between.end_check(no_app(), at(30));
+  ASSERT_TRUE(between.done());
+  EXPECT_EQ(between.outcome()->evidence["gone_by"], "event");
+}
+
 TEST(WaitTracker, TimeoutSaysWhatWasSeenLast) {
   struct Case {
     const char* what;
