@@ -14,6 +14,9 @@ namespace companyos::cli {
 struct Invocation {
   std::string method;
   nlohmann::json params = nlohmann::json::object();
+  // Added to params when the reply is printed for a person, who reads less than --json
+  // prints (the snapshot's outline without its JSON tree).
+  nlohmann::json human_params = nlohmann::json::object();
   // Prints the reply's data for a person; unset means the generic field view.
   std::function<void(const nlohmann::json& data)> human;
   // An ok reply that still reports a failure (a batch step that failed): exit status 1.

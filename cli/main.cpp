@@ -71,6 +71,12 @@ int main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitUsage;
   }
 
+  if (!json) {
+    for (const auto& [key, value] : invocation.human_params.items()) {
+      if (!invocation.params.contains(key)) invocation.params[key] = value;
+    }
+  }
+
   Client client(socket);
   CallOutcome outcome = client.call(invocation.method, invocation.params,
                                     std::max(std::chrono::milliseconds(timeout_ms), invocation.reply_timeout));

@@ -1,7 +1,8 @@
 // Snapshot benchmark, run inside scripts/desktop-session: starts the GTK3 fixture with rows
 // (a box per row: label, button, entry) at ~300 and ~3,000 nodes and, in one run, times
 //   (a) a complete snapshot through companyos_a11y, and the `snapshot` request through
-//       companyosd (its own process on a private socket: request, snapshot, JSON reply),
+//       companyosd (its own process on a private socket: request, snapshot, JSON tree reply;
+//       and the outline alone, as a person's CLI asks for it),
 //   (b) a plain synchronous libatspi depth-first walk reading the same fields,
 //   (c) the raw Cache.GetItems call alone on the app's own connection (the floor), with
 //       GDBus as before and on the snapshot's own sd-bus pipeline,
@@ -358,8 +359,9 @@ class DaemonClient {
   std::string buffer_;
 };
 
-// A `snapshot` request as `companyos --json snapshot --app APP --window ID` sends it. The
-// time runs until the whole reply (tree and outline) is read; the parse is not counted.
+// A `snapshot` request as `companyos --json snapshot --app APP --window ID --format F` sends
+// it: "tree" is the complete JSON snapshot, "outline" what a person's `companyos snapshot`
+// asks for. The time runs until the whole reply is read; the parse is not counted.
 struct DaemonSnapshot {
   double ms = -1;
   std::size_t nodes = 0;
@@ -367,11 +369,11 @@ struct DaemonSnapshot {
 };
 
 DaemonSnapshot daemon_snapshot(DaemonClient& client, const std::string& app,
-                               const std::string& window_id, int id) {
+                               const std::string& window_id, const char* format, int id) {
   const nlohmann::json request = {
       {"id", id},
       {"method", "snapshot"},
-      {"params", {{"app", app}, {"window", window_id}, {"timeout_ms", 30000}}}};
+      {"params", {{"app", app}, {"window", window_id}, {"format", format}, {"timeout_ms", 30000}}}};
   const auto start = Clock::now();
   auto line = client.call(request, in(std::chrono::seconds(60)));
   DaemonSnapshot taken;
@@ -403,7 +405,7 @@ nlohmann::json bench_size(const Settings& settings, a11y::Observer& observer, Da
   if (!window) return {{"error", "fixture window did not appear"}};
 
   a11y::WindowQuery query{app_class, window->id, std::nullopt};
-  std::vector<double> snapshot_ms, daemon_ms, floor_ms, pipelined_floor_ms, bus_floor_ms, walk_ms;
+  std::vector<double> snapshot_ms, daemon_ms, daemon_outline_ms, floor_ms, pipelined_floor_ms, bus_floor_ms, walk_ms;
   double snapshot_cpu_ms = 0;
   double app_cpu_ms = 0;
   std::size_t nodes = 0;
@@ -414,7 +416,8 @@ nlohmann::json bench_size(const Settings& settings, a11y::Observer& observer, Da
   }
   int request_id = 0;
   std::size_t daemon_nodes = 0;
-  if (auto warm = daemon_snapshot(daemon, app_class, window->id, ++request_id); !warm.error.empty()) {
+  if (auto warm = daemon_snapshot(daemon, app_class, window->id, "tree", ++request_id);
+      !warm.error.empty()) {
     return {{"error", warm.error}};
   }
   auto channel = floor_channel(observer, window->bus_name);
@@ -431,10 +434,15 @@ nlohmann::json bench_size(const Settings& settings, a11y::Observer& observer, Da
     app_cpu_ms += process_cpu_ms(fixture.pid()) - app_before;
     if (!taken) return {{"error", taken.error().message}};
     nodes = (*taken)->nodes.size();
-    const DaemonSnapshot through_daemon = daemon_snapshot(daemon, app_class, window->id, ++request_id);
+    const DaemonSnapshot through_daemon =
+        daemon_snapshot(daemon, app_class, window->id, "tree", ++request_id);
     if (!through_daemon.error.empty()) return {{"error", through_daemon.error}};
     daemon_ms.push_back(through_daemon.ms);
     daemon_nodes = through_daemon.nodes;
+    const DaemonSnapshot outline =
+        daemon_snapshot(daemon, app_class, window->id, "outline", ++request_id);
+    if (!outline.error.empty()) return {{"error", outline.error}};
+    daemon_outline_ms.push_back(outline.ms);
     stats = {{"detail_calls", (*taken)->stats.detail_calls},
              {"peer_to_peer", (*taken)->stats.peer_to_peer},
              {"reconciled", (*taken)->stats.reconciled},
@@ -467,6 +475,7 @@ nlohmann::json bench_size(const Settings& settings, a11y::Observer& observer, Da
           {"walk_nodes", walked_nodes},
           {"snapshot_ms", snapshot},
           {"daemon_snapshot_ms", via_daemon},
+          {"daemon_outline_ms", median(daemon_outline_ms)},
           {"walk_ms", walk},
           {"get_items_ms", floor},
           {"get_items_via_bus_ms", bus_floor},
@@ -490,6 +499,7 @@ nlohmann::json bench_size(const Settings& settings, a11y::Observer& observer, Da
                                  via_daemon / floor <= floor_target},
           {"snapshot_runs_ms", snapshot_ms},
           {"daemon_snapshot_runs_ms", daemon_ms},
+          {"daemon_outline_runs_ms", daemon_outline_ms},
           {"walk_runs_ms", walk_ms},
           {"get_items_runs_ms", floor_ms},
           {"get_items_via_bus_runs_ms", bus_floor_ms},
@@ -519,14 +529,16 @@ void print_table(const nlohmann::json& sizes) {
                 size["snapshot_cpu_ms"].get<double>(), size["app_cpu_ms"].get<double>(),
                 size["detail_calls"].get<double>(), size["met"].get<bool>() ? "yes" : "no");
   }
-  std::printf("\nthrough companyosd: the snapshot request on its socket, until the whole reply "
-              "(tree and outline) is read\n");
-  std::printf("%6s %8s %10s %12s %13s %4s\n", "nodes", "snap ms", "daemon ms", "walk/daemon",
-              "daemon/floor", "met");
+  std::printf("\nthrough companyosd: the snapshot request on its socket until the whole reply is "
+              "read;\ndaemon: the JSON tree (--json --format tree); outline: what a person's "
+              "`companyos snapshot` asks for\n");
+  std::printf("%6s %8s %10s %10s %12s %13s %4s\n", "nodes", "snap ms", "daemon ms", "outline",
+              "walk/daemon", "daemon/floor", "met");
   for (const auto& size : sizes) {
     if (size.contains("error")) continue;
-    std::printf("%6zu %8.1f %10.1f %11.1fx %12.2fx %4s\n", size["daemon_nodes"].get<std::size_t>(),
-                size["snapshot_ms"].get<double>(), size["daemon_snapshot_ms"].get<double>(),
+    std::printf("%6zu %8.1f %10.1f %10.1f %11.1fx %12.2fx %4s\n",
+                size["daemon_nodes"].get<std::size_t>(), size["snapshot_ms"].get<double>(),
+                size["daemon_snapshot_ms"].get<double>(), size["daemon_outline_ms"].get<double>(),
                 size["walk_over_daemon_snapshot"].get<double>(),
                 size["daemon_snapshot_over_get_items"].get<double>(),
                 size["met_via_daemon"].get<bool>() ? "yes" : "no");

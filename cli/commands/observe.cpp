@@ -70,7 +70,7 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
   });
 
   struct SnapshotArgs {
-    std::string app, window, title;
+    std::string app, window, title, format;
     bool interactive = false, compact = false, bounds = false;
     int max_depth = -1;
   };
@@ -81,24 +81,38 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
                                "  companyos snapshot --app mousepad\n"
                                "  companyos snapshot --app mousepad -i --compact\n"
                                "  companyos snapshot --app mousepad --title 'Untitled 1' --max-depth 3\n"
-                               "  companyos --json snapshot --app mousepad   # complete JSON tree\n");
+                               "  companyos --json snapshot --app mousepad   # JSON tree and outline\n"
+                               "  companyos --json snapshot --app mousepad --format tree   # the tree alone\n");
   snapshot->add_option("--app", snap->app, "application name")->required();
   add_window_choice(snapshot, snap_window, snap_title);
   snapshot->add_flag("-i,--interactive", snap->interactive, "only actionable nodes and their ancestors");
   snapshot->add_option("--max-depth", snap->max_depth, "semantic levels below the window")->check(CLI::NonNegativeNumber);
   snapshot->add_flag("--compact", snap->compact, "fold nameless single-child wrappers");
   snapshot->add_flag("--bounds", snap->bounds, "show bounds in the outline");
+  snapshot->add_option("--format", snap->format,
+                       "what the reply carries: tree, outline or both (default: both with --json, "
+                       "else outline)")
+      ->check(CLI::IsMember({"tree", "outline", "both"}));
   snapshot->callback([&out, snap, snap_window, snap_title] {
     out.method = "snapshot";
     out.params = {{"app", snap->app}, {"interactive", snap->interactive}, {"compact", snap->compact},
                   {"bounds", snap->bounds}};
     put_window_choice(out.params, *snap_window, *snap_title);
     if (snap->max_depth >= 0) out.params["max_depth"] = snap->max_depth;
+    if (!snap->format.empty()) {
+      out.params["format"] = snap->format;
+    } else {
+      out.human_params["format"] = "outline";  // a person reads the outline only
+    }
     out.human = [](const nlohmann::json& data) {
       std::cout << "snapshot " << plain(data["snapshot"]) << ": " << plain(data["app"]) << " (pid "
                 << plain(data["pid"]) << "), window \"" << plain(data["window"]["title"]) << "\", "
-                << plain(data["node_count"]) << " nodes; refs are @" << plain(data["snapshot"]) << ":eN\n"
-                << data["outline"].get<std::string>();
+                << plain(data["node_count"]) << " nodes; refs are @" << plain(data["snapshot"]) << ":eN\n";
+      if (data.contains("outline")) {
+        std::cout << data["outline"].get<std::string>();
+      } else {
+        std::cout << "(the reply carries the JSON tree only: add --json to print it)\n";
+      }
     };
   });
 

@@ -160,7 +160,7 @@ nlohmann::json app_to_json(const AppInfo& app) {
           {"windows", std::move(windows)}};
 }
 
-nlohmann::json snapshot_to_json(const Snapshot& snapshot, const ViewNode& view) {
+nlohmann::json snapshot_to_json(const Snapshot& snapshot, const ViewNode& view, bool with_tree) {
   nlohmann::json json = {
       {"snapshot", snapshot.id},
       {"app", snapshot.app_name},
@@ -176,7 +176,9 @@ nlohmann::json snapshot_to_json(const Snapshot& snapshot, const ViewNode& view) 
         {"truncated", snapshot.stats.truncated},
         {"milliseconds", snapshot.stats.milliseconds}}},
   };
-  json["tree"] = snapshot.nodes.empty() ? nlohmann::json(nullptr) : view_to_json(snapshot, view);
+  if (with_tree) {
+    json["tree"] = snapshot.nodes.empty() ? nlohmann::json(nullptr) : view_to_json(snapshot, view);
+  }
   return json;
 }
 

@@ -33,7 +33,7 @@ nlohmann::json app_to_json(const AppInfo& app);
 // {"snapshot", "app", "pid", "window", "node_count", "stats", "tree"}: the view's tree,
 // each node with ref, role, name, description, accessible_id (null where not read, see
 // AccessibleIds), value, states, actions, bounds, twin, twin_group, children (and
-// hidden_descendants where max_depth cut).
-nlohmann::json snapshot_to_json(const Snapshot& snapshot, const ViewNode& view);
+// hidden_descendants where max_depth cut). Without the tree: the rest, for an outline reply.
+nlohmann::json snapshot_to_json(const Snapshot& snapshot, const ViewNode& view, bool with_tree = true);
 
 }  // namespace companyos::a11y

@@ -10,8 +10,8 @@ namespace companyos::daemon {
 
 Reply audited_reply(DaemonContext& ctx, std::string method, std::string app, Reply reply) {
   const auto started = std::chrono::steady_clock::now();
-  return [&ctx, method = std::move(method), app = std::move(app), reply = std::move(reply),
-          started](Result<nlohmann::json> result) mutable {
+  return reply.rerouted([&ctx, method = std::move(method), app = std::move(app), reply,
+                         started](Result<nlohmann::json> result) mutable {
     store::AuditRecord record;
     record.method = method;
     if (!app.empty()) record.app = app;
@@ -43,7 +43,7 @@ Reply audited_reply(DaemonContext& ctx, std::string method, std::string app, Rep
       spdlog::warn("audit row for {} not written: {}", method, st.error().message);
     }
     reply(std::move(result));
-  };
+  });
 }
 
 }  // namespace companyos::daemon

@@ -138,7 +138,8 @@ int run_daemon(const DaemonOptions& options) {
                         listener.path, std::chrono::steady_clock::now(), **automations,
                         stopping.get_token()};
 
-  auto handle_line = [&](const FramedLine& line, std::function<void(std::string)> done) {
+  auto handle_line = [&](const FramedLine& line, std::stop_token client_gone,
+                         std::function<void(std::string)> done) {
     auto parsed = parse_request(line);
     if (auto* bad = std::get_if<RequestError>(&parsed)) {
       done(protocol::to_line(protocol::error_envelope(bad->id, bad->error)));
@@ -147,10 +148,12 @@ int run_daemon(const DaemonOptions& options) {
     auto request = std::get<Request>(std::move(parsed));
     spdlog::debug("request {} {}", request.method, request.id.dump());
     table.dispatch(request.method, request.params, context,
-                   [id = request.id, done = std::move(done)](Result<nlohmann::json> result) {
-                     done(protocol::to_line(result ? protocol::ok_envelope(id, std::move(*result))
-                                                   : protocol::error_envelope(id, result.error())));
-                   });
+                   Reply(
+                       [id = request.id, done = std::move(done)](Result<nlohmann::json> result) {
+                         done(protocol::to_line(result ? protocol::ok_envelope(id, std::move(*result))
+                                                       : protocol::error_envelope(id, result.error())));
+                       },
+                       std::move(client_gone)));
   };
 
   auto server = std::make_unique<Server>(std::move(listener.fd), ::geteuid(), handle_line);

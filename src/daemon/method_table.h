@@ -4,7 +4,9 @@
 
 #include <functional>
 #include <span>
+#include <stop_token>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -36,7 +38,30 @@ enum MethodFlag : unsigned {
 };
 
 // Delivers the handler's result exactly once; may be called later from the main loop.
-using Reply = std::function<void(Result<nlohmann::json>)>;
+// It also carries the asking client's presence: work whose answer nobody will read (a wait
+// whose client was killed) can end early instead of holding a worker to its deadline.
+class Reply {
+ public:
+  Reply() = default;
+  template <typename Deliver>
+    requires(!std::is_same_v<std::remove_cvref_t<Deliver>, Reply> &&
+             std::is_invocable_v<Deliver&, Result<nlohmann::json>>)
+  Reply(Deliver deliver, std::stop_token client_gone = {})  // NOLINT: lambdas convert
+      : deliver_(std::move(deliver)), client_gone_(std::move(client_gone)) {}
+
+  void operator()(Result<nlohmann::json> result) const { deliver_(std::move(result)); }
+  // Requested once the client has closed its connection for good.
+  const std::stop_token& client_gone() const { return client_gone_; }
+  // The same client, answered through another delivery (an audit row, a batch's step).
+  template <typename Deliver>
+  Reply rerouted(Deliver deliver) const {
+    return Reply(std::move(deliver), client_gone_);
+  }
+
+ private:
+  std::function<void(Result<nlohmann::json>)> deliver_;
+  std::stop_token client_gone_;
+};
 using Handler = void (*)(const nlohmann::json& params, DaemonContext& ctx, Reply reply);
 
 struct MethodSpec {

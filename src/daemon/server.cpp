@@ -72,15 +72,30 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
   void update_read_watch() {
-    if (eof_ || closing_ || reading_paused()) return;
-    if (!read_watch_.active()) {
-      read_watch_.reset(g_unix_fd_add(fd_.get(), static_cast<GIOCondition>(G_IO_IN | G_IO_HUP | G_IO_ERR),
-                                      &Connection::on_readable, this));
+    if (closing_ || read_watch_.active()) return;
+    if (eof_) {
+      // Nothing more to read, but a hang-up still tells that the client is gone while its
+      // request is being answered.
+      if (busy_ && !client_gone_.stop_requested()) {
+        read_watch_.reset(g_unix_fd_add(fd_.get(), static_cast<GIOCondition>(G_IO_HUP | G_IO_ERR),
+                                        &Connection::on_readable, this));
+      }
+      return;
     }
+    if (reading_paused()) return;
+    read_watch_.reset(g_unix_fd_add(fd_.get(), static_cast<GIOCondition>(G_IO_IN | G_IO_HUP | G_IO_ERR),
+                                    &Connection::on_readable, this));
   }
 
   void read_available(GIOCondition condition) {
     auto keep = shared_from_this();
+    // HUP on a stream socket means both directions are shut: the peer closed (or was
+    // killed), not merely shut down its sending side.
+    if ((condition & (G_IO_HUP | G_IO_ERR)) != 0) client_gone_.request_stop();
+    if (eof_) {
+      maybe_close();
+      return;
+    }
     char buffer[kReadChunk];
     std::vector<FramedLine> lines;
     for (;;) {
@@ -101,7 +116,6 @@ class Connection : public std::enable_shared_from_this<Connection> {
       fail();
       return;
     }
-    (void)condition;
     for (auto& line : lines) queue_.push_back(std::move(line));
     process_queue();
     update_read_watch();
@@ -116,7 +130,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
       queue_.pop_front();
       busy_ = true;
       std::weak_ptr<Connection> weak = weak_from_this();
-      server_.handler_(line, [weak](std::string reply) {
+      server_.handler_(line, client_gone_.get_token(), [weak](std::string reply) {
         if (auto conn = weak.lock()) conn->on_reply(std::move(reply));
       });
     }
@@ -163,6 +177,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void fail() {
     if (closing_) return;
     closing_ = true;
+    client_gone_.request_stop();
     detach();
     server_.close_connection(id_);
   }
@@ -179,6 +194,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool eof_ = false;
   bool closing_ = false;
   bool in_dispatch_ = false;
+  std::stop_source client_gone_;
 };
 
 Server::Server(UniqueFd listen_fd, uid_t allowed_uid, LineHandler handler)

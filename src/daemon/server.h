@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <stop_token>
 #include <string>
 
 #include <glib.h>
@@ -22,7 +23,10 @@ class Connection;
 class Server {
  public:
   // Answers one framed line; calls `done` exactly once with the reply line (newline included).
-  using LineHandler = std::function<void(const FramedLine& line, std::function<void(std::string)> done)>;
+  // `client_gone` is requested when the client has closed its connection for good (a client
+  // that only shut down its sending side still reads replies).
+  using LineHandler = std::function<void(const FramedLine& line, std::stop_token client_gone,
+                                         std::function<void(std::string)> done)>;
 
   Server(UniqueFd listen_fd, uid_t allowed_uid, LineHandler handler);
   ~Server();

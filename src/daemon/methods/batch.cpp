@@ -47,7 +47,7 @@ void run_next(const std::shared_ptr<BatchRun>& run, DaemonContext& ctx) {
   if (index == run->steps.size()) return finish(*run);
   const BatchStep& step = run->steps[index];
   ctx.methods.dispatch(step.spec->name, step.args, ctx,
-                       [run, &ctx, index](Result<nlohmann::json> result) {
+                       run->reply.rerouted([run, &ctx, index](Result<nlohmann::json> result) {
                          nlohmann::json item = step_header(*run, index);
                          const bool ok = result.ok();
                          if (ok) {
@@ -65,7 +65,7 @@ void run_next(const std::shared_ptr<BatchRun>& run, DaemonContext& ctx) {
                            return finish(*run);
                          }
                          run_next(run, ctx);
-                       });
+                       }));
 }
 
 // Element actions are parsed up front too, so a malformed target or value in any step

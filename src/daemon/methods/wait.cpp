@@ -10,6 +10,9 @@
 // pool's shutdown joins every job before the Observer goes away.
 #include <atomic>
 #include <memory>
+#include <stop_token>
+
+#include <spdlog/spdlog.h>
 
 #include "a11y/apps.h"
 #include "a11y/observer.h"
@@ -99,13 +102,25 @@ const MethodSpec kWait{
       auto slot = WaitSlot::take();
       if (!slot) return reply(too_many_waits());
       a11y::Observer& observer = ctx.observer;
+      std::stop_token client_gone = reply.client_gone();  // before reply is moved below
       ctx.workers.run(
           [&observer, condition = std::move(request->condition),
-           deadline = received + request->timeout, slot, stop = ctx.stopping]() -> Result<nlohmann::json> {
+           deadline = received + request->timeout, slot, stopping = ctx.stopping,
+           client_gone = std::move(client_gone)]() -> Result<nlohmann::json> {
+            // Either ends the wait at its next look: the daemon stopping, or the client
+            // gone (a killed `companyos wait` would otherwise hold its slot to the deadline).
+            std::stop_source cancel;
+            const std::stop_callback on_stopping(stopping, [&cancel] { cancel.request_stop(); });
+            const std::stop_callback on_gone(client_gone, [&cancel] { cancel.request_stop(); });
             a11y::WaitOptions options;
-            options.stop = stop;
+            options.stop = cancel.get_token();
             auto outcome = a11y::wait_for(observer, condition, deadline, options);
-            if (!outcome) return std::move(outcome).take_error();
+            if (!outcome) {
+              if (client_gone.stop_requested() && !stopping.stop_requested()) {
+                spdlog::info("a wait ended early: its client closed the connection");
+              }
+              return std::move(outcome).take_error();
+            }
             return a11y::wait_outcome_to_json(*outcome);
           },
           std::move(reply));

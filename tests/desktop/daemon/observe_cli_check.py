@@ -106,6 +106,22 @@ def check_observation(check, tmp):
                      "the password entry's value is withheld")
         check.expect('push button "Write effect"' in data["outline"], "the outline shows the button")
 
+        rc, env, _ = cli("snapshot", "--app", "obs-alpha", "--format", "tree")
+        check.expect(rc == 0 and "tree" in env["data"] and "outline" not in env["data"] and
+                     env["data"]["node_count"] == data["node_count"],
+                     "--format tree: the JSON tree without the outline")
+        rc, env, _ = cli("snapshot", "--app", "obs-alpha", "--format", "outline")
+        check.expect(rc == 0 and "tree" not in env["data"] and
+                     'push button "Write effect"' in env["data"].get("outline", ""),
+                     "--format outline: the outline without the JSON tree")
+        human = subprocess.run([CLI, "snapshot", "--app", "obs-alpha"], capture_output=True,
+                               text=True, timeout=60)
+        check.expect(human.returncode == 0 and 'push button "Write effect"' in human.stdout and
+                     human.stdout.startswith("snapshot "),
+                     "for a person, snapshot prints its header and the outline")
+        rc, env, _ = cli("call", "snapshot", '{"app":"obs-alpha","format":"xml"}')
+        check.expect(rc == 1 and env["error"]["code"] == "INVALID_ARGS", "an unknown format is refused")
+
         rc, env, _ = cli("snapshot", "--app", "obs-alpha", "-i")
         inodes = flatten(env["data"]["tree"], [])
         check.expect(rc == 0 and len(inodes) < len(nodes) and

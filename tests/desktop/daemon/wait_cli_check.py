@@ -332,6 +332,34 @@ def check_busy_daemon(check, tmp):
         check.expect(rc == 0, "once they ended, a new wait runs again")
 
 
+def check_killed_clients_free_their_waits(check, bus):
+    """A `companyos wait` killed mid-wait (Ctrl-C, a script's timeout) ends its wait in the
+    daemon: its slot and the registry listeners are freed long before its deadline."""
+    waits = [BackgroundCli("wait", "--app", "never-started-app", "--window", "Never",
+                           "--timeout", "600000") for _ in range(MAX_WAITS)]
+    try:
+        wait_for("the waits' listeners", lambda: window_listeners(bus))
+        for w in waits:
+            w.process.kill()
+            w.process.communicate()
+        killed_at = time.monotonic()
+        try:
+            wait_for("no wait listening", lambda: not window_listeners(bus), timeout=10)
+            freed = time.monotonic() - killed_at
+        except atspi_probe.ProbeError:
+            freed = None
+        check.expect(freed is not None,
+                     "the daemon stopped listening once the clients were killed " +
+                     (f"({freed:.2f} s)" if freed is not None else "(not within 10 s)"))
+        rc, env, _ = cli("wait", "--app", "never-started-app", "--window", "Never",
+                         "--timeout", "300")
+        check.expect(rc == 1 and error(env).get("code") == "TIMEOUT",
+                     f"a new wait runs, not refused for lack of a slot ({error(env).get('code')})")
+    finally:
+        for w in waits:
+            w.stop()
+
+
 def check_refusals(check):
     rc, _, _ = cli("wait", "--app", "x")
     check.expect(rc == 2, "wait without a condition is a usage error")
@@ -379,6 +407,7 @@ def main():
             check_text(check, bus, tmp)
             check_element(check, bus, tmp)
             check_busy_daemon(check, tmp)
+            check_killed_clients_free_their_waits(check, bus)
             check_shutdown_cancels(check, bus, daemon)
     finally:
         if daemon.poll() is None:

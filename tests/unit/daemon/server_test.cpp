@@ -37,14 +37,31 @@ bool spin_until(Pred done, std::chrono::milliseconds timeout = 10s) {
   return true;
 }
 
-// Answers "echo" at once, "later" after params.ms on a timer, "big" with params.bytes of data.
-void test_handler(const FramedLine& line, std::function<void(std::string)> done) {
+// A "hold" request: answered only when the test says so; its client_gone token is kept.
+struct HeldRequest {
+  nlohmann::json id;
+  std::stop_token client_gone;
+  std::function<void(std::string)> done;
+};
+std::vector<HeldRequest>& held_requests() {
+  static std::vector<HeldRequest> held;
+  return held;
+}
+
+// Answers "echo" at once, "later" after params.ms on a timer, "big" with params.bytes of data,
+// "hold" when the test calls its done.
+void test_handler(const FramedLine& line, std::stop_token client_gone,
+                  std::function<void(std::string)> done) {
   auto parsed = parse_request(line);
   if (auto* bad = std::get_if<RequestError>(&parsed)) {
     done(protocol::to_line(protocol::error_envelope(bad->id, bad->error)));
     return;
   }
   auto request = std::get<Request>(std::move(parsed));
+  if (request.method == "hold") {
+    held_requests().push_back({request.id, std::move(client_gone), std::move(done)});
+    return;
+  }
   if (request.method == "later") {
     struct Pending {
       std::function<void(std::string)> done;
@@ -78,6 +95,7 @@ class ServerTest : public ::testing::Test {
     server_ = std::make_unique<Server>(std::move(listener->fd), ::geteuid(), test_handler);
   }
   void TearDown() override {
+    held_requests().clear();
     server_.reset();
     while (g_main_context_iteration(nullptr, FALSE)) {
     }
@@ -180,6 +198,39 @@ TEST_F(ServerTest, ManyClientsAtOnce) {
   EXPECT_TRUE(finished) << done.load();
 }
 
+// A killed client closes its socket with a request in flight: the handler learns it, so
+// work nobody will read (a long wait) can end. A client that only shut down its sending
+// side still reads its reply, so it is not gone.
+TEST_F(ServerTest, AClientThatClosesIsGoneButOneThatOnlyStopsSendingIsNot) {
+  {
+    LineClient closing(companyos::testing::connect_unix(path_));
+    ASSERT_TRUE(closing.send_json({{"id", 1}, {"method", "hold"}}));
+    ASSERT_TRUE(spin_until([] { return held_requests().size() == 1; }));
+    EXPECT_FALSE(held_requests()[0].client_gone.stop_requested());
+  }
+  EXPECT_TRUE(spin_until([] { return held_requests()[0].client_gone.stop_requested(); }));
+
+  LineClient half(companyos::testing::connect_unix(path_));
+  ASSERT_TRUE(half.send_json({{"id", 2}, {"method", "hold"}}));
+  ASSERT_EQ(::shutdown(half.fd(), SHUT_WR), 0);
+  ASSERT_TRUE(spin_until([] { return held_requests().size() == 2; }));
+  // The server has seen the end of its input and watches for a hang-up now; give that
+  // watch every chance to misfire before answering.
+  for (int i = 0; i < 50; ++i) g_main_context_iteration(nullptr, FALSE);
+  EXPECT_FALSE(held_requests()[1].client_gone.stop_requested());
+  held_requests()[1].done(protocol::to_line(protocol::ok_envelope(2, {{"held", true}})));
+  std::optional<nlohmann::json> reply;
+  std::atomic<bool> read{false};
+  std::thread reader([&] {
+    reply = half.read_reply();
+    read = true;
+  });
+  spin_until([&] { return read.load(); }, 15s);
+  reader.join();
+  ASSERT_TRUE(reply.has_value());
+  EXPECT_EQ((*reply)["data"]["held"], true);
+}
+
 TEST(ServerPeerCredentials, AClientOfAnotherUidIsRefused) {
   if (::geteuid() != 0) GTEST_SKIP() << "needs root to run a client as another user";
   const passwd* nobody = ::getpwnam("nobody");
@@ -196,9 +247,10 @@ TEST(ServerPeerCredentials, AClientOfAnotherUidIsRefused) {
   ASSERT_EQ(::chmod(path.c_str(), 0666), 0);
   ASSERT_EQ(::listen(listen_fd.get(), 8), 0);
   std::atomic<int> handled{0};
-  Server server(std::move(listen_fd), ::geteuid(), [&](const FramedLine& line, std::function<void(std::string)> done) {
+  Server server(std::move(listen_fd), ::geteuid(), [&](const FramedLine& line, std::stop_token client_gone,
+                                                         std::function<void(std::string)> done) {
     ++handled;
-    test_handler(line, std::move(done));
+    test_handler(line, std::move(client_gone), std::move(done));
   });
 
   pid_t child = ::fork();
