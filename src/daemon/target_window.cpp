@@ -46,4 +46,15 @@ Result<a11y::WindowQuery> window_query_from(const nlohmann::json& params) {
   return query;
 }
 
+Result<nlohmann::json> act_on_target_window(std::string_view what, a11y::Observer& observer,
+                                            a11y::Deadline deadline, const a11y::WindowQuery& query,
+                                            const WindowAct& act) {
+  if (auto st = require_x11_session(what); !st) return std::move(st).take_error();
+  auto connection = x11::Connection::open();
+  if (!connection) return std::move(connection).take_error();
+  auto target = find_target_window(observer, deadline, query, *connection);
+  if (!target) return std::move(target).take_error();
+  return act(*connection, *target);
+}
+
 }  // namespace companyos::daemon

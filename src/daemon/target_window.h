@@ -2,6 +2,11 @@
 // app's only window), paired with its X11 window. Shared by screenshot and window actions.
 #pragma once
 
+#include <functional>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
 #include "a11y/call_scope.h"
 #include "a11y/model.h"
 #include "a11y/selection.h"
@@ -27,6 +32,13 @@ Status require_x11_session(std::string_view what);
 // WINDOW_NOT_FOUND also when no single X11 window pairs with it.
 Result<TargetWindow> find_target_window(a11y::Observer& observer, a11y::Deadline deadline,
                                         const a11y::WindowQuery& query, x11::Connection& connection);
+
+// What a window-level request does once it has its window: X11 only (require_x11_session),
+// a fresh connection, find_target_window, then act with both; every refusal before act.
+using WindowAct = std::function<Result<nlohmann::json>(x11::Connection&, const TargetWindow&)>;
+Result<nlohmann::json> act_on_target_window(std::string_view what, a11y::Observer& observer,
+                                            a11y::Deadline deadline, const a11y::WindowQuery& query,
+                                            const WindowAct& act);
 
 // Reads app / window / title params into a query.
 Result<a11y::WindowQuery> window_query_from(const nlohmann::json& params);

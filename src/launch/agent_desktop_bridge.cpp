@@ -15,18 +15,6 @@ namespace {
 constexpr const char* kListStep = "list-windows";
 constexpr const char* kFocusStep = "focus-window";
 
-nlohmann::json calls_json(const std::vector<BridgeCall>& calls) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const BridgeCall& call : calls) {
-    out.push_back({{"step", call.step},
-                   {"exit_status",
-                    call.exit_status ? nlohmann::json(*call.exit_status) : nlohmann::json(nullptr)},
-                   {"timed_out", call.timed_out},
-                   {"duration_ms", call.duration.count()}});
-  }
-  return out;
-}
-
 std::string exit_text(const BridgeCall& call) {
   if (call.timed_out) return "killed at the deadline";
   return call.exit_status ? "exit " + std::to_string(*call.exit_status) : "ended by a signal";
@@ -37,7 +25,7 @@ Error call_failed(const BridgeCall& call, const std::vector<BridgeCall>& calls, 
   const bool timed_out = call.timed_out;
   nlohmann::json details{{"reason", timed_out ? "bridge_timeout" : "bridge_failed"},
                          {"step", call.step},
-                         {"calls", calls_json(calls)},
+                         {"calls", bridge_calls_to_json(calls)},
                          {"delivery", delivered ? "unknown" : "not_delivered"}};
   return make_error(timed_out ? ErrorCode::kTimeout : ErrorCode::kInternal,
                     "agent-desktop " + call.step + " failed (" + exit_text(call) + ")",
@@ -51,7 +39,7 @@ Error start_failed(const char* step, Error error, const std::vector<BridgeCall>&
   spdlog::info("agent-desktop {}: could not start", step);
   nlohmann::json details{{"reason", "bridge_failed"},
                          {"step", step},
-                         {"calls", calls_json(calls)},
+                         {"calls", bridge_calls_to_json(calls)},
                          {"delivery", "not_delivered"}};
   std::string why = error.message;
   if (error.details.contains("errno") && error.details["errno"].is_number_integer()) {
@@ -69,11 +57,23 @@ Error blocked_after_listing(RefusalReason reason, std::size_t windows, std::stri
                             std::string suggestion, const std::vector<BridgeCall>& calls) {
   spdlog::info("agent-desktop {}: blocked ({})", kFocusStep, to_string(reason));
   return to_error(make_refusal(reason, std::move(message),
-                               {{"windows", windows}, {"calls", calls_json(calls)}},
+                               {{"windows", windows}, {"calls", bridge_calls_to_json(calls)}},
                                std::move(suggestion)));
 }
 
 }  // namespace
+
+nlohmann::json bridge_calls_to_json(const std::vector<BridgeCall>& calls) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const BridgeCall& call : calls) {
+    out.push_back({{"step", call.step},
+                   {"exit_status",
+                    call.exit_status ? nlohmann::json(*call.exit_status) : nlohmann::json(nullptr)},
+                   {"timed_out", call.timed_out},
+                   {"duration_ms", call.duration.count()}});
+  }
+  return out;
+}
 
 Status check_bridge_program(const std::filesystem::path& program) {
   auto blocked = [&program](const std::string& why) {

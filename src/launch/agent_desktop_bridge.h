@@ -42,6 +42,9 @@ struct BridgeFocusReport {
 // whenever the setting is not empty, even though a press never goes through the program.
 Status check_bridge_program(const std::filesystem::path& program);
 
+// The calls as replies and error details show them: step, exit_status, timed_out, duration_ms.
+nlohmann::json bridge_calls_to_json(const std::vector<BridgeCall>& calls);
+
 // Windows listed by list-windows output: its non-blank lines.
 std::size_t count_listed_windows(std::string_view output);
 

@@ -14,17 +14,12 @@
 namespace companyos::daemon::methods {
 namespace {
 
-Result<nlohmann::json> take_screenshot(a11y::Observer& observer, a11y::Deadline deadline,
+Result<nlohmann::json> take_screenshot(x11::Connection& connection, const TargetWindow& target,
                                        const a11y::WindowQuery& query, const std::string& out) {
-  if (auto st = require_x11_session("screenshot"); !st) return std::move(st).take_error();
-  auto connection = x11::Connection::open();
-  if (!connection) return std::move(connection).take_error();
-  auto target = find_target_window(observer, deadline, query, *connection);
-  if (!target) return std::move(target).take_error();
-  const auto& window = target->window;
-  const auto xid = target->xid;
+  const auto& window = target.window;
+  const auto xid = target.xid;
   // Only the active window is guaranteed to be on top, so only its pixels are its own.
-  auto active = x11::active_window(*connection);
+  auto active = x11::active_window(connection);
   if (!active) return std::move(active).take_error();
   if (*active != xid) {
     return make_error(ErrorCode::kPolicyDenied,
@@ -34,7 +29,7 @@ Result<nlohmann::json> take_screenshot(a11y::Observer& observer, a11y::Deadline 
                        {"active_x11_window", *active ? nlohmann::json(**active) : nlohmann::json(nullptr)}},
                       "bring it forward first (e.g. companyos focus-window --app " + query.app + ")");
   }
-  auto bounds = x11::capture_window_png(*connection, xid, out);
+  auto bounds = x11::capture_window_png(connection, xid, out);
   if (!bounds) return std::move(bounds).take_error();
   return nlohmann::json{{"path", out},
                         {"width", bounds->width},
@@ -71,7 +66,11 @@ const MethodSpec kScreenshot{
       }
       run_observation(params, ctx, std::move(reply),
                       [query = *query, out](a11y::Observer& observer, a11y::Deadline deadline) {
-                        return take_screenshot(observer, deadline, query, out);
+                        return act_on_target_window(
+                            "screenshot", observer, deadline, query,
+                            [&](x11::Connection& connection, const TargetWindow& target) {
+                              return take_screenshot(connection, target, query, out);
+                            });
                       });
     },
 };

@@ -65,22 +65,31 @@ Result<nlohmann::json> close_window(x11::Connection& connection, const TargetWin
                         {"target", target_json(target)}};
 }
 
+// Activates the window, confirms it stayed active, then types; nothing is typed elsewhere.
+Result<nlohmann::json> press_chord(x11::Connection& connection, const TargetWindow& target,
+                                   const x11::KeyChord& chord) {
+  std::lock_guard lock(physical_input_mutex());
+  if (auto st = x11::activate_window(connection, target.xid); !st) {
+    return std::move(st).take_error();  // nothing was typed
+  }
+  auto active = x11::active_window(connection);
+  if (!active || !*active || **active != target.xid) {
+    return make_error(ErrorCode::kPolicyDenied, "the target window did not stay active",
+                      {{"reason", "not_active"}});
+  }
+  if (auto st = x11::send_key_chord(connection, chord); !st) {
+    return with_delivery(std::move(st).take_error(), Delivery::kDeliveredUnverified);
+  }
+  return nlohmann::json{{"delivery", to_string(Delivery::kDeliveredUnverified)},
+                        {"chord", x11::to_string(chord)},
+                        {"target", target_json(target)}};
+}
+
 // The agent_desktop_path setting: empty when the bridge is off.
 Result<std::string> bridge_program(DaemonContext& ctx) {
   auto path = ctx.settings.get("agent_desktop_path");
   if (!path) return std::move(path).take_error();
   return path->get<std::string>();
-}
-
-nlohmann::json bridge_calls_json(const launch::BridgeFocusReport& report) {
-  nlohmann::json calls = nlohmann::json::array();
-  for (const auto& call : report.calls) {
-    calls.push_back({{"step", call.step},
-                     {"exit_status", call.exit_status ? nlohmann::json(*call.exit_status) : nlohmann::json(nullptr)},
-                     {"timed_out", call.timed_out},
-                     {"duration_ms", call.duration.count()}});
-  }
-  return calls;
 }
 
 void focus_through_bridge(DaemonContext& ctx, const std::string& program, const a11y::WindowQuery& query,
@@ -103,7 +112,7 @@ void focus_through_bridge(DaemonContext& ctx, const std::string& program, const 
         return nlohmann::json{{"delivery", to_string(Delivery::kDeliveredUnverified)},
                               {"via", "agent_desktop"},
                               {"windows", report->windows},
-                              {"calls", bridge_calls_json(*report)},
+                              {"calls", launch::bridge_calls_to_json(report->calls)},
                               {"target", {{"app", app}}}};
       },
       std::move(reply));
@@ -126,12 +135,11 @@ const MethodSpec kFocusWindow{
       if (!program->empty()) return focus_through_bridge(ctx, *program, *query, std::move(reply));
       run_observation(params, ctx, std::move(reply),
                       [query = *query](a11y::Observer& observer, a11y::Deadline deadline) -> Result<nlohmann::json> {
-                        if (auto st = require_x11_session("focus-window"); !st) return std::move(st).take_error();
-                        auto connection = x11::Connection::open();
-                        if (!connection) return std::move(connection).take_error();
-                        auto target = find_target_window(observer, deadline, query, *connection);
-                        if (!target) return std::move(target).take_error();
-                        return focus_window(*connection, *target);
+                        return act_on_target_window(
+                            "focus-window", observer, deadline, query,
+                            [&](x11::Connection& connection, const TargetWindow& target) {
+                              return focus_window(connection, target);
+                            });
                       });
     },
 };
@@ -148,12 +156,11 @@ const MethodSpec kCloseWindow{
       reply = audited_reply(ctx, "close_window", query->app, std::move(reply));
       run_observation(params, ctx, std::move(reply),
                       [query = *query](a11y::Observer& observer, a11y::Deadline deadline) -> Result<nlohmann::json> {
-                        if (auto st = require_x11_session("close-window"); !st) return std::move(st).take_error();
-                        auto connection = x11::Connection::open();
-                        if (!connection) return std::move(connection).take_error();
-                        auto target = find_target_window(observer, deadline, query, *connection);
-                        if (!target) return std::move(target).take_error();
-                        return close_window(*connection, *target, deadline);
+                        return act_on_target_window(
+                            "close-window", observer, deadline, query,
+                            [&](x11::Connection& connection, const TargetWindow& target) {
+                              return close_window(connection, target, deadline);
+                            });
                       });
     },
 };
@@ -192,26 +199,11 @@ const MethodSpec kPress{
       run_observation(params, ctx, std::move(reply),
                       [query = *query, chord = *chord](a11y::Observer& observer, a11y::Deadline deadline)
                           -> Result<nlohmann::json> {
-                        if (auto st = require_x11_session("press"); !st) return std::move(st).take_error();
-                        auto connection = x11::Connection::open();
-                        if (!connection) return std::move(connection).take_error();
-                        auto target = find_target_window(observer, deadline, query, *connection);
-                        if (!target) return std::move(target).take_error();
-                        std::lock_guard lock(physical_input_mutex());
-                        if (auto st = x11::activate_window(*connection, target->xid); !st) {
-                          return std::move(st).take_error();  // nothing was typed
-                        }
-                        auto active = x11::active_window(*connection);
-                        if (!active || !*active || **active != target->xid) {
-                          return make_error(ErrorCode::kPolicyDenied, "the target window did not stay active",
-                                            {{"reason", "not_active"}});
-                        }
-                        if (auto st = x11::send_key_chord(*connection, chord); !st) {
-                          return with_delivery(std::move(st).take_error(), Delivery::kDeliveredUnverified);
-                        }
-                        return nlohmann::json{{"delivery", to_string(Delivery::kDeliveredUnverified)},
-                                              {"chord", x11::to_string(chord)},
-                                              {"target", target_json(*target)}};
+                        return act_on_target_window(
+                            "press", observer, deadline, query,
+                            [&chord](x11::Connection& connection, const TargetWindow& target) {
+                              return press_chord(connection, target, chord);
+                            });
                       });
     },
 };
