@@ -75,10 +75,6 @@ bool can_start_as(RunStatus status) {
 
 bool is_finished(RunStatus status) { return status != S::kRunning && status != S::kWaiting; }
 
-bool counts_as_executed(RunStatus status) {
-  return status == S::kSucceeded || status == S::kFailed || status == S::kReverted;
-}
-
 bool demotes_unattended(RunStatus status) { return status == S::kFailed || status == S::kReverted; }
 
 }  // namespace companyos::automation

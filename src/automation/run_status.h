@@ -1,5 +1,7 @@
 // A run's status and the state machine that moves it (DESIGN.md §7): which events each
-// status accepts, which statuses are final, and which count for the promotion gate.
+// status accepts, which statuses are final, and which demote an unattended automation. Which
+// statuses count as executed for the gate is store::is_executed_status: the ledger the gate
+// reads is written in the store, so the rule lives there once.
 #pragma once
 
 #include <optional>
@@ -61,9 +63,6 @@ Result<RunStatus> transition(RunStatus from, RunEvent event);
 bool can_start_as(RunStatus status);
 // Final: no event except undo moves it any more. Only running and waiting are not.
 bool is_finished(RunStatus status);
-// Gate conditions 4-5 count executed runs: succeeded, failed, reverted. Blocked, skipped,
-// stopped and unfinished runs did not do their work and are no evidence either way.
-bool counts_as_executed(RunStatus status);
 // Failed and reverted drop a level-4 automation to 3; blocked is not a failure.
 bool demotes_unattended(RunStatus status);
 

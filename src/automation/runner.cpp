@@ -6,6 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "automation/action_retry.h"
 #include "automation/effects.h"
 #include "automation/levels.h"
 #include "automation/run_plan.h"
@@ -72,6 +73,7 @@ struct Runner::ActiveRun {
   std::string automation_name;
   Definition definition;
   RunSettings settings;
+  std::optional<std::int64_t> next_trigger_at;  // retries never reach it
   std::stop_source stop;
   std::string stop_reason;  // set with stop.request_stop(), under mutex_
 
@@ -82,6 +84,7 @@ struct Runner::ActiveRun {
   std::optional<std::string> waiting_step;
   std::optional<std::int64_t> waiting_since;
   std::optional<std::int64_t> approval_deadline;
+  std::optional<std::int64_t> retry_at;  // a failed action's next attempt, Unix seconds
   std::optional<Result<store::RunRecord>> approval;  // the store's answer to an approval
   bool ended = false;
   std::optional<Result<store::RunRecord>> final_record;
@@ -99,7 +102,7 @@ auto Runner::with_store(F&& body) const {
 class Runner::RunExecution {
  public:
   RunExecution(Runner& runner, ActiveRun& run)
-      : runner_(runner), run_(run), level_(level_of(run.started.level)) {}
+      : runner_(runner), run_(run), level_(level_of(run.started.level)), retry_(retry_policy(run.definition)) {}
 
   struct Ending {
     store::FinalStatus status = store::FinalStatus::kSucceeded;
@@ -126,21 +129,21 @@ class Runner::RunExecution {
       }
     }
 
+    // A failure or a block is noted before a stop, a denial or an expiry that came with it is
+    // looked at: what already happened decides the run's status, and the gate must see it.
     std::optional<Ending> problem;
     for (const auto& planned : plan) {
       if (planned.phase != Phase::kActions) continue;
       auto result = perform(planned);
-      if (result.ending) return combine(problem, *result.ending);
-      if (result.status == StepStatus::kFailed || result.status == StepStatus::kBlocked) {
-        note_problem(problem, planned, result);
-        break;
-      }
+      note_problem(problem, planned, result);
+      if (result.ending) return combine(problem, *result.ending, "before the postActions");
+      if (problem) break;
     }
     for (const auto& planned : plan) {
       if (planned.phase != Phase::kPostActions) continue;
       auto result = perform(planned);
-      if (result.ending) return combine(problem, *result.ending);
       note_problem(problem, planned, result);
+      if (result.ending) return combine(problem, *result.ending, "during the postActions");
     }
     return problem ? *problem : Ending{};
   }
@@ -150,6 +153,24 @@ class Runner::RunExecution {
     StepStatus status = StepStatus::kPassed;
     std::string reason;
     std::optional<Ending> ending;  // the run ends here: stopped, denied, expired, store error
+  };
+
+  // One execution of a step; its output is already cut to the cap it was given.
+  struct Attempt {
+    StepOutcome outcome;
+    std::chrono::milliseconds duration{0};
+  };
+
+  // A step's attempts so far; a step that is not retried has exactly one.
+  struct Attempts {
+    int count = 0;
+    Attempt last;
+    std::string earlier;  // each failed attempt before `last`: its line, then its output
+    std::chrono::milliseconds spent{0};  // every attempt's duration, the waits not counted
+    std::string note;        // why no further attempt was made, for the step's output
+    std::string short_note;  // the same, for its reason
+
+    bool retried() const { return count > 1 || !short_note.empty(); }
   };
 
   static Level level_of(int number) {
@@ -169,10 +190,17 @@ class Runner::RunExecution {
     }
   }
 
-  static Ending combine(const std::optional<Ending>& problem, const Ending& ending) {
-    if (ending.status == store::FinalStatus::kStopped) return ending;
-    if (problem && problem->status == store::FinalStatus::kFailed) return *problem;
-    return ending;
+  // A stop, denial or expiry after a failure or a block ends the run with that problem's
+  // status, and the reason says what cut the rest short. Only a store error (itself a
+  // failure) outweighs a block.
+  static Ending combine(const std::optional<Ending>& problem, const Ending& ending, std::string_view when) {
+    if (!problem) return ending;
+    if (ending.status == store::FinalStatus::kFailed && problem->status != store::FinalStatus::kFailed) {
+      return ending;
+    }
+    Ending out = *problem;
+    out.reason = out.reason.value_or("") + "; " + std::string(when) + ": " + ending.reason.value_or("");
+    return out;
   }
 
   Ending ending_for(Decision decision) const {
@@ -198,6 +226,21 @@ class Runner::RunExecution {
     return {store::FinalStatus::kFailed, "the store refused to record the run: " + error.message};
   }
 
+  // Under `lock` (on the runner's mutex_): until done() holds (true) or the injected clock
+  // reaches `deadline` (false). recheck_deadlines() wakes it when the clock moved; the poll
+  // only bounds a clock that moves without telling anyone.
+  template <typename Done>
+  bool wait_on_clock(std::unique_lock<std::mutex>& lock, std::chrono::steady_clock::time_point deadline,
+                     Done done) {
+    for (;;) {
+      if (done()) return true;
+      const auto now = runner_.clock_.steady();
+      if (now >= deadline) return false;
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+      runner_.changed_.wait_for(lock, std::min(left + std::chrono::milliseconds(1), runner_.options_.approval_poll));
+    }
+  }
+
   // Waits for a person's decision on the run (step unset) or on one step. The waiting run's
   // status is in the store before anyone can be asked; the decision is taken under mutex_,
   // and the first of approve, deny, the deadline, a later trigger or a stop wins.
@@ -221,17 +264,11 @@ class Runner::RunExecution {
     run_.waiting_since = clock.unix_seconds();
     run_.approval_deadline = *run_.waiting_since + runner_.options_.approval_timeout.count();
     runner_.changed_.notify_all();
-    for (;;) {
+    const bool decided = wait_on_clock(lock, deadline, [&] {
       if (run_.stop.stop_requested()) run_.decision = Decision::kStopped;
-      if (run_.decision != Decision::kNone) break;
-      const auto now = clock.steady();
-      if (now >= deadline) {
-        run_.decision = Decision::kExpired;
-        break;
-      }
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
-      runner_.changed_.wait_for(lock, std::min(left + std::chrono::milliseconds(1), runner_.options_.approval_poll));
-    }
+      return run_.decision != Decision::kNone;
+    });
+    if (!decided) run_.decision = Decision::kExpired;
     const Decision decision = run_.decision;
     if (decision != Decision::kApproved) return decision;
     run_.decision = Decision::kNone;
@@ -248,6 +285,19 @@ class Runner::RunExecution {
     run_.approval = approved;
     runner_.changed_.notify_all();
     return approved ? Decision::kApproved : Decision::kStopped;
+  }
+
+  // Between two attempts of a failed action the run stays running; the wait is on the
+  // injected clock as an approval's is. False when a stop ended it.
+  bool wait_to_retry() {
+    const Clock& clock = runner_.clock_;
+    std::unique_lock lock(runner_.mutex_);
+    const auto deadline = clock.steady() + retry_.interval;
+    run_.retry_at = clock.unix_seconds() + retry_.interval.count();
+    runner_.changed_.notify_all();
+    const bool stopped = wait_on_clock(lock, deadline, [&] { return run_.stop.stop_requested(); });
+    run_.retry_at.reset();
+    return !stopped;
   }
 
   StepContext context_for(const PlannedStep& planned) const {
@@ -290,56 +340,123 @@ class Runner::RunExecution {
     return result;
   }
 
+  // Runs the step once; `reserved` bytes of its output budget hold earlier attempts.
+  Attempt act(const PlannedStep& planned, StepMode mode, std::size_t reserved) {
+    StepContext context = context_for(planned);
+    context.output_cap = context.output_cap > reserved ? context.output_cap - reserved : 0;
+    const auto started = runner_.clock_.steady();
+    Attempt attempt;
+    attempt.outcome = mode == StepMode::kDryRun ? runner_.executor_.dry_run(*planned.step, context)
+                                                : runner_.executor_.execute(*planned.step, context);
+    attempt.duration =
+        std::chrono::duration_cast<std::chrono::milliseconds>(runner_.clock_.steady() - started);
+    store::CappedOutput output = store::cap_output(attempt.outcome.output, context.output_cap);
+    attempt.outcome.output = std::move(output.text);
+    attempt.outcome.output_truncated = attempt.outcome.output_truncated || output.truncated;
+    return attempt;
+  }
+
+  // A step: asked for first when it must be, then run. A main action that ran for real and
+  // failed is tried again while the definition allows (DESIGN.md §8): the run stays running
+  // between attempts, completed steps are not repeated, and the step is recorded once, after
+  // its last attempt, with the earlier attempts in its output. A stop, denial or expiry
+  // before a retry leaves the step failed and ends the run.
   StepResult perform(const PlannedStep& planned) {
     if (run_.stop.stop_requested()) return {StepStatus::kStopped, "", stopped()};
-    const Step& step = *planned.step;
-    const StepMode mode = run_mode(level_, planned.phase, step);
-    if (mode == StepMode::kAskFirst) {
-      const Decision decision = await_person(planned.path, describe_step(step, planned.path));
-      if (decision != Decision::kApproved) return not_approved(planned, decision);
+    const StepMode mode = run_mode(level_, planned.phase, *planned.step);
+    Attempts attempts;
+    for (;;) {
+      if (mode == StepMode::kAskFirst) {
+        const Decision decision = await_person(planned.path, describe_step(*planned.step, planned.path));
+        if (decision != Decision::kApproved) {
+          if (attempts.count == 0) return not_approved(planned, decision);
+          const Ending ending = store_error_ ? store_failure(*store_error_) : ending_for(decision);
+          attempts.note = "; retry not approved: " + ending.reason.value_or("");
+          attempts.short_note = "retry not approved";
+          return record_attempts(planned, mode, attempts, ending);
+        }
+      }
+      attempts.last = act(planned, mode, attempts.earlier.size());
+      ++attempts.count;
+      attempts.spent += attempts.last.duration;
+
+      const bool retryable = planned.phase == Phase::kActions && mode != StepMode::kDryRun &&
+                             attempts.last.outcome.status == StepStatus::kFailed &&
+                             !run_.stop.stop_requested();
+      if (!retryable) return record_attempts(planned, mode, attempts, std::nullopt);
+      const std::int64_t now = runner_.clock_.unix_seconds();
+      const RetryVerdict verdict = next_retry(retry_, attempts.count, now, run_.next_trigger_at);
+      if (verdict == RetryVerdict::kNoAttemptsLeft) return record_attempts(planned, mode, attempts, std::nullopt);
+      if (verdict == RetryVerdict::kWouldReachNextTrigger) {
+        attempts.note = describe_verdict(retry_, verdict, now, run_.next_trigger_at);
+        attempts.short_note = "retry skipped: the next trigger comes first";
+        return record_attempts(planned, mode, attempts, std::nullopt);
+      }
+      spdlog::info("run {} step {} attempt {} of {} failed; retrying in {} s", run_.started.id, planned.seq,
+                   attempts.count, retry_.attempts, retry_.interval.count());
+      if (!wait_to_retry()) {
+        const Ending ending = stopped();
+        attempts.note = "; retry cancelled: " + ending.reason.value_or("");
+        attempts.short_note = "retry cancelled";
+        return record_attempts(planned, mode, attempts, ending);
+      }
+      attempts.earlier += describe_attempt(retry_, attempts.count, attempts.last.outcome) +
+                          describe_verdict(retry_, verdict, now, run_.next_trigger_at) + "\n" +
+                          attempts.last.outcome.output;
+      if (!attempts.earlier.empty() && attempts.earlier.back() != '\n') attempts.earlier += '\n';
     }
+  }
 
-    const StepContext context = context_for(planned);
-    const auto started = runner_.clock_.steady();
-    StepOutcome outcome = mode == StepMode::kDryRun ? runner_.executor_.dry_run(step, context)
-                                                    : runner_.executor_.execute(step, context);
-    const auto duration =
-        std::chrono::duration_cast<std::chrono::milliseconds>(runner_.clock_.steady() - started);
-
+  // Records the step as its last attempt left it (with the earlier ones in its output), and
+  // its inverse when it passed. `ending`: the run ends here whatever the step did.
+  StepResult record_attempts(const PlannedStep& planned, StepMode mode, const Attempts& attempts,
+                             std::optional<Ending> ending) {
+    const Step& step = *planned.step;
+    const StepOutcome& outcome = attempts.last.outcome;
     store::StepRecord record = record_for(planned);
     record.status = mode == StepMode::kDryRun && outcome.status == StepStatus::kPassed
                         ? "would_run"
                         : std::string(to_string(outcome.status));
     if (outcome.delivery) record.delivery = std::string(to_string(*outcome.delivery));
     if (outcome.error_code) record.error_code = std::string(to_string(*outcome.error_code));
-    if (!outcome.reason.empty()) record.reason = outcome.reason;
-    record.duration_ms = duration.count();
-    store::CappedOutput output = store::cap_output(outcome.output, context.output_cap);
-    record.output = std::move(output.text);
-    record.output_truncated = output.truncated || outcome.output_truncated;
+    std::string reason = outcome.reason;
+    std::string output = outcome.output;
+    if (attempts.retried()) {
+      reason += (reason.empty() ? "(attempt " : " (attempt ") + std::to_string(attempts.count) + " of " +
+                std::to_string(retry_.attempts) +
+                (attempts.short_note.empty() ? "" : "; " + attempts.short_note) + ")";
+      output = attempts.earlier + describe_attempt(retry_, attempts.count, outcome) + attempts.note + "\n" + output;
+    }
+    if (!reason.empty()) record.reason = reason;
+    record.duration_ms = attempts.spent.count();
+    store::CappedOutput capped = store::cap_output(output, context_for(planned).output_cap);
+    record.output = std::move(capped.text);
+    record.output_truncated = capped.truncated || outcome.output_truncated;
     output_used_ += record.output.size();
     const bool counts_as_check = mode == StepMode::kRun && planned.phase != Phase::kPreconditions &&
                                  step_type(step) == StepType::kCheck;
     if (counts_as_check && outcome.status != StepStatus::kStopped) record.check_passed = outcome.check_passed;
     spdlog::info("run {} step {} {} {} in {} ms", run_.started.id, planned.seq, record.type, record.status,
                  record.duration_ms);
-    if (auto failed = this->record(record)) return {outcome.status, outcome.reason, failed};
+    if (auto failed = this->record(record)) return {outcome.status, reason, failed};
 
     if (mode == StepMode::kRun && outcome.status == StepStatus::kPassed && outcome.undo) {
       store::UndoRecord undo = *outcome.undo;
       undo.seq = planned.seq;
       auto recorded = runner_.with_store([&] { return runner_.runs_.record_undo(run_.started.id, undo); });
-      if (!recorded) return {outcome.status, outcome.reason, store_failure(recorded.error())};
+      if (!recorded) return {outcome.status, reason, store_failure(recorded.error())};
     }
+    if (ending) return {outcome.status, reason, std::move(ending)};
     if (outcome.status == StepStatus::kStopped || run_.stop.stop_requested()) {
-      return {StepStatus::kStopped, outcome.reason, stopped()};
+      return {outcome.status, reason, stopped()};
     }
-    return {outcome.status, outcome.reason, std::nullopt};
+    return {outcome.status, reason, std::nullopt};
   }
 
   Runner& runner_;
   ActiveRun& run_;
   Level level_;
+  RetryPolicy retry_;
   std::size_t output_used_ = 0;
   std::optional<Error> store_error_;
 };
@@ -453,6 +570,7 @@ Result<store::RunRecord> Runner::start(std::int64_t automation_id, const StartRe
   run->automation_name = automation->name;
   run->definition = std::move(definition).value();
   run->settings = *settings;
+  run->next_trigger_at = request.next_trigger_at;
   run->status = started->status;
   if (started->status == "waiting") {
     run->waiting_description = started->waiting_description;
@@ -594,6 +712,9 @@ Result<UndoOutcome> Runner::undo(std::int64_t run_id) {
   if (!definition) return std::move(definition).take_error();
   auto records = with_store([&] { return runs_.undo_records(run_id); });
   if (!records) return std::move(records).take_error();
+  // An earlier undo that failed part-way took these back already; they do not run again.
+  auto already = with_store([&] { return runs_.undone_seqs(run_id); });
+  if (!already) return std::move(already).take_error();
   auto detail = with_store([&] { return runs_.detail(run_id); });
   if (!detail) return std::move(detail).take_error();
   auto settings = with_store([&] { return read_settings(settings_); });
@@ -616,6 +737,10 @@ Result<UndoOutcome> Runner::undo(std::int64_t run_id) {
   }
   const auto plan = plan_steps(*definition);
   for (const auto& record : *records) {
+    if (std::find(already->begin(), already->end(), record.seq) != already->end()) {
+      outcome.undone.push_back(record.seq);
+      continue;
+    }
     const Step* step = step_at_seq(*definition, record.seq);
     if (step == nullptr) {
       return make_error(ErrorCode::kInternal, "run " + std::to_string(run_id) + " records an undo for step " +
@@ -636,6 +761,12 @@ Result<UndoOutcome> Runner::undo(std::int64_t run_id) {
     }
     spdlog::info("run {} step {} undone", run_id, record.seq);
     outcome.undone.push_back(record.seq);
+    if (auto marked = with_store([&] { return runs_.mark_undone(run_id, record.seq); }); !marked) {
+      Error error = std::move(marked).take_error();
+      error.message = "undo of " + context.path + " ran, but it could not be recorded: " + error.message;
+      error.details = {{"seq", record.seq}, {"undone", outcome.undone}};
+      return error;
+    }
   }
   auto reverted = with_store([&] { return runs_.revert(run_id, "undone by a person"); });
   if (!reverted) return std::move(reverted).take_error();
@@ -660,6 +791,7 @@ std::vector<ActiveRunInfo> Runner::active() const {
     info.waiting_step = run->waiting_step;
     info.waiting_since = run->waiting_since;
     info.approval_deadline = run->approval_deadline;
+    info.retry_at = run->retry_at;
     out.push_back(std::move(info));
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.run_id < b.run_id; });

@@ -6,7 +6,18 @@
 // them, also after a failed or blocked action — but not after a stop, a denial or an
 // approval that expired (nobody may act then), nor after a skip. The run ends failed when an
 // action or postAction failed (a check that did not hold included), else blocked when one was
-// refused, else succeeded.
+// refused, else succeeded. A stop, denial or expiry that comes after a step failed or was
+// blocked does not hide it: the run still ends failed (blocked), its reason noting what cut
+// the rest short. Only a stop before anything failed or was blocked ends a run stopped.
+//
+// Retries (DESIGN.md §8): a main action that ran for real and failed is tried again up to
+// maxRetries times, retryIntervalSeconds apart on the injected clock (recheck_deadlines()
+// moves the wait on, as it does an approval's). The run stays running meanwhile; completed
+// steps are not repeated; preconditions, postActions, dry runs and blocked or stopped steps
+// are never retried. A retry whose wait would reach StartRequest::next_trigger_at is not
+// made. A stop during the wait ends the run failed (the action did fail). The step is
+// recorded once, as its last attempt left it, its reason naming the attempt ("(attempt 2 of
+// 3)") and its output holding each earlier attempt's line and output first.
 //
 // Levels (the run's level is the lower of the automation's and the max_level setting):
 //  1  dry run: every step with an effect, and every step after the preconditions, goes to
@@ -23,7 +34,8 @@
 // Steps are recorded with seq = the step's 1-based position in definition order
 // (preconditions, actions, postActions), phase "precondition"/"action"/"post", status
 // "passed", "failed", "blocked", "stopped" or "would_run" (level 1), its delivery, error code,
-// reason, duration (injected clock) and output capped at 64 KiB a step and 128 KiB a run.
+// reason, duration (injected clock; a retried step's attempts added up, the waits not) and
+// output capped at 64 KiB a step and 128 KiB a run.
 // Checks are counted passed/failed for the gate (not preconditions, not dry runs).
 //
 // Store: `db` must be a connection of the runner's own (store::Database::open on the daemon's
@@ -77,6 +89,9 @@ enum class Trigger {
 
 struct StartRequest {
   Trigger trigger = Trigger::kManual;
+  // Unix seconds of the automation's next scheduled trigger after this one (scheduled
+  // runs); retries never reach it.
+  std::optional<std::int64_t> next_trigger_at;
 };
 
 // A run that is running or waiting, as `approvals` and `status` show it.
@@ -93,6 +108,8 @@ struct ActiveRunInfo {
   std::optional<std::string> waiting_step;  // "actions[1]"; absent for a run-level approval
   std::optional<std::int64_t> waiting_since;     // Unix seconds
   std::optional<std::int64_t> approval_deadline;  // Unix seconds: ends blocked then
+  // While a failed action waits to be tried again: when the next attempt starts (Unix s).
+  std::optional<std::int64_t> retry_at;
 };
 
 struct StopAllOutcome {
@@ -103,7 +120,9 @@ struct StopAllOutcome {
 struct UndoOutcome {
   store::RunRecord run;  // now reverted
   bool demoted = false;  // the automation dropped from level 4 to 3
-  std::vector<int> undone;  // seqs of the inverses run, in the order run (highest first)
+  // seqs of every inverse taken back, highest first, those of an earlier undo that failed
+  // part-way included.
+  std::vector<int> undone;
   // seqs of passed steps with an irreversible effect (click, press, command without undo):
   // nothing can take them back, so they are only reported.
   std::vector<int> not_reversible;
@@ -134,9 +153,11 @@ class Runner {
   // blocked. Same errors as approve.
   Result<store::RunRecord> deny(std::int64_t run_id);
 
-  // Ends the automation's active run as stopped: cancels the active step (a command's process
-  // group is killed) and runs no postActions. Blocks until the run has ended. NOT_FOUND for an
-  // unknown automation; CONFLICT when it has no active run.
+  // Ends the automation's active run: cancels the active step (a command's process group is
+  // killed) or a pending retry, and runs no further step. The run ends stopped, or failed
+  // (blocked) when a step had already failed (been blocked), the stop noted in its reason.
+  // Blocks until the run has ended. NOT_FOUND for an unknown automation; CONFLICT when it has
+  // no active run.
   Result<store::RunRecord> stop(std::int64_t automation_id);
   // Stop-all: every automation disabled (one transaction), then every active run stopped.
   // The caller sets automations_enabled=false when that is what the person asked for; this
@@ -148,13 +169,15 @@ class Runner {
   // transaction. NOT_FOUND; CONFLICT when the run is active, skipped or already reverted, or
   // another run or undo of the automation is active. When an inverse fails, the ones after
   // it are not run, the run keeps its status, and the error (the inverse's code) has
-  // details.seq, details.undone (seqs already taken back). Re-running undo is then allowed.
+  // details.seq, details.undone (seqs already taken back). Each inverse that ran is marked in
+  // the store, so undo can be called again and runs only the ones not yet taken back.
   Result<UndoOutcome> undo(std::int64_t run_id);
 
   // Running and waiting runs of this runner, oldest first.
   std::vector<ActiveRunInfo> active() const;
 
-  // The injected clock moved: waiting runs look at their approval deadline now.
+  // The injected clock moved: waiting runs look at their approval deadline, and failed
+  // actions waiting to be retried at their retry time, now.
   void recheck_deadlines();
 
   // Blocks until no run is active (a waiting run ends only by a decision, a stop or its

@@ -121,9 +121,16 @@ CREATE TABLE run_ledger (
 CREATE INDEX run_ledger_evidence ON run_ledger (automation_id, revision, finished_at);
 )sql";
 
-constexpr std::array<Migration, 2> kMigrations{{
+// Version 3: an undo that failed part-way is retried; undone_at marks the inverses already
+// taken back so the retry runs only the others.
+constexpr std::string_view kV3 = R"sql(
+ALTER TABLE run_undo ADD COLUMN undone_at INTEGER;
+)sql";
+
+constexpr std::array<Migration, 3> kMigrations{{
     {1, "settings, automations, revisions, runs, steps, checks, audit", kV1},
     {2, "run ledger, undo records, history limit, run bookkeeping", kV2},
+    {3, "undo progress", kV3},
 }};
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "store/run_ledger.h"
 
+#include <algorithm>
 #include <array>
 
 #include "store/database.h"
@@ -10,6 +11,18 @@ namespace {
 constexpr std::string_view kColumns =
     "run_id, automation_id, revision, level, started_at, finished_at, status, supervised, "
     "checks_passed, checks_failed, reverted_at";
+
+constexpr std::array<std::string_view, 3> kExecutedStatuses{"succeeded", "failed", "reverted"};
+
+// "'succeeded', 'failed', 'reverted'": is_executed_status() as an SQL list.
+std::string executed_status_list() {
+  std::string list;
+  for (auto status : kExecutedStatuses) {
+    if (!list.empty()) list += ", ";
+    list += "'" + std::string(status) + "'";
+  }
+  return list;
+}
 
 LedgerRow read_row(const Statement& stmt) {
   LedgerRow row;
@@ -40,11 +53,7 @@ Result<std::vector<LedgerRow>> read_all(Statement& stmt) {
 }  // namespace
 
 bool is_executed_status(std::string_view status) {
-  constexpr std::array<std::string_view, 3> kExecuted{"succeeded", "failed", "reverted"};
-  for (auto executed : kExecuted) {
-    if (status == executed) return true;
-  }
-  return false;
+  return std::find(kExecutedStatuses.begin(), kExecutedStatuses.end(), status) != kExecutedStatuses.end();
 }
 
 Status RunLedger::append(const LedgerRow& row) {
@@ -111,7 +120,7 @@ Result<std::vector<LedgerRow>> RunLedger::gate_evidence(std::int64_t automation_
       "SELECT " + std::string(kColumns) +
       " FROM run_ledger WHERE automation_id = ?1 AND revision = ?2 AND ("
       "  coalesce(reverted_at, finished_at) > ?3 OR finished_at > ?3 OR"
-      "  (supervised = 1 AND status IN ('succeeded', 'failed', 'reverted')))"
+      "  (supervised = 1 AND status IN (" + executed_status_list() + ")))"
       " ORDER BY finished_at, run_id");
   if (!lease) return std::move(lease).take_error();
   Statement& stmt = **lease;

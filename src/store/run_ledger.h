@@ -22,7 +22,8 @@ constexpr bool in_gate_window(std::int64_t moment, std::int64_t now) {
 }
 
 // Executed runs did their work (succeeded, failed, reverted); blocked, skipped, stopped and
-// unfinished runs did not and are no evidence for the gate's run counts.
+// unfinished runs did not and are no evidence for the gate's run counts. The only copy of
+// this rule: the gate and the ledger's own queries use it.
 bool is_executed_status(std::string_view status);
 
 struct LedgerRow {

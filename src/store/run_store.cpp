@@ -454,6 +454,41 @@ Result<std::vector<UndoRecord>> RunStore::undo_records(std::int64_t run_id) cons
   }
 }
 
+Status RunStore::mark_undone(std::int64_t run_id, int seq) {
+  return db_.transaction([&]() -> Status {
+    auto run = load_run(sql_, run_id);
+    if (!run) return std::move(run).take_error();
+    if (is_active_status(run->status)) return wrong_status(run_id, run->status, "stop it before undoing it");
+    auto lease = sql_.prepare("UPDATE run_undo SET undone_at = ?3 WHERE run_id = ?1 AND seq = ?2");
+    if (!lease) return std::move(lease).take_error();
+    Statement& stmt = **lease;
+    stmt.bind(1, run_id).bind(2, static_cast<std::int64_t>(seq)).bind(3, clock_.unix_seconds());
+    if (auto st = stmt.run(); !st) return st;
+    if (sqlite3_changes(db_.handle()) == 0) {
+      return make_error(ErrorCode::kNotFound,
+                        "run " + std::to_string(run_id) + " has no undo record for step " + std::to_string(seq),
+                        {{"run_id", run_id}, {"seq", seq}});
+    }
+    return ok_status();
+  });
+}
+
+Result<std::vector<int>> RunStore::undone_seqs(std::int64_t run_id) const {
+  if (auto run = load_run(sql_, run_id); !run) return std::move(run).take_error();
+  auto lease = sql_.prepare(
+      "SELECT seq FROM run_undo WHERE run_id = ?1 AND undone_at IS NOT NULL ORDER BY seq DESC");
+  if (!lease) return std::move(lease).take_error();
+  Statement& stmt = **lease;
+  stmt.bind(1, run_id);
+  std::vector<int> seqs;
+  for (;;) {
+    auto more = stmt.step();
+    if (!more) return std::move(more).take_error();
+    if (!*more) return seqs;
+    seqs.push_back(static_cast<int>(stmt.column_int64(0)));
+  }
+}
+
 Result<FinishedRun> RunStore::finish(std::int64_t run_id, FinalStatus status,
                                      std::optional<std::string> reason) {
   bool demoted = false;

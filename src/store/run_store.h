@@ -132,6 +132,11 @@ class RunStore {
   Status record_undo(std::int64_t run_id, const UndoRecord& undo);
   // Highest seq first: the order undo runs them in.
   Result<std::vector<UndoRecord>> undo_records(std::int64_t run_id) const;
+  // After its inverse ran: a later undo of the run (the first one failed part-way) skips it.
+  // NOT_FOUND when the run has no such undo record; CONFLICT while the run is active.
+  Status mark_undone(std::int64_t run_id, int seq);
+  // The seqs mark_undone recorded, highest first.
+  Result<std::vector<int>> undone_seqs(std::int64_t run_id) const;
 
   // Ends an active run; writes the ledger row, demotes on failure and prunes history.
   Result<FinishedRun> finish(std::int64_t run_id, FinalStatus status,

@@ -48,7 +48,7 @@ const MethodSpec kAutomationStart{
       if (!id) return reply(std::move(id).take_error());
       // Returns once the run is recorded; its steps go on on the run's own thread.
       reply(as_run_reply(ctx.automations.runner().start(
-          *id, automation::StartRequest{automation::Trigger::kManual})));
+          *id, automation::StartRequest{automation::Trigger::kManual, std::nullopt})));
     },
 };
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "store/run_ledger.h"
+
 namespace companyos::automation {
 namespace {
 
@@ -100,7 +102,7 @@ TEST(AutomationRunStatus, WhatEachStatusMeansForTheGate) {
     SCOPED_TRACE(std::string(to_string(row.status)));
     EXPECT_EQ(can_start_as(row.status), row.starts);
     EXPECT_EQ(is_finished(row.status), row.finished);
-    EXPECT_EQ(counts_as_executed(row.status), row.executed);
+    EXPECT_EQ(store::is_executed_status(to_string(row.status)), row.executed);
     EXPECT_EQ(demotes_unattended(row.status), row.demotes);
   }
 }

@@ -2,293 +2,21 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
-#include <condition_variable>
-#include <functional>
-#include <map>
-#include <mutex>
-#include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "core/clock.h"
-#include "store/automation_store.h"
-#include "store/database.h"
-#include "store/run_ledger.h"
-#include "store/run_store.h"
-#include "store/settings.h"
-#include "temp_dir.h"
+#include "runner_fixture.h"
 
 namespace companyos::automation {
 namespace {
 
 using namespace std::chrono_literals;
+using namespace runner_testing;
 using nlohmann::json;
-
-// FakeClock is not meant to be read by one thread while another advances it; run threads
-// read this one while the test moves it.
-class TestClock final : public Clock {
- public:
-  std::chrono::system_clock::time_point wall() const override {
-    std::lock_guard lock(mutex_);
-    return wall_;
-  }
-  std::chrono::steady_clock::time_point steady() const override {
-    std::lock_guard lock(mutex_);
-    return steady_;
-  }
-  void advance(std::chrono::nanoseconds d) {
-    std::lock_guard lock(mutex_);
-    wall_ += std::chrono::duration_cast<std::chrono::system_clock::duration>(d);
-    steady_ += d;
-  }
-
- private:
-  mutable std::mutex mutex_;
-  std::chrono::system_clock::time_point wall_{std::chrono::seconds(1'700'000'000)};
-  std::chrono::steady_clock::time_point steady_{};
-};
-
-// Steps are told apart by their description. Unscripted steps pass; a passed set_value or a
-// command with an undo leaves an undo record, as the real executor does.
-class FakeExecutor final : public StepExecutor {
- public:
-  struct Script {
-    StepOutcome outcome;
-    bool block_until_stopped = false;
-    std::chrono::milliseconds takes{0};  // advanced on the clock, to see durations recorded
-  };
-
-  explicit FakeExecutor(TestClock& clock) : clock_(clock) {}
-
-  void script(const std::string& description, Script script) {
-    std::lock_guard lock(mutex_);
-    scripts_[description] = std::move(script);
-  }
-  void fail_undo(const std::string& description) {
-    std::lock_guard lock(mutex_);
-    failing_undo_.insert(description);
-  }
-
-  StepOutcome execute(const Step& step, const StepContext& context) override {
-    return act("execute", step, context);
-  }
-  StepOutcome dry_run(const Step& step, const StepContext& context) override {
-    return act("dry_run", step, context);
-  }
-  Status undo(const Step& step, const store::UndoRecord& record, const StepContext&) override {
-    std::lock_guard lock(mutex_);
-    const std::string name = step.description.value_or("?");
-    calls_.push_back("undo:" + name);
-    undo_records_.push_back(record);
-    if (failing_undo_.contains(name)) {
-      return make_error(ErrorCode::kStaleRef, "the entry is gone");
-    }
-    return ok_status();
-  }
-
-  std::vector<std::string> calls() const {
-    std::lock_guard lock(mutex_);
-    return calls_;
-  }
-  std::vector<store::UndoRecord> undo_records() const {
-    std::lock_guard lock(mutex_);
-    return undo_records_;
-  }
-  std::vector<std::size_t> caps() const {
-    std::lock_guard lock(mutex_);
-    return caps_;
-  }
-  bool blocked_in_step() const {
-    std::lock_guard lock(mutex_);
-    return blocked_;
-  }
-
- private:
-  StepOutcome act(const std::string& how, const Step& step, const StepContext& context) {
-    std::unique_lock lock(mutex_);
-    const std::string name = step.description.value_or("?");
-    calls_.push_back(how + ":" + name);
-    caps_.push_back(context.output_cap);
-    const auto found = scripts_.find(name);
-    Script script = found != scripts_.end() ? found->second : Script{};
-    if (script.takes.count() > 0) clock_.advance(script.takes);
-    if (script.block_until_stopped) {
-      blocked_ = true;
-      std::stop_token stop = context.stop;
-      wake_.wait(lock, stop, [] { return false; });
-      blocked_ = false;
-      StepOutcome stopped;
-      stopped.status = StepStatus::kStopped;
-      stopped.reason = "stopped while it ran";
-      return stopped;
-    }
-    StepOutcome outcome = script.outcome;
-    if (how == "execute" && outcome.status == StepStatus::kPassed && !outcome.undo) {
-      if (step_type(step) == StepType::kSetValue) {
-        outcome.undo = store::UndoRecord{0, store::UndoKind::kRestoreValue, "previous of " + name, {}, {}};
-      } else if (step_type(step) == StepType::kCommand && std::get<CommandStep>(step.body).undo) {
-        outcome.undo = store::UndoRecord{0, store::UndoKind::kCommand, {}, "{}", {}};
-      }
-    }
-    if (how == "execute" && step_type(step) == StepType::kCheck && !outcome.check_passed) {
-      outcome.check_passed = outcome.status == StepStatus::kPassed;
-    }
-    return outcome;
-  }
-
-  TestClock& clock_;
-  mutable std::mutex mutex_;
-  std::condition_variable_any wake_;
-  std::map<std::string, Script> scripts_;
-  std::set<std::string> failing_undo_;
-  std::vector<std::string> calls_;
-  std::vector<store::UndoRecord> undo_records_;
-  std::vector<std::size_t> caps_;
-  bool blocked_ = false;
-};
-
-// ---- definitions ------------------------------------------------------------------------
-
-json set_value(const std::string& description) {
-  return {{"type", "set_value"},
-          {"app", "gtk3-fixture"},
-          {"target", {{"role", "text"}, {"name", "Text"}}},
-          {"value", "new text"},
-          {"description", description}};
-}
-json click(const std::string& description) {
-  return {{"type", "click"},
-          {"app", "gtk3-fixture"},
-          {"target", {{"role", "push button"}, {"name", "Write effect"}}},
-          {"description", description}};
-}
-json press(const std::string& description) {
-  return {{"type", "press"}, {"app", "gtk3-fixture"}, {"chord", "ctrl+s"}, {"description", description}};
-}
-json command(const std::string& description, bool with_undo) {
-  json step = {{"type", "command"}, {"executable", "true"}, {"argv", json::array()}, {"cwd", "/"},
-               {"description", description}};
-  if (with_undo) step["undo"] = {{"executable", "true"}, {"argv", json::array()}, {"cwd", "/"}};
-  return step;
-}
-json file_check(const std::string& description) {
-  return {{"type", "check"}, {"check", "file"}, {"path", "/var/tmp/effect"}, {"equals", "x"},
-          {"description", description}};
-}
-
-json definition(const std::string& name, json pre, json actions, json post) {
-  return {{"name", name}, {"preconditions", std::move(pre)}, {"actions", std::move(actions)},
-          {"postActions", std::move(post)}};
-}
-
-StepOutcome outcome(StepStatus status, std::string reason = {}, std::optional<ErrorCode> code = {}) {
-  StepOutcome out;
-  out.status = status;
-  out.reason = std::move(reason);
-  out.error_code = code;
-  if (status == StepStatus::kBlocked) out.delivery = Delivery::kNotDelivered;
-  return out;
-}
-
-template <typename Condition>
-bool eventually(Condition condition, std::chrono::milliseconds limit = 10s) {
-  const auto give_up = std::chrono::steady_clock::now() + limit;
-  while (!condition()) {
-    if (std::chrono::steady_clock::now() >= give_up) return false;
-    std::this_thread::sleep_for(2ms);
-  }
-  return true;
-}
-
-// A store file with two connections: the runner's own, and the test's for setting up and
-// reading back, as the daemon has.
-class RunnerTest : public ::testing::Test {
- protected:
-  RunnerTest()
-      : runner_db_(open()),
-        db_(open()),
-        automations_(db_, clock_),
-        runs_(db_, clock_),
-        ledger_(db_),
-        settings_(db_, clock_),
-        executor_(clock_) {}
-
-  store::Database open() {
-    auto db = store::Database::open(dir_.file("companyos.db"));
-    EXPECT_TRUE(db.ok());
-    return std::move(db).value();
-  }
-
-  Runner& runner() {
-    if (!runner_) runner_ = std::make_unique<Runner>(runner_db_, executor_, clock_, options_);
-    return *runner_;
-  }
-
-  std::int64_t create(const json& def, int level) {
-    store::AutomationFields fields;
-    fields.name = def["name"];
-    fields.definition = def.dump();
-    auto created = automations_.create(fields);
-    EXPECT_TRUE(created.ok());
-    if (level != 1) {
-      EXPECT_TRUE(automations_.set_level(created->id, level).ok());
-    }
-    return created->id;
-  }
-
-  void allow_level_4() {
-    ASSERT_TRUE(settings_.set("max_level", 4).ok());
-    ASSERT_TRUE(settings_.set("unattended", true).ok());
-  }
-
-  store::RunRecord start(std::int64_t id, Trigger trigger = Trigger::kManual) {
-    auto run = runner().start(id, StartRequest{trigger});
-    EXPECT_TRUE(run.ok()) << (run.ok() ? "" : run.error().message);
-    return run.ok() ? *run : store::RunRecord{};
-  }
-
-  store::RunDetail detail(std::int64_t run_id) {
-    auto d = runs_.detail(run_id);
-    EXPECT_TRUE(d.ok());
-    return d.ok() ? *d : store::RunDetail{};
-  }
-
-  std::string status(std::int64_t run_id) {
-    auto run = runs_.get(run_id);
-    return run.ok() ? run->status : "?";
-  }
-
-  bool waits_for_person(std::int64_t run_id) {
-    return eventually([&] {
-      for (const auto& active : runner().active()) {
-        if (active.run_id == run_id && active.status == "waiting") return true;
-      }
-      return false;
-    });
-  }
-
-  static std::vector<std::string> statuses(const store::RunDetail& d) {
-    std::vector<std::string> out;
-    for (const auto& step : d.steps) out.push_back(step.status);
-    return out;
-  }
-
-  testing::TempDir dir_;
-  TestClock clock_;
-  store::Database runner_db_;
-  store::Database db_;
-  store::AutomationStore automations_;
-  store::RunStore runs_;
-  store::RunLedger ledger_;
-  store::Settings settings_;
-  FakeExecutor executor_;
-  RunnerOptions options_;
-  std::unique_ptr<Runner> runner_;
-};
 
 // ---- every status path ------------------------------------------------------------------
 
@@ -593,6 +321,68 @@ TEST_F(RunnerTest, StopAllDisablesEveryAutomationAndStopsEveryActiveRun) {
   EXPECT_FALSE(automations_.get(b)->enabled);
 }
 
+// What already failed (or was blocked) decides the run's status: a stop during the
+// postActions is only noted, and the postActions after the stopped one do not run.
+TEST_F(RunnerTest, AStopDuringThePostActionsAfterAFailureOrBlockKeepsThatStatus) {
+  struct Row {
+    StepOutcome action;
+    const char* status;
+    const char* action_step;
+    const char* reason;
+    int level_after;
+  };
+  const Row rows[] = {
+      {outcome(StepStatus::kFailed, "exit status 3", ErrorCode::kInternal), "failed", "failed",
+       "actions[0]: exit status 3; during the postActions: stopped by a person", 3},
+      {outcome(StepStatus::kBlocked, "no element matches", ErrorCode::kElementNotFound), "blocked", "blocked",
+       "actions[0]: no element matches; during the postActions: stopped by a person", 4},
+  };
+  allow_level_4();
+  int n = 0;
+  for (const Row& row : rows) {
+    SCOPED_TRACE(row.status);
+    const std::string tag = std::to_string(n++);
+    executor_.script("act" + tag, {row.action});
+    executor_.script("long" + tag, {StepOutcome{}, true});
+    const auto id = create(definition("post stop " + tag, json::array(), {set_value("act" + tag), click("never" + tag)},
+                                      {command("long" + tag, false), command("cleanup" + tag, false)}),
+                           4);
+    const auto run = start(id);
+    ASSERT_TRUE(eventually([&] { return executor_.blocked_in_step(); }));
+
+    auto stopped = runner().stop(id);
+    ASSERT_TRUE(stopped.ok());
+    EXPECT_EQ(stopped->status, row.status);
+    EXPECT_EQ(stopped->reason, row.reason);
+    const auto d = detail(run.id);
+    EXPECT_EQ(statuses(d), (std::vector<std::string>{row.action_step, "stopped"}));
+    const auto calls = executor_.calls();
+    EXPECT_EQ(std::count(calls.begin(), calls.end(), "execute:cleanup" + tag), 0);
+    EXPECT_EQ(std::count(calls.begin(), calls.end(), "execute:never" + tag), 0);
+    auto rows_of = ledger_.rows(id);
+    ASSERT_TRUE(rows_of.ok());
+    ASSERT_EQ(rows_of->size(), 1U);
+    EXPECT_EQ((*rows_of)[0].status, row.status) << "the gate sees the failure, not a stop";
+    EXPECT_EQ(automations_.get(id)->level, row.level_after);
+  }
+}
+
+TEST_F(RunnerTest, ADenialDuringThePostActionsAfterAFailureKeepsTheRunFailed) {
+  executor_.script("set", {outcome(StepStatus::kFailed, "exit status 3", ErrorCode::kInternal)});
+  const auto id = create(definition("post deny", json::array(), {set_value("set")},
+                                    {press("save"), command("cleanup", false)}),
+                         3);
+  const auto run = start(id);
+  ASSERT_TRUE(waits_for_person(run.id));  // a press always asks
+
+  auto denied = runner().deny(run.id);
+  ASSERT_TRUE(denied.ok());
+  EXPECT_EQ(denied->status, "failed");
+  EXPECT_EQ(denied->reason, "actions[0]: exit status 3; during the postActions: denied by a person");
+  EXPECT_EQ(statuses(detail(run.id)), (std::vector<std::string>{"failed", "blocked"}));
+  EXPECT_EQ(executor_.calls(), (std::vector<std::string>{"execute:set"}));
+}
+
 // ---- undo -------------------------------------------------------------------------------
 
 TEST_F(RunnerTest, UndoRunsTheInversesInReverseOrderRevertsAndDemotesLevel4) {
@@ -637,6 +427,69 @@ TEST_F(RunnerTest, AFailedInverseLeavesTheRunAsItWasAndSaysWhatWasUndone) {
   EXPECT_EQ(undone.error().details["seq"], 1);
   EXPECT_EQ(undone.error().details["undone"], json::array({2}));
   EXPECT_EQ(status(run.id), "succeeded");
+}
+
+TEST_F(RunnerTest, ASecondUndoRunsOnlyTheInversesNotYetTakenBack) {
+  allow_level_4();
+  const auto id = create(definition("undo again", json::array(),
+                                    {set_value("first"), set_value("second"), set_value("third")}, json::array()),
+                         4);
+  executor_.fail_undo("second", 1);
+  const auto run = start(id);
+  runner().wait_idle();
+
+  auto failed = runner().undo(run.id);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.error().details["seq"], 2);
+  EXPECT_EQ(failed.error().details["undone"], json::array({3}));
+  EXPECT_EQ(status(run.id), "succeeded");
+  EXPECT_EQ(automations_.get(id)->level, 4) << "a failed undo changes no level";
+
+  auto undone = runner().undo(run.id);
+  ASSERT_TRUE(undone.ok()) << undone.error().message;
+  EXPECT_EQ(undone->run.status, "reverted");
+  EXPECT_EQ(undone->undone, (std::vector<int>{3, 2, 1}));
+  EXPECT_TRUE(undone->demoted);
+  EXPECT_EQ(executor_.calls(),
+            (std::vector<std::string>{"execute:first", "execute:second", "execute:third", "undo:third",
+                                      "undo:second", "undo:second", "undo:first"}))
+      << "the third step's inverse, taken back by the first undo, does not run again";
+  auto marked = runs_.undone_seqs(run.id);
+  ASSERT_TRUE(marked.ok());
+  EXPECT_EQ(*marked, (std::vector<int>{3, 2, 1}));
+}
+
+TEST_F(RunnerTest, MarkingAnInverseUndoneRefusesAnUnknownStepRunOrAnActiveRun) {
+  executor_.script("long", {StepOutcome{}, true});
+  const auto id = create(definition("marks", json::array(), {set_value("set")}, json::array()), 3);
+  const auto done = start(id);
+  runner().wait_idle();
+  const auto busy_id = create(definition("busy marks", json::array(), {command("long", false)}, json::array()), 3);
+  const auto busy = start(busy_id);
+  ASSERT_TRUE(eventually([&] { return executor_.blocked_in_step(); }));
+
+  struct Row {
+    std::int64_t run_id;
+    int seq;
+    ErrorCode code;
+  };
+  const Row rows[] = {
+      {done.id, 2, ErrorCode::kNotFound},   // the run has no such step's inverse
+      {done.id, 0, ErrorCode::kNotFound},
+      {done.id, -1, ErrorCode::kNotFound},
+      {9999, 1, ErrorCode::kNotFound},      // no such run
+      {busy.id, 1, ErrorCode::kConflict},   // still active
+  };
+  for (const Row& row : rows) {
+    SCOPED_TRACE(std::to_string(row.run_id) + "/" + std::to_string(row.seq));
+    auto marked = runs_.mark_undone(row.run_id, row.seq);
+    ASSERT_FALSE(marked.ok());
+    EXPECT_EQ(marked.error().code, row.code);
+  }
+  auto none = runs_.undone_seqs(done.id);
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
+  ASSERT_TRUE(runner().stop(busy_id).ok());
 }
 
 TEST_F(RunnerTest, UndoOfASkippedOrActiveRunIsRefusedBeforeAnyInverseRuns) {
