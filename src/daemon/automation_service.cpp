@@ -15,6 +15,14 @@ automation::DesktopStepOptions desktop_step_options() {
   return options;
 }
 
+// The system clock needs no polling: a waiting run sleeps until its deadline, a decision, a
+// stop or the trigger loop's recheck, instead of waking every second while it waits.
+automation::RunnerOptions runner_options() {
+  automation::RunnerOptions options;
+  options.approval_poll = options.approval_timeout;
+  return options;
+}
+
 }  // namespace
 
 AutomationService::AutomationService(Token, store::Database& db, store::Database runner_db,
@@ -25,7 +33,7 @@ AutomationService::AutomationService(Token, store::Database& db, store::Database
       ledger_(db),
       runner_db_(std::move(runner_db)),
       executor_(observer, actions, clock, desktop_step_options()),
-      runner_(runner_db_, executor_, clock) {}
+      runner_(runner_db_, executor_, clock, runner_options()) {}
 
 Result<std::unique_ptr<AutomationService>> AutomationService::open(store::Database& db,
                                                                    a11y::Observer& observer,

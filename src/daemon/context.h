@@ -23,6 +23,7 @@ namespace companyos::daemon {
 
 class AutomationService;
 class MethodTable;
+class SchedulerService;
 class WorkerPool;
 
 struct DaemonContext {
@@ -39,6 +40,7 @@ struct DaemonContext {
   AutomationService& automations;  // stores and the runner (automation_service.h)
   // Requested when the daemon begins to stop, so long waits end instead of holding it up.
   std::stop_token stopping;
+  SchedulerService& scheduler;  // the trigger loop and nextRunAt (scheduler_service.h)
 };
 
 }  // namespace companyos::daemon

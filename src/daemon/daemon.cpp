@@ -22,6 +22,7 @@
 #include "daemon/method_table.h"
 #include "daemon/methods/methods.h"
 #include "daemon/request.h"
+#include "daemon/scheduler_service.h"
 #include "daemon/server.h"
 #include "daemon/socket_setup.h"
 #include "daemon/worker_pool.h"
@@ -134,9 +135,15 @@ int run_daemon(const DaemonOptions& options) {
     if (listener.created_by_us) ::unlink(listener.path.c_str());
     return 1;
   }
+  auto scheduler = SchedulerService::open(clock, **automations, settings, *workers);
+  if (!scheduler) {
+    log_error(scheduler.error());
+    if (listener.created_by_us) ::unlink(listener.path.c_str());
+    return 1;
+  }
   DaemonContext context{*db, settings, audit, clock, *workers, observer, actions, table,
                         listener.path, std::chrono::steady_clock::now(), **automations,
-                        stopping.get_token()};
+                        stopping.get_token(), **scheduler};
 
   auto handle_line = [&](const FramedLine& line, std::stop_token client_gone,
                          std::function<void(std::string)> done) {

@@ -1,9 +1,7 @@
 #include "daemon/methods/automation_view.h"
 
-
 #include "automation/levels.h"
 #include "automation/run_status.h"
-#include "schedule/schedule.h"
 
 namespace companyos::daemon::methods {
 namespace {
@@ -72,20 +70,6 @@ Result<store::RunFilter> run_filter(const nlohmann::json& params) {
     filter.page = static_cast<int>(it->get<std::int64_t>());
   }
   return filter;
-}
-
-std::optional<std::int64_t> next_run_at(const nlohmann::json& definition, bool enabled,
-                                        bool automations_enabled, std::int64_t now) {
-  if (!enabled || !automations_enabled || !definition.is_object()) return std::nullopt;
-  const auto schedule = definition.find("schedule");
-  if (schedule == definition.end() || !schedule->is_string()) return std::nullopt;
-  const auto zone = definition.find("timezone");
-  const std::string zone_name = zone != definition.end() && zone->is_string()
-                                    ? zone->get<std::string>()
-                                    : std::string(automation::kDefaultTimeZone);
-  auto next = schedule::next_occurrence(schedule->get<std::string>(), zone_name, now);
-  if (!next) return std::nullopt;
-  return *next;
 }
 
 nlohmann::json automation_json(const store::AutomationRecord& record,

@@ -1,6 +1,6 @@
 // How automations and their runs appear in the protocol: pure conversions from store records
-// to reply JSON, the derived nextRunAt, and the checks on ids and run filters that the
-// params schema cannot express. No store, no runner: the method handlers pass records in.
+// to reply JSON, and the checks on ids and run filters that the params schema cannot express.
+// No store, no runner, no scheduler: the method handlers pass records and nextRunAt in.
 #pragma once
 
 #include <cstdint>
@@ -25,15 +25,9 @@ Result<std::int64_t> positive_id(const nlohmann::json& params, const char* name)
 // INVALID_ARGS naming the bad one and what is allowed.
 Result<store::RunFilter> run_filter(const nlohmann::json& params);
 
-// When the automation triggers next (Unix seconds after `now`), or nullopt: no schedule (manual
-// runs only), the automation disabled, or automations switched off in Settings. A schedule
-// that no longer parses (a zone removed from the system's tz database) gives nullopt too.
-std::optional<std::int64_t> next_run_at(const nlohmann::json& definition, bool enabled,
-                                        bool automations_enabled, std::int64_t now);
-
 // The whole automation: id, name, level, level_name, revision, enabled, history_limit,
 // definition (canonical JSON), last_run ({id, status, started_at, finished_at} or null),
-// nextRunAt (Unix seconds or null), created_at, updated_at.
+// nextRunAt (Unix seconds or null: the scheduler's, trigger_loop.h), created_at, updated_at.
 nlohmann::json automation_json(const store::AutomationRecord& record,
                                std::optional<std::int64_t> next_run);
 // One line of automation.list: id, name, level, enabled, last_run_status, nextRunAt.

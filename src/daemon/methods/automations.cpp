@@ -11,12 +11,13 @@
 #include "daemon/context.h"
 #include "daemon/methods/automation_view.h"
 #include "daemon/methods/methods.h"
+#include "daemon/scheduler_service.h"
 #include "store/settings.h"
 
 namespace companyos::daemon::methods {
 namespace {
 
-// The settings the level rules and nextRunAt read.
+// The settings the level rules read.
 struct LevelSettings {
   bool unattended = false;
   int max_level = 3;
@@ -37,17 +38,21 @@ Result<LevelSettings> level_settings(store::Settings& settings) {
   return out;
 }
 
-std::optional<std::int64_t> next_run_of(const store::AutomationRecord& record,
-                                        const LevelSettings& settings, std::int64_t now) {
-  return next_run_at(nlohmann::json::parse(record.definition, nullptr, false), record.enabled,
-                     settings.automations_enabled, now);
+// nextRunAt as the trigger loop has planned it: one source for the reply and the timer.
+std::optional<std::int64_t> next_run_of(DaemonContext& ctx, const store::AutomationRecord& record) {
+  return ctx.scheduler.triggers().next_run_at(record.id);
 }
 
-// The whole automation as create, update, get and the level methods return it.
-Result<nlohmann::json> automation_reply(DaemonContext& ctx, const store::AutomationRecord& record) {
-  auto settings = level_settings(ctx.settings);
-  if (!settings) return std::move(settings).take_error();
-  return automation_json(record, next_run_of(record, *settings, ctx.clock.unix_seconds()));
+// The whole automation as get returns it.
+nlohmann::json automation_reply(DaemonContext& ctx, const store::AutomationRecord& record) {
+  return automation_json(record, next_run_of(ctx, record));
+}
+
+// The same after a change to the automation: the trigger loop plans it again (and re-arms)
+// before nextRunAt is read.
+nlohmann::json changed_reply(DaemonContext& ctx, const store::AutomationRecord& record) {
+  ctx.scheduler.triggers().update(record);
+  return automation_reply(ctx, record);
 }
 
 Result<store::AutomationRecord> automation_param(DaemonContext& ctx, const nlohmann::json& params) {
@@ -125,9 +130,8 @@ void change_level(DaemonContext& ctx, const nlohmann::json& params, Reply reply,
   }
   auto changed = ctx.automations.automations().set_level(record->id, automation::to_number(*next));
   if (!changed) return reply(std::move(changed).take_error());
-  auto data = automation_reply(ctx, *changed);
-  if (!data) return reply(std::move(data).take_error());
-  (*data)["previous_level"] = record->level;
+  auto data = changed_reply(ctx, *changed);
+  data["previous_level"] = record->level;
   reply(std::move(data));
 }
 
@@ -136,7 +140,7 @@ void set_enabled(DaemonContext& ctx, const nlohmann::json& params, Reply reply, 
   if (!id) return reply(std::move(id).take_error());
   auto record = ctx.automations.automations().set_enabled(*id, enabled);
   if (!record) return reply(std::move(record).take_error());
-  reply(automation_reply(ctx, *record));
+  reply(changed_reply(ctx, *record));
 }
 
 const std::vector<ParamSpec> kIdParam = {{"id", ParamType::kInteger, true, "the automation's id"}};
@@ -152,10 +156,9 @@ const MethodSpec kAutomationList{
       if (!records) return reply(std::move(records).take_error());
       auto settings = level_settings(ctx.settings);
       if (!settings) return reply(std::move(settings).take_error());
-      const std::int64_t now = ctx.clock.unix_seconds();
       nlohmann::json rows = nlohmann::json::array();
       for (const auto& record : *records) {
-        rows.push_back(automation_row_json(record, next_run_of(record, *settings, now)));
+        rows.push_back(automation_row_json(record, next_run_of(ctx, record)));
       }
       reply(nlohmann::json{{"automations", std::move(rows)},
                            {"automations_enabled", settings->automations_enabled}});
@@ -196,7 +199,7 @@ const MethodSpec kAutomationCreate{
       if (!definition) return reply(std::move(definition).take_error());
       auto record = ctx.automations.automations().create(fields_of(*definition));
       if (!record) return reply(std::move(record).take_error());
-      reply(automation_reply(ctx, *record));
+      reply(changed_reply(ctx, *record));
     },
 };
 
@@ -214,11 +217,10 @@ const MethodSpec kAutomationUpdate{
       if (!definition) return reply(std::move(definition).take_error());
       auto outcome = ctx.automations.automations().update(current->id, fields_of(*definition));
       if (!outcome) return reply(std::move(outcome).take_error());
-      auto data = automation_reply(ctx, outcome->automation);
-      if (!data) return reply(std::move(data).take_error());
-      (*data)["new_revision"] = outcome->new_revision;
-      (*data)["demoted"] = outcome->demoted;
-      (*data)["pruned_runs"] = outcome->pruned_runs;
+      auto data = changed_reply(ctx, outcome->automation);
+      data["new_revision"] = outcome->new_revision;
+      data["demoted"] = outcome->demoted;
+      data["pruned_runs"] = outcome->pruned_runs;
       reply(std::move(data));
     },
 };
@@ -243,6 +245,7 @@ const MethodSpec kAutomationDelete{
       if (auto removed = ctx.automations.automations().remove(record->id); !removed) {
         return reply(std::move(removed).take_error());
       }
+      ctx.scheduler.triggers().remove(record->id);
       reply(nlohmann::json{{"id", record->id}, {"name", record->name}, {"deleted", true}});
     },
 };
@@ -320,10 +323,9 @@ const MethodSpec kAutomationPromote{
       }
       auto promoted = ctx.automations.automations().set_level(record->id, automation::to_number(*next));
       if (!promoted) return reply(std::move(promoted).take_error());
-      auto data = automation_reply(ctx, *promoted);
-      if (!data) return reply(std::move(data).take_error());
-      (*data)["previous_level"] = record->level;
-      (*data)["gate"] = automation::to_json(*report);
+      auto data = changed_reply(ctx, *promoted);
+      data["previous_level"] = record->level;
+      data["gate"] = automation::to_json(*report);
       reply(std::move(data));
     },
 };

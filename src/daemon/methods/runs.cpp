@@ -2,12 +2,15 @@
 // stop_all. The Runner does the work; calls that wait for steps to end (stop, undo, stop-all)
 // go to a worker so the main loop keeps answering. Reads go through the daemon's store
 // connection on the main loop; worker jobs touch only the runner, never that connection.
+#include <spdlog/spdlog.h>
+
 #include "daemon/audited_reply.h"
 #include "daemon/automation_service.h"
 #include "daemon/context.h"
 #include "daemon/methods/automation_view.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/stop_all.h"
+#include "daemon/scheduler_service.h"
 #include "daemon/worker_pool.h"
 
 namespace companyos::daemon::methods {
@@ -34,7 +37,13 @@ void stop_all_automations(DaemonContext& ctx, Reply reply) {
         for (const auto& run : outcome->stopped) stopped.push_back(run_json(run));
         return nlohmann::json{{"disabled", outcome->disabled}, {"stopped", std::move(stopped)}};
       },
-      std::move(reply));
+      // Back on the main loop: the runner disabled the automations behind the scheduler.
+      reply.rerouted([&ctx, reply](Result<nlohmann::json> result) {
+        if (auto planned = ctx.scheduler.reload(); !planned) {
+          spdlog::error("schedule: planning after stop-all: {}", planned.error().message);
+        }
+        reply(std::move(result));
+      }));
 }
 
 const MethodSpec kAutomationStart{
@@ -46,9 +55,11 @@ const MethodSpec kAutomationStart{
       reply = audited_reply(ctx, "automation.start", "", std::move(reply));
       auto id = positive_id(params, "id");
       if (!id) return reply(std::move(id).take_error());
-      // Returns once the run is recorded; its steps go on on the run's own thread.
+      // Returns once the run is recorded; its steps go on on the run's own thread. Its
+      // retries, too, stop short of the automation's next scheduled trigger.
       reply(as_run_reply(ctx.automations.runner().start(
-          *id, automation::StartRequest{automation::Trigger::kManual, std::nullopt})));
+          *id, automation::StartRequest{automation::Trigger::kManual,
+                                        ctx.scheduler.triggers().next_run_at(*id)})));
     },
 };
 

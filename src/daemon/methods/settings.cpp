@@ -3,6 +3,7 @@
 #include "daemon/context.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/stop_all.h"
+#include "daemon/scheduler_service.h"
 
 namespace companyos::daemon::methods {
 namespace {
@@ -49,8 +50,15 @@ const MethodSpec kSettingsSet{
       auto stored = ctx.settings.set(key, params["value"]);
       if (!stored) return reply(std::move(stored).take_error());
       nlohmann::json data{{"key", key}, {"value", *stored}};
-      // The master switch turned off is stop-all: the setting already refuses new runs.
+      // Only the master switch changes what is planned; unattended and max_level are read
+      // when a trigger fires. Turned on, every automation is planned again from the store.
+      if (key == "automations_enabled" && *stored == true) {
+        if (auto planned = ctx.scheduler.reload(); !planned) return reply(std::move(planned).take_error());
+      }
+      // The master switch turned off is stop-all: the setting already refuses new runs, and
+      // nothing stays planned (stop-all plans again from the store once it has ended).
       if (key == "automations_enabled" && *stored == false) {
+        ctx.scheduler.triggers().set_automations_enabled(false);
         return stop_all_automations(ctx, [data = std::move(data), reply = std::move(reply)](
                                              Result<nlohmann::json> stopped) mutable {
           if (!stopped) return reply(std::move(stopped).take_error());

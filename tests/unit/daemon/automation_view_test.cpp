@@ -7,9 +7,6 @@ namespace {
 
 using nlohmann::json;
 
-// 2023-11-14 22:13:20 UTC, a Tuesday.
-constexpr std::int64_t kNow = 1'700'000'000;
-
 struct IdCase {
   const char* name;
   json params;
@@ -77,42 +74,6 @@ INSTANTIATE_TEST_SUITE_P(
         FilterCase{"page_string", {{"page", "2"}}, false, std::nullopt, 0, "page"},
         FilterCase{"page_too_large", {{"page", 5'000'000'000}}, false, std::nullopt, 0, "page"}),
     [](const ::testing::TestParamInfo<FilterCase>& info) { return info.param.name; });
-
-struct NextRunCase {
-  const char* name;
-  json definition;
-  bool enabled;
-  bool automations_enabled;
-  std::optional<std::int64_t> expected;
-};
-
-class NextRunTest : public ::testing::TestWithParam<NextRunCase> {};
-
-TEST_P(NextRunTest, FollowsScheduleZoneAndSwitches) {
-  const auto& c = GetParam();
-  EXPECT_EQ(next_run_at(c.definition, c.enabled, c.automations_enabled, kNow), c.expected);
-}
-
-const json kDaily7Utc = {{"schedule", "0 7 * * *"}, {"timezone", "UTC"}};
-
-INSTANTIATE_TEST_SUITE_P(
-    Definitions, NextRunTest,
-    ::testing::Values(
-        // 2023-11-15 07:00:00 UTC
-        NextRunCase{"daily_utc", kDaily7Utc, true, true, 1'700'031'600},
-        // 07:00 in Berlin (UTC+1 in November) is 06:00 UTC
-        NextRunCase{"daily_berlin", {{"schedule", "0 7 * * *"}, {"timezone", "Europe/Berlin"}}, true,
-                    true, 1'700'028'000},
-        NextRunCase{"zone_defaults_to_utc", {{"schedule", "0 7 * * *"}}, true, true, 1'700'031'600},
-        NextRunCase{"manual", {{"schedule", nullptr}, {"timezone", "UTC"}}, true, true, std::nullopt},
-        NextRunCase{"no_schedule_field", json::object(), true, true, std::nullopt},
-        NextRunCase{"disabled", kDaily7Utc, false, true, std::nullopt},
-        NextRunCase{"switched_off", kDaily7Utc, true, false, std::nullopt},
-        NextRunCase{"unknown_zone", {{"schedule", "0 7 * * *"}, {"timezone", "Mars/Olympus"}}, true,
-                    true, std::nullopt},
-        NextRunCase{"bad_expression", {{"schedule", "61 * * * *"}}, true, true, std::nullopt},
-        NextRunCase{"not_an_object", json::array(), true, true, std::nullopt}),
-    [](const ::testing::TestParamInfo<NextRunCase>& info) { return info.param.name; });
 
 store::AutomationRecord sample_record() {
   store::AutomationRecord record;
