@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -20,6 +19,7 @@
 #include "automation/child_environment.h"
 #include "automation/executable_lookup.h"
 #include "automation/output_capture.h"
+#include "core/process_spawn.h"
 #include "core/unique_fd.h"
 
 namespace companyos::automation {
@@ -76,39 +76,26 @@ Status check_cwd(const std::string& cwd) {
 
 // posix_spawn reports why the child could not start; the checks before it make most of these
 // unlikely, but the file system may change in between.
-Error spawn_error(int error_number, const std::string& program, const std::string& cwd) {
-  const nlohmann::json details = {{"program", program}, {"cwd", cwd}, {"errno", error_number}};
-  const std::string reason = "cannot start '" + program + "': " + std::strerror(error_number);
-  switch (error_number) {
+Error spawn_error(Error error, const std::string& cwd) {
+  error.details["cwd"] = cwd;
+  switch (error.details.value("errno", 0)) {
     case ENOENT:
     case ENOTDIR:
-      return make_error(ErrorCode::kNotFound, reason, details);
+      error.code = ErrorCode::kNotFound;
+      break;
     case EACCES:
     case EPERM:
-      return make_error(ErrorCode::kPermDenied, reason, details);
+      error.code = ErrorCode::kPermDenied;
+      break;
     case ENOEXEC:
     case E2BIG:
-      return make_error(ErrorCode::kInvalidArgs, reason, details);
+      error.code = ErrorCode::kInvalidArgs;
+      break;
     default:
-      return make_error(ErrorCode::kInternal, reason, details);
+      break;  // as spawn_process said
   }
+  return error;
 }
-
-struct SpawnFileActions {
-  posix_spawn_file_actions_t actions;
-  SpawnFileActions() { posix_spawn_file_actions_init(&actions); }
-  ~SpawnFileActions() { posix_spawn_file_actions_destroy(&actions); }
-  SpawnFileActions(const SpawnFileActions&) = delete;
-  SpawnFileActions& operator=(const SpawnFileActions&) = delete;
-};
-
-struct SpawnAttributes {
-  posix_spawnattr_t attributes;
-  SpawnAttributes() { posix_spawnattr_init(&attributes); }
-  ~SpawnAttributes() { posix_spawnattr_destroy(&attributes); }
-  SpawnAttributes(const SpawnAttributes&) = delete;
-  SpawnAttributes& operator=(const SpawnAttributes&) = delete;
-};
 
 // The one pipe the command's stdout and stderr both write to, so the output keeps its order.
 class OutputPipe {
@@ -151,47 +138,21 @@ class OutputPipe {
   UniqueFd write_end_;
 };
 
-// The NULL-terminated array exec wants; `first`, if given, goes before `strings`.
-std::vector<char*> c_strings(const std::vector<std::string>& strings,
-                             const std::string* first = nullptr) {
-  std::vector<char*> pointers;
-  pointers.reserve(strings.size() + 2);
-  if (first != nullptr) pointers.push_back(const_cast<char*>(first->c_str()));
-  for (const std::string& s : strings) pointers.push_back(const_cast<char*>(s.c_str()));
-  pointers.push_back(nullptr);
-  return pointers;
-}
-
+// A fresh process group, so a timeout or stop reaches everything the command started; stdin
+// from /dev/null; stdout and stderr into the one pipe.
 Result<pid_t> spawn(const std::string& program, const CommandSpec& spec,
                     const std::vector<std::string>& environment, const OutputPipe& output) {
-  SpawnFileActions files;
-  posix_spawn_file_actions_addchdir_np(&files.actions, spec.cwd.c_str());
-  posix_spawn_file_actions_addopen(&files.actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&files.actions, output.write_fd(), STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&files.actions, output.write_fd(), STDERR_FILENO);
-  posix_spawn_file_actions_addclosefrom_np(&files.actions, STDERR_FILENO + 1);
-
-  // A fresh process group, so a timeout or stop reaches everything the command started;
-  // default signal handling and an empty mask, whatever the daemon's thread had.
-  SpawnAttributes attributes;
-  sigset_t none;
-  sigemptyset(&none);
-  sigset_t all;
-  sigfillset(&all);
-  sigdelset(&all, SIGKILL);
-  sigdelset(&all, SIGSTOP);
-  posix_spawnattr_setflags(&attributes.attributes,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  posix_spawnattr_setpgroup(&attributes.attributes, 0);
-  posix_spawnattr_setsigmask(&attributes.attributes, &none);
-  posix_spawnattr_setsigdefault(&attributes.attributes, &all);
-
-  std::vector<char*> argv = c_strings(spec.arguments, &spec.executable);
-  std::vector<char*> envp = c_strings(environment);
-  pid_t pid = -1;
-  const int failed = ::posix_spawn(&pid, program.c_str(), &files.actions, &attributes.attributes,
-                                   argv.data(), envp.data());
-  if (failed != 0) return spawn_error(failed, program, spec.cwd);
+  SpawnRequest request;
+  request.program = program;
+  request.argv.reserve(spec.arguments.size() + 1);
+  request.argv.push_back(spec.executable);
+  request.argv.insert(request.argv.end(), spec.arguments.begin(), spec.arguments.end());
+  request.environment = environment;
+  request.cwd = spec.cwd;
+  request.stdout_fd = output.write_fd();
+  request.stderr_fd = output.write_fd();
+  auto pid = spawn_process(request);
+  if (!pid) return spawn_error(std::move(pid).take_error(), spec.cwd);
   return pid;
 }
 

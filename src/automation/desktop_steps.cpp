@@ -194,9 +194,9 @@ StepOutcome DesktopStepExecutor::execute(const Step& step, const StepContext& co
         if constexpr (std::is_same_v<T, CommandStep>) {
           return run_command_step(body, context);
         } else if constexpr (std::is_same_v<T, OpenLinkStep>) {
-          return open(body.app, launch::Target{launch::TargetKind::kLink, body.url});
+          return open(body.app, launch::Target{launch::TargetKind::kLink, body.url}, context);
         } else if constexpr (std::is_same_v<T, OpenFileStep>) {
-          return open(body.app, launch::Target{launch::TargetKind::kFile, body.path});
+          return open(body.app, launch::Target{launch::TargetKind::kFile, body.path}, context);
         } else if constexpr (std::is_same_v<T, FocusStep>) {
           return focus(body, context);
         } else if constexpr (std::is_same_v<T, PressStep>) {
@@ -238,13 +238,26 @@ StepOutcome DesktopStepExecutor::run_command_step(const CommandStep& step, const
   return outcome;
 }
 
-StepOutcome DesktopStepExecutor::open(const std::string& app, const launch::Target& target) {
+StepOutcome DesktopStepExecutor::open(const std::string& app, const launch::Target& target,
+                                      const StepContext& context) {
   // The windows open before the launch tell a new window from one the app reused: only a new
   // one is closed by undo.
   std::vector<x11::WindowId> before;
   if (auto connection = x11::Connection::open(); connection) before = launch::current_window_ids(*connection);
-  auto report = launch::run_launch_step(app, target, options_.launch);
+  auto report = launch::run_launch_step(app, target, options_.launch, context.stop);
   if (!report) return blocked(report.error());  // refused, nothing launched
+  if (report->outcome == launch::LaunchOutcome::kStopped) {
+    // Once gio ran, the app may be open: it was asked for, so it is left running, and the
+    // step keeps no undo.
+    StepOutcome outcome = stopped();
+    const bool launched = report->launcher.pid > 0;
+    outcome.delivery = launched ? Delivery::kDeliveredUnverified : Delivery::kNotDelivered;
+    outcome.reason = !launched         ? "stopped before anything was launched"
+                     : report->in_front ? report->in_front->message + "; the app was left running"
+                                        : "stopped while gio launch ran; it was killed, the app it "
+                                          "started was left running";
+    return outcome;
+  }
   if (auto st = launch::report_status(*report); !st) {
     StepOutcome outcome = outcome_from_error(st.error());
     outcome.status = StepStatus::kFailed;
@@ -398,24 +411,29 @@ StepOutcome DesktopStepExecutor::wait(const WaitStep& step, const StepContext& c
       step.condition);
   if (auto st = a11y::validate_condition(condition); !st) return blocked(st.error());
 
-  // A window-closed wait keeps what it saw open from its start, so it runs as one wait; the
-  // others hold or not at any moment and run in slices, between which a stop is seen.
+  // Every wait ends at its next look (within its poll interval) once the stop token fires. A
+  // window-closed wait keeps what it saw open from its start, so it runs as one wait; the
+  // others hold or not at any moment and also run in slices, so that a look at an app that
+  // stopped answering holds a stop up for one slice at most.
+  a11y::WaitOptions wait_options;
+  wait_options.stop = context.stop;
   const bool sliced = !std::holds_alternative<a11y::WindowClosed>(condition);
   const auto deadline = SteadyClock::now() + timeout;
   for (;;) {
     const auto slice_end = sliced ? std::min(deadline, SteadyClock::now() + options_.stop_slice) : deadline;
-    auto outcome = a11y::wait_for(observer_, condition, slice_end);
+    auto outcome = a11y::wait_for(observer_, condition, slice_end, wait_options);
     if (outcome) {
       return passed(std::string(a11y::condition_kind(condition)) + " seen after " +
                     std::to_string(outcome->elapsed.count()) + " ms");
     }
+    // A stop wins over whatever the cut-short wait reported (it reports INTERNAL "cancelled").
+    if (context.stop.stop_requested()) return stopped();
     if (outcome.error().code != ErrorCode::kTimeout) return outcome_from_error(outcome.error());
     if (SteadyClock::now() >= deadline) {
       return failed(std::string(a11y::condition_kind(condition)) + " not seen within " +
                         std::to_string(step.timeout_seconds) + " s",
                     ErrorCode::kTimeout);
     }
-    if (context.stop.stop_requested()) return stopped();
   }
 }
 

@@ -17,8 +17,9 @@
 //    window's WM_CLASS names the app), element (live read of the selector: state, value or
 //    text), file (equals / contains / sha256 of the content), command (exit 0).
 // Each step returns soon after the stop token fires (a11y calls end at their own short
-// deadline; commands get their group killed). X11 connections are opened per step (Xlib
-// connections are single-threaded).
+// deadline; waits at their next look; commands get their group killed; a launch stops
+// waiting for the app's window and leaves the app running). X11 connections are opened per
+// step (Xlib connections are single-threaded).
 #pragma once
 
 #include <chrono>
@@ -58,7 +59,7 @@ class DesktopStepExecutor final : public StepExecutor {
 
  private:
   StepOutcome run_command_step(const CommandStep& step, const StepContext& context);
-  StepOutcome open(const std::string& app, const launch::Target& target);
+  StepOutcome open(const std::string& app, const launch::Target& target, const StepContext& context);
   StepOutcome focus(const FocusStep& step, const StepContext& context);
   StepOutcome press(const PressStep& step, const StepContext& context);
   StepOutcome act(a11y::ActionKind kind, const std::string& app, const std::optional<std::string>& window,

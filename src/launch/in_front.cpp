@@ -3,7 +3,8 @@
 #include <glib.h>
 
 #include <algorithm>
-#include <thread>
+#include <condition_variable>
+#include <mutex>
 
 #include "x11/activation.h"
 
@@ -52,6 +53,14 @@ std::optional<x11::WindowInfo> pick_app_window(const std::vector<x11::WindowInfo
   return std::nullopt;
 }
 
+// Sleeps for `duration` unless the stop token fires first.
+void pause(const std::stop_token& stop, SteadyClock::duration duration) {
+  std::mutex mutex;
+  std::condition_variable_any never;
+  std::unique_lock lock(mutex);
+  never.wait_for(lock, stop, duration, [] { return false; });
+}
+
 std::optional<x11::WindowInfo> window_in_front(x11::Connection& connection) {
   auto active = x11::describe_active_window(connection);
   if (!active) return std::nullopt;
@@ -79,17 +88,17 @@ std::vector<x11::WindowId> current_window_ids(x11::Connection& connection) {
 InFrontCheck bring_to_front(x11::Connection& connection,
                             const std::vector<std::string>& expected_classes,
                             const std::vector<x11::WindowId>& windows_before,
-                            const InFrontOptions& options) {
+                            const InFrontOptions& options, std::stop_token stop) {
   InFrontCheck check;
   check.expected_classes = expected_classes;
   const auto started = SteadyClock::now();
   const auto deadline = started + options.window_deadline;
   const auto grace_over = started + options.reuse_grace;
   std::string listing_error;
-  while (true) {
+  while (!stop.stop_requested()) {
     const auto now = SteadyClock::now();
-    // Listing can fail while the window manager has no client at all (x11 reports an empty
-    // _NET_CLIENT_LIST as missing), so only a failure that lasts to the deadline counts.
+    // Listing fails while no window manager publishes _NET_CLIENT_LIST (one still starting),
+    // so only a failure that lasts to the deadline counts.
     auto windows = x11::list_windows(connection);
     if (windows) {
       listing_error.clear();
@@ -99,11 +108,22 @@ InFrontCheck bring_to_front(x11::Connection& connection,
       listing_error = windows.error().message;
     }
     if (check.app_window || now >= deadline) break;
-    std::this_thread::sleep_for(
-        std::min<SteadyClock::duration>(options.poll_interval, deadline - now));
+    pause(stop, std::min<SteadyClock::duration>(options.poll_interval, deadline - now));
   }
   check.waited =
       std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - started);
+
+  // A stop also keeps a window that was found from being activated: nothing more is done.
+  if (stop.stop_requested()) {
+    check.stopped = true;
+    check.message = check.app_window
+                        ? "stopped before the app's window (" + describe_class(check.app_window) +
+                              ") was asked to come forward"
+                        : "stopped after " + std::to_string(check.waited.count()) +
+                              " ms of waiting for a window with WM_CLASS " +
+                              quoted_list(expected_classes);
+    return check;
+  }
 
   if (!listing_error.empty()) {
     check.message = "cannot list windows: " + listing_error;

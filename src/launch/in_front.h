@@ -1,11 +1,13 @@
 // Bringing a launched app forward: wait (bounded) for a mapped window whose WM_CLASS names
 // the app, ask the window manager to activate it (_NET_ACTIVE_WINDOW), then check that the
-// active window's WM_CLASS names the app. A failed check shows both classes.
+// active window's WM_CLASS names the app. A failed check shows both classes. A stop request
+// ends the wait at once; the app is left as it is.
 #pragma once
 
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,7 @@ struct InFrontOptions {
 
 struct InFrontCheck {
   bool passed = false;
+  bool stopped = false;  // the stop token fired before the window was asked to come forward
   std::vector<std::string> expected_classes;
   std::optional<x11::WindowInfo> app_window;     // the window asked to come forward
   std::optional<x11::WindowInfo> active_window;  // the active window when checked
@@ -43,7 +46,7 @@ std::vector<x11::WindowId> current_window_ids(x11::Connection& connection);
 InFrontCheck bring_to_front(x11::Connection& connection,
                             const std::vector<std::string>& expected_classes,
                             const std::vector<x11::WindowId>& windows_before,
-                            const InFrontOptions& options = {});
+                            const InFrontOptions& options = {}, std::stop_token stop = {});
 
 nlohmann::json to_json(const InFrontCheck& check);
 

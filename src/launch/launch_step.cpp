@@ -1,5 +1,7 @@
 #include "launch/launch_step.h"
 
+#include <utility>
+
 #include "launch/match_explanation.h"
 #include "x11/connection.h"
 
@@ -17,7 +19,7 @@ PlatformFacts platform_of(const LaunchStepOptions& options) {
 }  // namespace
 
 Result<LaunchReport> run_launch_step(std::string_view app, const Target& target,
-                                     const LaunchStepOptions& options) {
+                                     const LaunchStepOptions& options, std::stop_token stop) {
   auto plan = plan_launch(load_index(options), app, target, platform_of(options), options.policy);
   if (!plan) return std::move(plan).take_error();
   auto connection = x11::Connection::open();
@@ -27,7 +29,7 @@ Result<LaunchReport> run_launch_step(std::string_view app, const Target& target,
         {{"app", std::string(app)}}, "check that DISPLAY names a running X server");
     return to_error(refusal);
   }
-  return run_plan(*plan, *connection, options.launcher);
+  return run_plan(*plan, *connection, options.launcher, std::move(stop));
 }
 
 nlohmann::json explain_app_name(std::string_view name, const LaunchStepOptions& options) {

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stop_token>
 #include <string_view>
 
 #include "core/result.h"
@@ -26,9 +27,11 @@ struct LaunchStepOptions {
 
 // Plans and runs opening `target` in `app`. A blocked step returns its refusal (details.reason,
 // nothing launched, retry safe); not_x11 also when no X connection opens. Otherwise the report
-// of what ran — report_status() turns a launch that did not end in front into an error.
+// of what ran — report_status() turns a launch that did not end in front into an error. `stop`
+// ends the launch at once with outcome stopped; what was launched keeps running.
 Result<LaunchReport> run_launch_step(std::string_view app, const Target& target,
-                                     const LaunchStepOptions& options = {});
+                                     const LaunchStepOptions& options = {},
+                                     std::stop_token stop = {});
 
 // The data of `entries --match NAME` (see match_explanation.h).
 nlohmann::json explain_app_name(std::string_view name, const LaunchStepOptions& options = {});

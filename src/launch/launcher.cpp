@@ -1,5 +1,7 @@
 #include "launch/launcher.h"
 
+#include <utility>
+
 namespace companyos::launch {
 namespace {
 
@@ -19,21 +21,27 @@ std::string_view to_string(LaunchOutcome outcome) {
       return "launcher_failed";
     case LaunchOutcome::kLauncherTimedOut:
       return "launcher_timed_out";
+    case LaunchOutcome::kStopped:
+      return "stopped";
   }
   return "unknown";
 }
 
 Result<LaunchReport> run_plan(const LaunchPlan& plan, x11::Connection& connection,
-                              const LauncherOptions& options) {
+                              const LauncherOptions& options, std::stop_token stop) {
   LaunchReport report;
   report.plan = plan;
   const auto windows_before = current_window_ids(connection);
   // gio's streams are inherited by the app it starts and may outlive gio: a bounded file
   // never hands the app a SIGPIPE.
   auto launcher = run_subprocess(
-      {plan.argv, options.launcher_timeout, options.stderr_cap, Capture::kBoundedFile});
+      {plan.argv, options.launcher_timeout, options.stderr_cap, Capture::kBoundedFile, stop});
   if (!launcher) return std::move(launcher).take_error();
   report.launcher = std::move(launcher).value();
+  if (report.launcher.stopped) {
+    report.outcome = LaunchOutcome::kStopped;
+    return report;
+  }
   if (report.launcher.timed_out) {
     report.outcome = LaunchOutcome::kLauncherTimedOut;
     return report;
@@ -42,10 +50,15 @@ Result<LaunchReport> run_plan(const LaunchPlan& plan, x11::Connection& connectio
     report.outcome = LaunchOutcome::kLauncherFailed;
     return report;
   }
-  report.in_front =
-      bring_to_front(connection, plan.expected_classes, windows_before, options.in_front);
+  report.in_front = bring_to_front(connection, plan.expected_classes, windows_before,
+                                   options.in_front, std::move(stop));
   if (report.in_front->app_window) report.app_pid = report.in_front->app_window->pid;
-  report.outcome = report.in_front->passed ? LaunchOutcome::kInFront : LaunchOutcome::kNotInFront;
+  if (report.in_front->stopped) {
+    report.outcome = LaunchOutcome::kStopped;
+  } else {
+    report.outcome =
+        report.in_front->passed ? LaunchOutcome::kInFront : LaunchOutcome::kNotInFront;
+  }
   return report;
 }
 
@@ -88,6 +101,14 @@ Status report_status(const LaunchReport& report) {
                         "gio launch failed (" + report.launcher.describe() + ")" +
                             (report.launcher.err.empty() ? "" : ": " + report.launcher.err),
                         to_json(report), {}, Retry::kUnsafe);
+    case LaunchOutcome::kStopped: {
+      nlohmann::json details = to_json(report);
+      details["reason"] = "stopped";
+      return make_error(ErrorCode::kInternal,
+                        report.in_front ? report.in_front->message
+                                        : "gio launch " + report.launcher.describe(),
+                        std::move(details), {}, Retry::kUnsafe);
+    }
     case LaunchOutcome::kNotInFront: {
       const bool no_window = !report.in_front || !report.in_front->app_window;
       return make_error(no_window ? ErrorCode::kWindowNotFound : ErrorCode::kTimeout,

@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -14,38 +13,22 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/process_spawn.h"
 #include "core/unique_fd.h"
-
-extern char** environ;
 
 namespace companyos::launch {
 namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
-// Without a pidfd (kernels before 5.3) the wait polls for the exit at this interval.
+// Without a pidfd (kernels before 5.3) the wait polls for the exit at this interval; while a
+// stop can come, it is looked for at this interval too.
 constexpr std::chrono::milliseconds kExitPollInterval{10};
 
 Error system_error(const std::string& what, int error_number) {
   return make_error(ErrorCode::kInternal, what + ": " + std::strerror(error_number),
                     {{"errno", error_number}});
 }
-
-struct SpawnFileActions {
-  posix_spawn_file_actions_t actions;
-  SpawnFileActions() { posix_spawn_file_actions_init(&actions); }
-  ~SpawnFileActions() { posix_spawn_file_actions_destroy(&actions); }
-  SpawnFileActions(const SpawnFileActions&) = delete;
-  SpawnFileActions& operator=(const SpawnFileActions&) = delete;
-};
-
-struct SpawnAttributes {
-  posix_spawnattr_t attributes;
-  SpawnAttributes() { posix_spawnattr_init(&attributes); }
-  ~SpawnAttributes() { posix_spawnattr_destroy(&attributes); }
-  SpawnAttributes(const SpawnAttributes&) = delete;
-  SpawnAttributes& operator=(const SpawnAttributes&) = delete;
-};
 
 // One captured output stream: the descriptor the child writes to and how the parent reads it.
 class CapturedStream {
@@ -134,40 +117,17 @@ class CapturedStream {
   bool truncated_ = false;
 };
 
+// Stdin from /dev/null and a fresh process group, so a timeout can kill everything it started.
 Result<pid_t> spawn(const SubprocessSpec& spec, const CapturedStream& out,
                     const CapturedStream& err) {
-  SpawnFileActions files;
-  posix_spawn_file_actions_addopen(&files.actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&files.actions, out.child_fd(), STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&files.actions, err.child_fd(), STDERR_FILENO);
-  posix_spawn_file_actions_addclosefrom_np(&files.actions, STDERR_FILENO + 1);
-
-  // A fresh process group (so a timeout can kill everything it started), default signal
-  // handling and an empty signal mask whatever the calling thread had.
-  SpawnAttributes attributes;
-  sigset_t none;
-  sigemptyset(&none);
-  sigset_t all;
-  sigfillset(&all);
-  sigdelset(&all, SIGKILL);
-  sigdelset(&all, SIGSTOP);
-  posix_spawnattr_setflags(&attributes.attributes,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  posix_spawnattr_setpgroup(&attributes.attributes, 0);
-  posix_spawnattr_setsigmask(&attributes.attributes, &none);
-  posix_spawnattr_setsigdefault(&attributes.attributes, &all);
-
-  std::vector<char*> argv;
-  for (const std::string& arg : spec.argv) argv.push_back(const_cast<char*>(arg.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  const bool has_path = spec.argv.front().find('/') != std::string::npos;
-  const int failed = has_path ? ::posix_spawn(&pid, argv[0], &files.actions, &attributes.attributes,
-                                              argv.data(), environ)
-                              : ::posix_spawnp(&pid, argv[0], &files.actions,
-                                               &attributes.attributes, argv.data(), environ);
-  if (failed != 0) {
-    Error error = system_error("cannot start " + spec.argv.front(), failed);
+  SpawnRequest request;
+  request.program = spec.argv.front();
+  request.argv = spec.argv;
+  request.stdout_fd = out.child_fd();
+  request.stderr_fd = err.child_fd();
+  auto pid = spawn_process(request);
+  if (!pid) {
+    Error error = std::move(pid).take_error();
     error.details["argv0"] = spec.argv.front();
     return error;
   }
@@ -183,9 +143,26 @@ void fill_status(SubprocessResult& result, int status) {
   if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
 }
 
+// SIGKILL to `target` (the program's pid, or minus it for its whole group), then the program
+// is reaped.
+void kill_and_reap(SubprocessResult& result, pid_t target) {
+  ::kill(target, SIGKILL);
+  int status = 0;
+  pid_t killed = -1;
+  do {
+    killed = ::waitpid(result.pid, &status, 0);
+  } while (killed < 0 && errno == EINTR);
+  if (killed == result.pid) fill_status(result, status);
+}
+
 }  // namespace
 
 std::string SubprocessResult::describe() const {
+  if (stopped) {
+    return pid < 0 ? "stopped before it started"
+                   : "stopped after " + std::to_string(duration.count()) +
+                         " ms; it was killed, what it started was left running";
+  }
   if (timed_out) {
     return "killed (with its process group) at the " + std::to_string(duration.count()) +
            " ms deadline";
@@ -198,6 +175,11 @@ std::string SubprocessResult::describe() const {
 Result<SubprocessResult> run_subprocess(const SubprocessSpec& spec) {
   if (spec.argv.empty() || spec.argv.front().empty()) {
     return make_error(ErrorCode::kInvalidArgs, "no program to run");
+  }
+  if (spec.stop.stop_requested()) {
+    SubprocessResult result;
+    result.stopped = true;
+    return result;
   }
   auto out = CapturedStream::open(spec.capture, spec.output_cap);
   if (!out) return std::move(out).take_error();
@@ -223,19 +205,21 @@ Result<SubprocessResult> run_subprocess(const SubprocessSpec& spec) {
       break;
     }
     if (reaped < 0 && errno != EINTR) break;  // reaped elsewhere: the status is unknown
+    if (spec.stop.stop_requested()) {
+      kill_and_reap(result, result.pid);
+      result.stopped = true;
+      break;
+    }
     const auto now = SteadyClock::now();
     if (now >= deadline) {
-      ::kill(-result.pid, SIGKILL);
-      pid_t killed = -1;
-      do {
-        killed = ::waitpid(result.pid, &status, 0);
-      } while (killed < 0 && errno == EINTR);
-      if (killed == result.pid) fill_status(result, status);
+      kill_and_reap(result, -result.pid);
       result.timed_out = true;
       break;
     }
     auto wait = std::chrono::ceil<std::chrono::milliseconds>(deadline - now);
-    if (!exit_signal.valid()) wait = std::min(wait, kExitPollInterval);
+    if (!exit_signal.valid() || spec.stop.stop_possible()) {
+      wait = std::min(wait, kExitPollInterval);
+    }
     std::vector<pollfd> watched;
     for (CapturedStream* stream : streams) {
       if (stream->poll_fd() >= 0) watched.push_back({stream->poll_fd(), POLLIN, 0});

@@ -99,9 +99,11 @@ class RunnerDesktop : public ::testing::Test {
 
   // Vectors, since a braced single json element would be that element, not an array of it.
   std::int64_t create(const std::vector<json>& actions, const std::vector<json>& post, int level) {
-    const json definition = {{"name", "desktop routine"}, {"actions", actions}, {"postActions", post}};
+    // Names are unique in the store: a test may create several.
+    const std::string name = "desktop routine " + std::to_string(++created_);
+    const json definition = {{"name", name}, {"actions", actions}, {"postActions", post}};
     store::AutomationFields fields;
-    fields.name = "desktop routine";
+    fields.name = name;
     fields.definition = definition.dump();
     auto created = automations_.create(fields);
     EXPECT_TRUE(created.ok());
@@ -175,6 +177,7 @@ class RunnerDesktop : public ::testing::Test {
   DesktopStepExecutor executor_;
   std::unique_ptr<FixtureProcess> fixture_;
   std::unique_ptr<Runner> runner_;
+  int created_ = 0;
 };
 
 TEST_F(RunnerDesktop, SetEntryClickAndFileCheckSucceed) {
@@ -318,20 +321,29 @@ TEST_F(RunnerDesktop, Level1DryRunResolvesTargetsAndChangesNothing) {
   EXPECT_EQ(entry_text_via_effect(), "before the dry run");
 }
 
+// Every kind of wait that would run for two minutes ends with the stop; the bound is loose
+// (the wait looks every 250 ms), the point is that it is not the wait's own timeout.
 TEST_F(RunnerDesktop, StopEndsAWaitStepPromptly) {
   start_fixture();
-  const json wait = {{"type", "wait"}, {"wait", "text"}, {"app", kApp}, {"text", "never shown"},
-                     {"timeoutSeconds", 120}};
-  const auto id = create({wait}, {click_write()}, 3);
-  auto run = runner().start(id, StartRequest{});
-  ASSERT_TRUE(run.ok());
-  ASSERT_TRUE(eventually([&] { return !runner().active().empty(); }));
-  const auto asked = std::chrono::steady_clock::now();
-  auto stopped = runner().stop(id);
-  ASSERT_TRUE(stopped.ok());
-  EXPECT_EQ(stopped->status, "stopped");
-  EXPECT_LT(std::chrono::steady_clock::now() - asked, 5s);
-  EXPECT_TRUE(stays_absent(effect_)) << "no postActions after a stop";
+  const json waits[] = {
+      {{"type", "wait"}, {"wait", "text"}, {"app", kApp}, {"text", "never shown"},
+       {"timeoutSeconds", 120}},
+      {{"type", "wait"}, {"wait", "closed"}, {"app", kApp}, {"title", kTitle},
+       {"timeoutSeconds", 120}},
+  };
+  for (const json& wait : waits) {
+    SCOPED_TRACE(wait.dump());
+    const auto id = create({wait}, {click_write()}, 3);
+    auto run = runner().start(id, StartRequest{});
+    ASSERT_TRUE(run.ok());
+    ASSERT_TRUE(eventually([&] { return !runner().active().empty(); }));
+    const auto asked = std::chrono::steady_clock::now();
+    auto stopped = runner().stop(id);
+    ASSERT_TRUE(stopped.ok());
+    EXPECT_EQ(stopped->status, "stopped");
+    EXPECT_LT(std::chrono::steady_clock::now() - asked, 5s);
+    EXPECT_TRUE(stays_absent(effect_)) << "no postActions after a stop";
+  }
 }
 
 }  // namespace

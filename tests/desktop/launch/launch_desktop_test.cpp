@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <stop_token>
+#include <thread>
 
 #include "launch/launch_step.h"
 #include "launch_session.h"
@@ -235,6 +237,55 @@ TEST_F(LauncherDeadline, KillsAHangingLauncherWithItsGroupAtEightSeconds) {
   EXPECT_TRUE(wait_until([&] { return process_gone(launcher) && process_gone(sleeper); }));
 }
 
+TEST_F(LauncherDeadline, AStopKillsAHangingLauncherAloneAndLeavesWhatItStarted) {
+  const fs::path pids = dir_ / "hanging-gio.pids";
+  ::setenv("COMPANYOS_STANDIN_PIDS", pids.c_str(), 1);
+  const fs::path file = dir_ / "document.txt";
+  std::ofstream(file) << "content";
+  install_standin("hang-stop.desktop", "Hang Stop", "%f", {}, {});
+  LaunchStepOptions options;
+  options.policy.gio_program = standin_file("hanging_gio.sh").string();
+
+  pid_t launcher = 0;
+  pid_t sleeper = 0;
+  std::stop_source source;
+  std::chrono::steady_clock::time_point asked;
+  std::thread stopper([&] {
+    // While gio hangs, after it started the child that stands for the app.
+    wait_until([&] {
+      std::ifstream in(pids);
+      return static_cast<bool>(in >> launcher >> sleeper) && sleeper > 0;
+    });
+    asked = std::chrono::steady_clock::now();
+    source.request_stop();
+  });
+  auto report = run_launch_step("hang-stop", {TargetKind::kFile, file.string()}, options,
+                                source.get_token());
+  const auto returned = std::chrono::steady_clock::now();
+  stopper.join();
+  ::unsetenv("COMPANYOS_STANDIN_PIDS");
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  std::cout << "stopped launch returned "
+            << std::chrono::duration_cast<milliseconds>(returned - asked).count()
+            << " ms after the stop\n";
+  EXPECT_EQ(report->outcome, LaunchOutcome::kStopped) << to_json(*report).dump(2);
+  EXPECT_LT(returned - asked, milliseconds(1000));
+  EXPECT_TRUE(report->launcher.stopped);
+  EXPECT_FALSE(report->launcher.timed_out);
+  EXPECT_EQ(report->launcher.signal, SIGKILL);
+  EXPECT_FALSE(report->in_front.has_value());
+  const Status status = report_status(*report);
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.error().details.value("reason", ""), "stopped");
+
+  ASSERT_GT(launcher, 0);
+  ASSERT_GT(sleeper, 0);
+  EXPECT_TRUE(wait_until([&] { return process_gone(launcher); }));
+  EXPECT_FALSE(process_gone(sleeper)) << "what gio started was killed with it";
+  ::kill(sleeper, SIGKILL);
+  EXPECT_TRUE(wait_until([&] { return process_gone(sleeper); }));
+}
+
 TEST_F(InFront, PassesWhenTheAppsWindowComesForward) {
   const fs::path file = dir_ / "document.txt";
   std::ofstream(file) << "content";
@@ -296,6 +347,46 @@ TEST_F(InFront, FailsWhenNoWindowOfTheAppAppears) {
       EXPECT_NE(check.message.find("'CompanyosSomethingElse'"), std::string::npos) << check.message;
     }
   }
+}
+
+TEST_F(InFront, AStopEndsTheWaitForTheAppsWindowAndLeavesTheAppRunning) {
+  const fs::path file = dir_ / "document.txt";
+  std::ofstream(file) << "content";
+  // Its window's class is not the one expected, so the wait would last to its deadline.
+  const Standin standin = install_standin("stop-wait.desktop", "Stop Wait", "%f",
+                                          {{"StartupWMClass", "CompanyosExpected"}},
+                                          {"--class", "CompanyosSomethingElse"});
+  LaunchStepOptions options;
+  options.launcher.in_front.window_deadline = milliseconds(60'000);
+
+  std::stop_source source;
+  std::chrono::steady_clock::time_point asked;
+  std::thread stopper([&] {
+    // The app runs and gio has exited: the launch waits for the app's window.
+    wait_until([&] { return read_pid(standin.pid_file).has_value() && !child_running(); });
+    asked = std::chrono::steady_clock::now();
+    source.request_stop();
+  });
+  auto report = run_launch_step("stop-wait", {TargetKind::kFile, file.string()}, options,
+                                source.get_token());
+  const auto returned = std::chrono::steady_clock::now();
+  stopper.join();
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  std::cout << "stopped launch returned "
+            << std::chrono::duration_cast<milliseconds>(returned - asked).count()
+            << " ms after the stop\n";
+  EXPECT_EQ(report->outcome, LaunchOutcome::kStopped) << to_json(*report).dump(2);
+  EXPECT_LT(returned - asked, milliseconds(1000));
+  EXPECT_EQ(report->launcher.exit_status, 0);
+  ASSERT_TRUE(report->in_front.has_value());
+  EXPECT_TRUE(report->in_front->stopped);
+  EXPECT_FALSE(report->in_front->passed);
+  EXPECT_FALSE(report->in_front->app_window.has_value());
+  EXPECT_EQ(report_status(*report).error().details.value("reason", ""), "stopped");
+
+  const auto pid = read_pid(standin.pid_file);
+  ASSERT_TRUE(pid.has_value());
+  EXPECT_FALSE(process_gone(*pid)) << "the app was asked for and must keep running";
 }
 
 TEST_F(InFront, FailsWhenTheAppsWindowDoesNotComeForward) {

@@ -1,8 +1,10 @@
 #include "launch_session.h"
 
 #include <glib.h>
+#include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -95,6 +97,24 @@ bool process_gone(pid_t pid) {
   if (!std::getline(stat, line)) return true;
   const auto state_at = line.rfind(')');
   return state_at == std::string::npos || line.at(state_at + 2) == 'Z';
+}
+
+bool child_running() {
+  const std::string parent = std::to_string(::getpid());
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    std::ifstream stat(entry.path() / "stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;  // not a process, or gone meanwhile
+    // "pid (comm) state ppid …": the name may hold spaces and parentheses.
+    const auto name_end = line.rfind(')');
+    if (name_end == std::string::npos) continue;
+    std::istringstream rest(line.substr(name_end + 1));
+    std::string state;
+    std::string ppid;
+    if (rest >> state >> ppid && ppid == parent && state != "Z") return true;
+  }
+  return false;
 }
 
 std::optional<unsigned long> xprop_active_window() {

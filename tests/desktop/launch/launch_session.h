@@ -56,6 +56,9 @@ std::optional<pid_t> read_pid(const std::filesystem::path& file);
 // True once `pid` no longer runs (gone, or a zombie).
 bool process_gone(pid_t pid);
 
+// True while a child process of this test (gio launch, say) runs; zombies do not count.
+bool child_running();
+
 // Root's _NET_ACTIVE_WINDOW and a window's WM_CLASS, as xprop reports them.
 std::optional<unsigned long> xprop_active_window();
 std::optional<std::string> xprop_wm_class(unsigned long window);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <stop_token>
 #include <thread>
 
 #include "temp_dir.h"
@@ -135,6 +136,65 @@ TEST(RunSubprocess, StopsWaitingWhenTheProgramExitsEvenIfAChildHoldsItsOutput) {
     EXPECT_EQ(ran->out, "started\n");
     ::kill(-ran->pid, SIGKILL);  // the sleeper left behind, still in the program's group
   }
+}
+
+TEST(RunSubprocess, AStopKillsTheProgramAloneAndLeavesWhatItStarted) {
+  companyos::testing::TempDir dir;
+  const std::string pid_file = dir.file("sleeper");
+  auto sleeper_pid = [&pid_file] {
+    pid_t pid = 0;
+    std::ifstream(pid_file) >> pid;
+    return pid;
+  };
+  std::stop_source source;
+  SubprocessSpec spec = shell("sleep 30 & echo $! > '" + pid_file + "'; wait", milliseconds(20000));
+  spec.stop = source.get_token();
+  std::chrono::steady_clock::time_point asked;
+  std::thread stopper([&] {
+    // Once the program has started its child, so that there is something to leave running.
+    const auto give_up = std::chrono::steady_clock::now() + milliseconds(10000);
+    while (sleeper_pid() <= 0 && std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::sleep_for(milliseconds(5));
+    }
+    asked = std::chrono::steady_clock::now();
+    source.request_stop();
+  });
+  auto ran = run_subprocess(spec);
+  const auto returned = std::chrono::steady_clock::now();
+  stopper.join();
+  ASSERT_TRUE(ran.ok()) << ran.error().message;
+  EXPECT_TRUE(ran->stopped);
+  EXPECT_FALSE(ran->timed_out);
+  EXPECT_EQ(ran->signal, SIGKILL);
+  EXPECT_FALSE(ran->succeeded());
+  EXPECT_LT(returned - asked, milliseconds(1000)) << "the stop was not seen promptly";
+  EXPECT_NE(ran->describe().find("stopped after"), std::string::npos) << ran->describe();
+  EXPECT_TRUE(process_gone(ran->pid));  // reaped
+
+  const pid_t sleeper = sleeper_pid();
+  ASSERT_GT(sleeper, 0);
+  EXPECT_FALSE(process_gone(sleeper)) << "what the program started was killed too";
+  ::kill(sleeper, SIGKILL);
+  EXPECT_TRUE(wait_until_gone(sleeper, milliseconds(5000)));
+}
+
+TEST(RunSubprocess, AStopBeforeTheStartRunsNothing) {
+  companyos::testing::TempDir dir;
+  const std::string marker = dir.file("ran");
+  std::stop_source source;
+  source.request_stop();
+  SubprocessSpec spec = shell("touch '" + marker + "'");
+  spec.stop = source.get_token();
+  auto ran = run_subprocess(spec);
+  ASSERT_TRUE(ran.ok()) << ran.error().message;
+  EXPECT_TRUE(ran->stopped);
+  EXPECT_EQ(ran->pid, -1);
+  EXPECT_FALSE(ran->succeeded());
+  EXPECT_EQ(ran->describe(), "stopped before it started");
+  // A run without the stop shows the marker would have appeared.
+  EXPECT_FALSE(std::ifstream(marker).good());
+  ASSERT_TRUE(run_subprocess(shell("touch '" + marker + "'")).ok());
+  EXPECT_TRUE(std::ifstream(marker).good());
 }
 
 TEST(RunSubprocess, RunsInItsOwnGroupWithNothingInherited) {
