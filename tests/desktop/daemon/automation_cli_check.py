@@ -11,54 +11,23 @@ import json
 import os
 import signal
 import socket
-import subprocess
 import sys
 import tempfile
-import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 import atspi_probe  # noqa: E402
 from checks import Checker  # noqa: E402
+from daemon_cli import (EXAMPLE_DIR, EXAMPLES, FIXTURE, Daemon, cli, cli_text, data,  # noqa: E402
+                        error, write_json)
 from fixture_app import FixtureApp, unique_name  # noqa: E402
 
-BUILD = os.environ["COMPANYOS_BUILD_DIR"]
-SOURCE = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
-CLI = os.path.join(BUILD, "cli", "companyos")
-DAEMON = os.path.join(BUILD, "src", "daemon", "companyosd")
-FIXTURE = os.path.join(BUILD, "tests", "fixtures", "companyos-fixture-gtk3")
-EXAMPLE = os.path.join(SOURCE, "data", "examples", "fixture-write-note.json")
-EXAMPLE_DIR = "/var/tmp/companyos-examples"  # the examples' scratch directory
+EXAMPLE = os.path.join(EXAMPLES, "fixture-write-note.json")
 EXAMPLE_APP = "companyos-fixture"            # and their app name
 NOTE = b"hello from companyOS"
 RUN_DEADLINE_S = 60
 ACTIVE = ("running", "waiting")
 MAX_AUTOMATIONS = 1000
-
-
-def cli(*args, timeout=120):
-    """`companyos --json ARGS`: (exit status, envelope or None)."""
-    done = subprocess.run([CLI, "--json", *args], capture_output=True, text=True,
-                          timeout=timeout, stdin=subprocess.DEVNULL)
-    try:
-        return done.returncode, json.loads(done.stdout)
-    except ValueError:
-        return done.returncode, None
-
-
-def cli_text(*args, timeout=120):
-    """`companyos ARGS` for a person: (exit status, stdout, stderr)."""
-    done = subprocess.run([CLI, *args], capture_output=True, text=True, timeout=timeout,
-                          stdin=subprocess.DEVNULL)
-    return done.returncode, done.stdout, done.stderr
-
-
-def data(env):
-    return (env or {}).get("data", {})
-
-
-def error(env):
-    return (env or {}).get("error", {})
 
 
 def wait_for(what, probe, timeout=RUN_DEADLINE_S):
@@ -98,12 +67,6 @@ def example_definition(scratch, app, name=None):
     return definition
 
 
-def write_json(path, value):
-    with open(path, "w") as f:
-        json.dump(value, f)
-    return path
-
-
 def create(check, path, what):
     rc, env = cli("automation", "create", path)
     check.expect(rc == 0 and data(env).get("level") == 1, f"{what} is created at level 1 ({rc})")
@@ -136,31 +99,6 @@ def processes_with_argv(argv):
         except OSError:
             continue
     return pids
-
-
-class Daemon:
-    """companyosd on the session's default socket and store; restartable."""
-
-    def __init__(self):
-        self.process = None
-
-    def start(self):
-        self.process = subprocess.Popen([DAEMON, "--log-level", "warn"], stdin=subprocess.DEVNULL)
-        wait_for("daemon", lambda: cli("ping")[0] == 0, timeout=30)
-
-    def kill(self):
-        """SIGKILL: the daemon dies mid-run and cleans nothing up."""
-        self.process.kill()
-        self.process.wait(30)
-
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
 
 
 def check_invalid_definition(check, tmp):

@@ -24,37 +24,14 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 import atspi_probe  # noqa: E402
 from checks import Checker  # noqa: E402
+from daemon_cli import (EXAMPLE_DIR, EXAMPLES, FIXTURE, Daemon, cli, data, error,  # noqa: E402
+                        write_json)
 
-BUILD = os.environ["COMPANYOS_BUILD_DIR"]
-SOURCE = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
-CLI = os.path.join(BUILD, "cli", "companyos")
-DAEMON = os.path.join(BUILD, "src", "daemon", "companyosd")
-FIXTURE = os.path.join(BUILD, "tests", "fixtures", "companyos-fixture-gtk3")
-EXAMPLES = os.path.join(SOURCE, "data", "examples")
-EXAMPLE_DIR = "/var/tmp/companyos-examples"  # the examples' scratch directory
 EXAMPLE_APP = "companyos-fixture"
 EXAMPLE_TITLE = "companyOS fixture"
 RUN_DEADLINE_S = 60
 RUNS_FOR_GATE = 25  # gate condition 5: at least 25 runs in the last 14 days
 ACTIVE = ("running", "waiting")
-
-
-def cli(*args, timeout=120):
-    """`companyos --json ARGS`: (exit status, envelope or None)."""
-    done = subprocess.run([CLI, "--json", *args], capture_output=True, text=True,
-                          timeout=timeout, stdin=subprocess.DEVNULL)
-    try:
-        return done.returncode, json.loads(done.stdout)
-    except ValueError:
-        return done.returncode, None
-
-
-def data(env):
-    return (env or {}).get("data", {})
-
-
-def error(env):
-    return (env or {}).get("error", {})
 
 
 def wait_for(what, probe, timeout=RUN_DEADLINE_S):
@@ -91,9 +68,7 @@ def condition(gate_data, number):
 
 
 def create(check, tmp, definition, what):
-    path = os.path.join(tmp, f"{what.replace(' ', '-')}.json")
-    with open(path, "w") as f:
-        json.dump(definition, f)
+    path = write_json(os.path.join(tmp, f"{what.replace(' ', '-')}.json"), definition)
     rc, env = cli("automation", "create", path)
     check.expect(rc == 0 and data(env).get("level") == 1, f"{what}: created at level 1 ({rc})")
     return data(env).get("id")
@@ -277,9 +252,9 @@ def check_open_note_example(check, tmp):
 
 def main():
     check = Checker("gate-walk")
-    daemon = subprocess.Popen([DAEMON, "--log-level", "warn"], stdin=subprocess.DEVNULL)
+    daemon = Daemon()
+    daemon.start()
     try:
-        wait_for("daemon", lambda: cli("ping")[0] == 0, timeout=30)
         for key, value in (("unattended", "true"), ("max_level", "4")):
             rc, _ = cli("settings", "set", key, value)
             check.expect(rc == 0, f"settings set {key} {value}")
@@ -290,8 +265,7 @@ def main():
     except atspi_probe.ProbeError as e:
         check.expect(False, f"gave up waiting: {e}")
     finally:
-        daemon.terminate()
-        daemon.wait(30)
+        daemon.stop()
     return check.summary()
 
 

@@ -9,7 +9,6 @@ runs at level 3, then the promotion gate. Runs inside scripts/desktop-session
 
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -19,13 +18,10 @@ from zoneinfo import ZoneInfo
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 from checks import Checker  # noqa: E402
+import daemon_cli  # noqa: E402
+from daemon_cli import EXAMPLE_DIR, EXAMPLES, Daemon, write_json  # noqa: E402
 
-BUILD = os.environ["COMPANYOS_BUILD_DIR"]
-SOURCE = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
-CLI = os.path.join(BUILD, "cli", "companyos")
-DAEMON = os.path.join(BUILD, "src", "daemon", "companyosd")
-EXAMPLE = os.path.join(SOURCE, "data", "examples", "marker-file-with-undo.json")
-EXAMPLE_DIR = "/var/tmp/companyos-examples"  # the example's scratch directory
+EXAMPLE = os.path.join(EXAMPLES, "marker-file-with-undo.json")
 RUNS_FOR_THE_GATE = 25  # condition 5; condition 4 needs 10 of them supervised at level 3
 RUN_DEADLINE_S = 30
 # A trigger is at most 60 s away; the rest is for a loaded machine.
@@ -38,13 +34,9 @@ class GaveUp(Exception):
 
 def cli(*args, timeout=60):
     """`companyos --json ARGS`: (exit status, data or error object)."""
-    done = subprocess.run([CLI, "--json", *args], capture_output=True, text=True,
-                          timeout=timeout, stdin=subprocess.DEVNULL)
-    try:
-        env = json.loads(done.stdout)
-    except ValueError:
-        env = {}
-    return done.returncode, env.get("data", env.get("error", {}))
+    rc, env = daemon_cli.cli(*args, timeout=timeout)
+    env = env or {}
+    return rc, env.get("data", env.get("error", {}))
 
 
 def wait_for(what, probe, timeout):
@@ -73,12 +65,6 @@ def wait_finished(run_id, timeout=RUN_DEADLINE_S):
 def scheduled_runs(automation_id):
     runs = cli("automation", "runs", str(automation_id))[1].get("runs", [])
     return [r for r in runs if r.get("started_by") == "schedule"]
-
-
-def write_json(path, value):
-    with open(path, "w") as f:
-        json.dump(value, f)
-    return path
 
 
 def marker_definition(scratch, name, marker, schedule):
@@ -111,26 +97,6 @@ def expected_next(now, hour, minute, zone):
             if int(instant.timestamp()) > now:
                 found.append(int(instant.timestamp()))
     return min(found) if found else None
-
-
-class Daemon:
-    """companyosd on the session's private default socket and store."""
-
-    def __init__(self):
-        self.process = None
-
-    def start(self):
-        self.process = subprocess.Popen([DAEMON, "--log-level", "info"], stdin=subprocess.DEVNULL)
-        wait_for("daemon", lambda: cli("ping")[0] == 0, timeout=30)
-
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
 
 
 def check_berlin_next_run(check, tmp):
@@ -254,7 +220,7 @@ def check_stop_all(check, ids):
 
 def main():
     check = Checker("schedule")
-    daemon = Daemon()
+    daemon = Daemon(log_level="info")
     daemon.start()
     try:
         with tempfile.TemporaryDirectory() as tmp:
