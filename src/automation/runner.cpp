@@ -462,12 +462,15 @@ class Runner::RunExecution {
 };
 
 Runner::Runner(store::Database& db, StepExecutor& executor, const Clock& clock, RunnerOptions options)
-    : executor_(executor),
+    : db_(db),
+      executor_(executor),
       clock_(clock),
       options_(options),
       runs_(db, clock),
       automations_(db, clock),
-      settings_(db, clock) {}
+      settings_(db, clock) {
+  db_.defer_checkpoints();
+}
 
 Runner::~Runner() {
   std::unique_lock lock(mutex_);
@@ -592,14 +595,20 @@ void Runner::run_thread(std::shared_ptr<ActiveRun> run) {
     spdlog::info("run {} of automation {} ended {}", run->started.id, run->started.automation_id,
                  finished->run.status);
   }
-  std::lock_guard lock(mutex_);
-  run->ended = true;
-  run->final_record = finished ? Result<store::RunRecord>(finished->run) : Result<store::RunRecord>(finished.error());
-  run->status = finished ? finished->run.status : "failed";
-  const auto found = active_.find(run->started.automation_id);
-  if (found != active_.end() && found->second == run) active_.erase(found);
-  ended_.push_back(run);
-  changed_.notify_all();
+  {
+    std::lock_guard lock(mutex_);
+    run->ended = true;
+    run->final_record = finished ? Result<store::RunRecord>(finished->run) : Result<store::RunRecord>(finished.error());
+    run->status = finished ? finished->run.status : "failed";
+    const auto found = active_.find(run->started.automation_id);
+    if (found != active_.end() && found->second == run) active_.erase(found);
+    ended_.push_back(run);
+    changed_.notify_all();
+  }
+  // The run is recorded and reported: the WAL's checkpoint costs no step anything now.
+  if (auto st = with_store([&] { return db_.checkpoint(); }); !st) {
+    spdlog::warn("store checkpoint after run {}: {}", run->started.id, st.error().message);
+  }
 }
 
 std::shared_ptr<Runner::ActiveRun> Runner::find_run(std::int64_t run_id) const {

@@ -43,7 +43,8 @@
 // connections here are opened without their own mutex. Nothing else may use it. The daemon
 // reads runs, steps and the gate through its own connection. Before it constructs the runner,
 // the daemon calls store::RunStore::mark_interrupted_runs_failed(): a run left running or
-// waiting in the store has no thread any more.
+// waiting in the store has no thread any more. The runner turns off the connection's
+// automatic WAL checkpoint and checkpoints after each run has ended instead.
 //
 // Thread-safety: every public method may be called from any thread. start, approve, deny,
 // active and recheck_deadlines return at once; stop, stop_all and undo block while steps end
@@ -199,6 +200,7 @@ class Runner {
   std::shared_ptr<ActiveRun> find_run(std::int64_t run_id) const;
   void reap_finished_threads();
 
+  store::Database& db_;  // checkpointed after each run, never within one
   StepExecutor& executor_;
   const Clock& clock_;
   RunnerOptions options_;

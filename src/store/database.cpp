@@ -139,6 +139,16 @@ Result<Database> Database::open(const std::string& path) {
   return db;
 }
 
+void Database::defer_checkpoints() { sqlite3_wal_autocheckpoint(db_.get(), 0); }
+
+Status Database::checkpoint() {
+  if (sqlite3_wal_checkpoint_v2(db_.get(), nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr) !=
+      SQLITE_OK) {
+    return sqlite_error(db_.get(), "checkpoint of the store's WAL");
+  }
+  return ok_status();
+}
+
 Status Database::exec(std::string_view sql) {
   char* message = nullptr;
   std::string statement(sql);

@@ -71,3 +71,38 @@ TEST(Database, BadSqlIsAnErrorNotACrash) {
 
 }  // namespace
 }  // namespace companyos::store
+
+namespace companyos::store {
+namespace {
+
+std::uintmax_t size_of(const std::string& path) {
+  struct stat st{};
+  EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
+  return static_cast<std::uintmax_t>(st.st_size);
+}
+
+// The runner's connection defers SQLite's automatic checkpoint (every 1,000 WAL pages, inside
+// whichever commit crosses them) to moments of its choosing: the rows stay in the WAL until
+// checkpoint() copies them into the database file.
+TEST(Database, DeferredCheckpointsWaitForCheckpoint) {
+  testing::TempDir dir;
+  const std::string path = dir.file("store.db");
+  auto db = Database::open(path);
+  ASSERT_TRUE(db.ok());
+  db->defer_checkpoints();
+  ASSERT_TRUE(db->exec("CREATE TABLE filler (x TEXT)").ok());
+  const auto before = size_of(path);
+  auto insert = db->prepare("INSERT INTO filler VALUES (?1)");
+  ASSERT_TRUE(insert.ok());
+  const std::string row(1024, 'x');
+  for (int i = 0; i < 1500; ++i) {  // one commit, and at least one WAL page, each
+    ASSERT_TRUE(insert->bind(1, std::string_view(row)).run().ok());
+    ASSERT_TRUE(insert->reset().ok());
+  }
+  EXPECT_EQ(size_of(path), before) << "no automatic checkpoint copied pages into the file";
+  ASSERT_TRUE(db->checkpoint().ok());
+  EXPECT_GE(size_of(path), before + 1500 * 1024) << "checkpoint() copied the rows";
+}
+
+}  // namespace
+}  // namespace companyos::store
