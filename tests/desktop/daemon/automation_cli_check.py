@@ -18,24 +18,18 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 import atspi_probe  # noqa: E402
 from checks import Checker  # noqa: E402
-from daemon_cli import (EXAMPLE_DIR, EXAMPLES, FIXTURE, Daemon, cli, cli_text, data,  # noqa: E402
-                        error, write_json)
+from daemon_cli import (EXAMPLE_DIR, EXAMPLES, FIXTURE, RUN_DEADLINE_S, Daemon,  # noqa: E402
+                        cli, cli_text, data, error, run_record, wait_finished, write_json)
 from fixture_app import FixtureApp, unique_name  # noqa: E402
 
 EXAMPLE = os.path.join(EXAMPLES, "fixture-write-note.json")
 EXAMPLE_APP = "companyos-fixture"            # and their app name
 NOTE = b"hello from companyOS"
-RUN_DEADLINE_S = 60
-ACTIVE = ("running", "waiting")
 MAX_AUTOMATIONS = 1000
 
 
 def wait_for(what, probe, timeout=RUN_DEADLINE_S):
     return atspi_probe.wait_for(what, timeout, probe, interval=0.1)
-
-
-def run_record(run_id):
-    return data(cli("run", "show", str(run_id))[1])
 
 
 def wait_run(run_id, statuses, timeout=RUN_DEADLINE_S):
@@ -44,13 +38,6 @@ def wait_run(run_id, statuses, timeout=RUN_DEADLINE_S):
         run = run_record(run_id)
         return run if run.get("status") in statuses else None
     return wait_for(f"run {run_id} {'/'.join(statuses)}", probe, timeout)
-
-
-def wait_finished(run_id, timeout=RUN_DEADLINE_S):
-    def probe():
-        run = run_record(run_id)
-        return run if run.get("status") and run["status"] not in ACTIVE else None
-    return wait_for(f"run {run_id} to finish", probe, timeout)
 
 
 def example_definition(scratch, app, name=None):

@@ -24,26 +24,16 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 import atspi_probe  # noqa: E402
 from checks import Checker  # noqa: E402
-from daemon_cli import (EXAMPLE_DIR, EXAMPLES, FIXTURE, Daemon, cli, data, error,  # noqa: E402
-                        write_json)
+from daemon_cli import (EXAMPLE_DIR, EXAMPLES, FIXTURE, RUN_DEADLINE_S, Daemon, cli,  # noqa: E402
+                        data, error, wait_finished, write_json)
 
 EXAMPLE_APP = "companyos-fixture"
 EXAMPLE_TITLE = "companyOS fixture"
-RUN_DEADLINE_S = 60
 RUNS_FOR_GATE = 25  # gate condition 5: at least 25 runs in the last 14 days
-ACTIVE = ("running", "waiting")
 
 
 def wait_for(what, probe, timeout=RUN_DEADLINE_S):
     return atspi_probe.wait_for(what, timeout, probe, interval=0.1)
-
-
-def finished_run(run_id):
-    """The run once it is no longer running or waiting; ProbeError at the deadline."""
-    def probe():
-        run = data(cli("run", "show", str(run_id))[1])
-        return run if run.get("status") and run["status"] not in ACTIVE else None
-    return wait_for(f"run {run_id} to finish", probe)
 
 
 def run_once(automation_id):
@@ -52,7 +42,7 @@ def run_once(automation_id):
     run_id = data(env).get("id")
     if rc != 0 or not run_id:
         return {}
-    return finished_run(run_id)
+    return wait_finished(run_id)
 
 
 def level_of(automation_id):

@@ -7,6 +7,8 @@ import os
 import subprocess
 import time
 
+import atspi_probe
+
 BUILD = os.environ["COMPANYOS_BUILD_DIR"]
 SOURCE = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 CLI = os.path.join(BUILD, "cli", "companyos")
@@ -14,6 +16,8 @@ DAEMON = os.path.join(BUILD, "src", "daemon", "companyosd")
 FIXTURE = os.path.join(BUILD, "tests", "fixtures", "companyos-fixture-gtk3")
 EXAMPLES = os.path.join(SOURCE, "data", "examples")
 EXAMPLE_DIR = "/var/tmp/companyos-examples"  # the examples' scratch directory
+RUN_DEADLINE_S = 60
+ACTIVE = ("running", "waiting")  # run statuses that have not ended
 
 
 def cli(*args, timeout=120):
@@ -39,6 +43,18 @@ def data(env):
 
 def error(env):
     return (env or {}).get("error", {})
+
+
+def run_record(run_id):
+    return data(cli("run", "show", str(run_id))[1])
+
+
+def wait_finished(run_id, timeout=RUN_DEADLINE_S):
+    """The run once it is no longer running or waiting; ProbeError at the deadline."""
+    def probe():
+        run = run_record(run_id)
+        return run if run.get("status") and run["status"] not in ACTIVE else None
+    return atspi_probe.wait_for(f"run {run_id} to finish", timeout, probe, interval=0.1)
 
 
 def write_json(path, value):
