@@ -26,6 +26,8 @@ struct Invocation {
   // How long the request itself may take to answer (a wait: its timeout plus a margin);
   // the CLI waits for the longer of this and --reply-timeout.
   std::chrono::milliseconds reply_timeout{0};
+  // Answered by the CLI itself, without the daemon (methods --markdown): the exit status.
+  std::function<int()> local;
 };
 
 // Creates a subcommand with a description and an examples footer.
@@ -40,5 +42,8 @@ void add_launch_commands(CLI::App& app, Invocation& out);
 void add_element_action_commands(CLI::App& app, Invocation& out);
 void add_wait_commands(CLI::App& app, Invocation& out);
 void add_automation_commands(CLI::App& app, Invocation& out);
+
+// Every command above, in the order --help lists them.
+void add_all_commands(CLI::App& app, Invocation& out);
 
 }  // namespace companyos::cli

@@ -55,14 +55,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("companyos ") + companyos::kVersion);
 
   Invocation invocation;
-  add_basic_commands(app, invocation);
-  add_settings_commands(app, invocation);
-  add_observe_commands(app, invocation);
-  add_window_action_commands(app, invocation);
-  add_launch_commands(app, invocation);
-  add_element_action_commands(app, invocation);
-  add_wait_commands(app, invocation);
-  add_automation_commands(app, invocation);
+  add_all_commands(app, invocation);
 
   try {
     app.parse(argc, argv);
@@ -71,6 +64,7 @@ int main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitUsage;
   }
 
+  if (invocation.local) return invocation.local();
   if (!json) {
     for (const auto& [key, value] : invocation.human_params.items()) {
       if (!invocation.params.contains(key)) invocation.params[key] = value;

@@ -1,6 +1,6 @@
 // automation list|get|create|update|delete|enable|disable|start|stop|runs|raise|lower|promote|
 // gate, run show|approve|deny|undo, approvals, stop-all: levelled automations. The CLI links
-// no validator (DESIGN.md §2): it checks that FILE is JSON and sends it; the daemon's answer,
+// no validator: it checks that FILE is JSON and sends it; the daemon's answer,
 // with every problem and its path, is the verdict.
 #include <ctime>
 #include <fstream>
@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "cli/command.h"
+#include "cli/declared_options.h"
 #include "cli/render.h"
 
 namespace companyos::cli {
@@ -171,17 +172,21 @@ void print_level_change(const nlohmann::json& a) {
             << plain(a["previous_level"]) << " -> " << level_text(a) << '\n';
 }
 
-// One subcommand taking an id: sends METHOD {"id": ID}.
-CLI::App* add_id_command(CLI::App& parent, Invocation& out, const std::string& name,
-                         const std::string& description, const std::string& examples,
-                         const std::string& method, const std::string& id_help,
+// The id positional of an automation or run command, bounded as its declaration says.
+CLI::Option* add_id_positional(CLI::App* cmd, const methods::MethodDeclaration& method, std::int64_t& id) {
+  return add_positional(cmd, method, "id", id)->check(CLI::PositiveNumber);
+}
+
+// One subcommand taking an id: sends the method {"id": ID}.
+CLI::App* add_id_command(CLI::App& parent, Invocation& out, const methods::MethodDeclaration& method,
+                         const std::string& details, const std::string& examples,
                          std::function<void(const nlohmann::json&)> human,
                          std::function<void(const nlohmann::json&)> human_error = {}) {
   auto id = std::make_shared<std::int64_t>(0);
-  auto* cmd = add_command(parent, name, description, examples);
-  cmd->add_option("id", *id, id_help)->required()->check(CLI::PositiveNumber);
-  cmd->callback([&out, id, method, human = std::move(human), human_error = std::move(human_error)] {
-    out.method = method;
+  auto* cmd = add_method_command(parent, method, details, examples, {"id"}).cmd;
+  add_id_positional(cmd, method, *id);
+  cmd->callback([&out, id, &method, human = std::move(human), human_error = std::move(human_error)] {
+    out.method = method.name;
     out.params = {{"id", *id}};
     out.human = human;
     out.human_error = human_error;
@@ -201,10 +206,10 @@ void add_automation_group(CLI::App& app, Invocation& out) {
       "  companyos automation gate 1\n");
   automation->require_subcommand(1);
 
-  add_command(*automation, "list", "Every automation: name, level, enabled, last run, next run.",
-              "  companyos automation list\n  companyos --json automation list\n")
-      ->callback([&out] {
-        out.method = "automation.list";
+  add_method_command(*automation, methods::kAutomationList, "",
+                     "  companyos automation list\n  companyos --json automation list\n")
+      .cmd->callback([&out] {
+        out.method = methods::kAutomationList.name;
         out.human = [](const nlohmann::json& data) {
           if (data["automations"].empty()) {
             std::cout << "no automations; create one with: companyos automation create FILE\n";
@@ -225,19 +230,18 @@ void add_automation_group(CLI::App& app, Invocation& out) {
         };
       });
 
-  add_id_command(*automation, out, "get", "Show one automation: level, revision, last and next run, definition.",
-                 "  companyos automation get 1\n  companyos --json automation get 1 | jq .data.definition\n",
-                 "automation.get", "the automation's id", print_automation);
+  add_id_command(*automation, out, methods::kAutomationGet, "", "  companyos automation get 1\n  companyos --json automation get 1 | jq .data.definition\n", print_automation);
 
   auto create_file = std::make_shared<std::string>();
-  auto* create = add_command(*automation, "create",
-                             "Store a new automation from a JSON definition file (at level 1).\n"
-                             "The daemon validates it and lists every problem with its path.",
-                             "  companyos automation create data/examples/fixture-write-note.json\n"
-                             "  companyos automation create - < routine.json\n");
+  auto* create = add_method_command(*automation, methods::kAutomationCreate,
+                                    "FILE is the definition (JSON); - reads stdin.",
+                                    "  companyos automation create data/examples/fixture-write-note.json\n"
+                                    "  companyos automation create - < routine.json\n",
+                                    {"definition"})
+                     .cmd;
   create->add_option("file", *create_file, "the definition (JSON); - reads stdin")->required();
   create->callback([&out, create_file] {
-    out.method = "automation.create";
+    out.method = methods::kAutomationCreate.name;
     out.params = {{"definition", read_definition(*create_file)}};
     out.human = [](const nlohmann::json& a) {
       std::cout << "created automation " << plain(a["id"]) << " (" << plain(a["name"]) << ") at level "
@@ -248,15 +252,16 @@ void add_automation_group(CLI::App& app, Invocation& out) {
 
   auto update_id = std::make_shared<std::int64_t>(0);
   auto update_file = std::make_shared<std::string>();
-  auto* update = add_command(*automation, "update",
-                             "Replace an automation's definition. Changed steps make a new revision\n"
-                             "(the gate counts only its runs; level 4 drops to 3).",
+  auto* update = add_method_command(*automation, methods::kAutomationUpdate,
+                                    "The gate counts only the new revision's runs.",
                              "  companyos automation update 1 routine.json\n"
-                             "  companyos --json automation get 1 | jq .data.definition > d.json; companyos automation update 1 d.json\n");
-  update->add_option("id", *update_id, "the automation's id")->required()->check(CLI::PositiveNumber);
+                             "  companyos --json automation get 1 | jq .data.definition > d.json; companyos automation update 1 d.json\n",
+                                    {"id", "definition"})
+                     .cmd;
+  add_id_positional(update, methods::kAutomationUpdate, *update_id);
   update->add_option("file", *update_file, "the new definition (JSON); - reads stdin")->required();
   update->callback([&out, update_id, update_file] {
-    out.method = "automation.update";
+    out.method = methods::kAutomationUpdate.name;
     out.params = {{"id", *update_id}, {"definition", read_definition(*update_file)}};
     out.human = [](const nlohmann::json& a) {
       std::cout << "updated automation " << plain(a["id"]) << " (" << plain(a["name"]) << "): revision "
@@ -267,88 +272,51 @@ void add_automation_group(CLI::App& app, Invocation& out) {
     out.human_error = print_problems;
   });
 
-  add_id_command(*automation, out, "delete", "Delete an automation with its revisions and run history.",
-                 "  companyos automation delete 1\n", "automation.delete", "the automation's id",
-                 [](const nlohmann::json& d) {
+  add_id_command(*automation, out, methods::kAutomationDelete, "", "  companyos automation delete 1\n", [](const nlohmann::json& d) {
                    std::cout << "deleted automation " << plain(d["id"]) << " (" << plain(d["name"]) << ")\n";
                  });
   const auto enabled_line = [](const nlohmann::json& a) {
     std::cout << "automation " << plain(a["id"]) << " (" << plain(a["name"]) << ") is "
               << (a.value("enabled", false) ? "enabled" : "disabled") << '\n';
   };
-  add_id_command(*automation, out, "enable", "Let an automation run and its schedule trigger.",
-                 "  companyos automation enable 1\n", "automation.enable", "the automation's id", enabled_line);
-  add_id_command(*automation, out, "disable", "Keep an automation from starting (an active run goes on).",
-                 "  companyos automation disable 1\n", "automation.disable", "the automation's id", enabled_line);
-  add_id_command(*automation, out, "start",
-                 "Start a run now, as a person: level 1 is a dry run, level 2 asks before each\n"
-                 "effect (see `companyos approvals`), level 3 runs supervised.",
-                 "  companyos automation start 1\n  companyos run show 7    # the run it started\n",
-                 "automation.start", "the automation's id",
-                 [](const nlohmann::json& run) { print_run_line("started", run); });
-  add_id_command(*automation, out, "stop",
-                 "Stop the automation's active run: the active step is cancelled (a command's\n"
-                 "process group is killed) and no postActions run.",
-                 "  companyos automation stop 1\n", "automation.stop", "the automation's id",
-                 [](const nlohmann::json& run) { print_run_line("stopped", run); });
+  add_id_command(*automation, out, methods::kAutomationEnable, "", "  companyos automation enable 1\n", enabled_line);
+  add_id_command(*automation, out, methods::kAutomationDisable, "", "  companyos automation disable 1\n", enabled_line);
+  add_id_command(*automation, out, methods::kAutomationStart, "Start a run now, as a person: level 1 is a dry run, level 2 asks before each\n"
+                 "effect (see `companyos approvals`), level 3 runs supervised.", "  companyos automation start 1\n  companyos run show 7    # the run it started\n", [](const nlohmann::json& run) { print_run_line("started", run); });
+  add_id_command(*automation, out, methods::kAutomationStop, "Stop the automation's active run: the active step is cancelled (a command's\n"
+                 "process group is killed) and no postActions run.", "  companyos automation stop 1\n", [](const nlohmann::json& run) { print_run_line("stopped", run); });
 
-  struct RunsArgs {
-    std::int64_t id = 0;
-    std::string status;
-    int page = 1;
-  };
-  auto runs_args = std::make_shared<RunsArgs>();
-  auto* runs = add_command(*automation, "runs", "An automation's runs, newest first, 20 a page.",
-                           "  companyos automation runs 1\n"
-                           "  companyos automation runs 1 --status failed\n"
-                           "  companyos automation runs 1 --page 2\n");
-  runs->add_option("id", runs_args->id, "the automation's id")->required()->check(CLI::PositiveNumber);
-  runs->add_option("--status", runs_args->status,
-                   "only runs with this status: running, waiting, succeeded, failed, blocked, "
-                   "skipped, stopped, reverted");
-  runs->add_option("--page", runs_args->page, "page number, from 1")->check(CLI::PositiveNumber);
-  runs->callback([&out, runs_args] {
-    out.method = "automation.runs";
-    out.params = {{"id", runs_args->id}, {"page", runs_args->page}};
-    if (!runs_args->status.empty()) out.params["status"] = runs_args->status;
+  auto runs_id = std::make_shared<std::int64_t>(0);
+  auto runs = add_method_command(*automation, methods::kAutomationRuns, "",
+                                 "  companyos automation runs 1\n"
+                                 "  companyos automation runs 1 --status failed\n"
+                                 "  companyos automation runs 1 --page 2\n",
+                                 {"id"});
+  add_id_positional(runs.cmd, methods::kAutomationRuns, *runs_id);
+  runs.cmd->callback([&out, runs_id, options = runs.options] {
+    out.method = methods::kAutomationRuns.name;
+    out.params = {{"id", *runs_id}};
+    options->fill(out.params);
     out.human = print_runs;
   });
 
-  add_id_command(*automation, out, "raise", "One level up: 1 -> 2 -> 3 (never above the max_level setting).",
-                 "  companyos automation raise 1\n", "automation.raise", "the automation's id",
-                 print_level_change);
-  add_id_command(*automation, out, "lower", "One level down, to 1 at the lowest.",
-                 "  companyos automation lower 1\n", "automation.lower", "the automation's id",
-                 print_level_change);
-  add_id_command(*automation, out, "promote",
-                 "Promote from 3 to 4 (unattended) when every condition of the gate holds;\n"
-                 "otherwise refused with each failing condition.",
-                 "  companyos automation gate 1\n  companyos automation promote 1\n",
-                 "automation.promote", "the automation's id", print_level_change,
+  add_id_command(*automation, out, methods::kAutomationRaise, "", "  companyos automation raise 1\n", print_level_change);
+  add_id_command(*automation, out, methods::kAutomationLower, "", "  companyos automation lower 1\n", print_level_change);
+  add_id_command(*automation, out, methods::kAutomationPromote, "Promote from 3 to 4 (unattended) when every condition of the gate holds;\n"
+                 "otherwise refused with each failing condition.", "  companyos automation gate 1\n  companyos automation promote 1\n", print_level_change,
                  print_failing_conditions);
-  add_id_command(*automation, out, "gate",
-                 "The promotion gate's eight conditions, each with pass/fail and its figures.",
-                 "  companyos automation gate 1\n  companyos --json automation gate 1 | jq .data.conditions\n",
-                 "automation.gate", "the automation's id", print_gate);
+  add_id_command(*automation, out, methods::kAutomationGate, "", "  companyos automation gate 1\n  companyos --json automation gate 1 | jq .data.conditions\n", print_gate);
 }
 
 void add_run_group(CLI::App& app, Invocation& out) {
   auto* run = add_command(app, "run", "One run of an automation: show it, decide on it, undo it.",
                           "  companyos run show 7\n  companyos run approve 7\n  companyos run undo 7\n");
   run->require_subcommand(1);
-  add_id_command(*run, out, "show", "A run with its steps, checks and capped output.",
-                 "  companyos run show 7\n  companyos --json run show 7 | jq .data.steps\n", "run.show",
-                 "the run's id", print_run);
-  add_id_command(*run, out, "approve", "Approve a waiting run (or its waiting step); it goes on.",
-                 "  companyos approvals\n  companyos run approve 7\n", "run.approve", "the run's id",
-                 [](const nlohmann::json& r) { print_run_line("approved", r); });
-  add_id_command(*run, out, "deny", "Deny a waiting run; it ends blocked.",
-                 "  companyos run deny 7\n", "run.deny", "the run's id",
-                 [](const nlohmann::json& r) { print_run_line("denied", r); });
-  add_id_command(*run, out, "undo",
-                 "Run the recorded inverses in reverse order (restore values, undo commands, close\n"
-                 "launched windows) and mark the run reverted; a level-4 automation drops to 3.",
-                 "  companyos run undo 7\n", "run.undo", "the run's id", [](const nlohmann::json& r) {
+  add_id_command(*run, out, methods::kRunShow, "", "  companyos run show 7\n  companyos --json run show 7 | jq .data.steps\n", print_run);
+  add_id_command(*run, out, methods::kRunApprove, "", "  companyos approvals\n  companyos run approve 7\n", [](const nlohmann::json& r) { print_run_line("approved", r); });
+  add_id_command(*run, out, methods::kRunDeny, "", "  companyos run deny 7\n", [](const nlohmann::json& r) { print_run_line("denied", r); });
+  add_id_command(*run, out, methods::kRunUndo, "Run the recorded inverses in reverse order (restore values, undo commands, close\n"
+                 "launched windows) and mark the run reverted; a level-4 automation drops to 3.", "  companyos run undo 7\n", [](const nlohmann::json& r) {
                    print_run_line("undid", r);
                    std::cout << "inverses run (step seqs): " << plain(r["undone"]) << '\n';
                    if (!r["not_reversible"].empty()) {
@@ -381,21 +349,19 @@ void add_automation_commands(CLI::App& app, Invocation& out) {
   add_automation_group(app, out);
   add_run_group(app, out);
 
-  add_command(app, "approvals",
-              "Runs waiting for a person: what each asks to do, since when, and until when\n"
-              "(unapproved, it ends blocked).",
-              "  companyos approvals\n  companyos run approve 7\n  companyos run deny 7\n")
-      ->callback([&out] {
-        out.method = "approvals";
+  add_method_command(app, methods::kApprovals, "Unapproved, a run ends blocked.",
+                     "  companyos approvals\n  companyos run approve 7\n  companyos run deny 7\n")
+      .cmd->callback([&out] {
+        out.method = methods::kApprovals.name;
         out.human = print_approvals;
       });
 
-  add_command(app, "stop-all",
-              "Disable every automation and stop every active run (the same happens when the\n"
-              "setting automations_enabled turns false). Re-enable each with `automation enable`.",
-              "  companyos stop-all\n  companyos settings set automations_enabled false\n")
-      ->callback([&out] {
-        out.method = "stop_all";
+  add_method_command(app, methods::kStopAll,
+                     "The same happens when the setting automations_enabled turns false. Re-enable\n"
+                     "each with `automation enable`.",
+                     "  companyos stop-all\n  companyos settings set automations_enabled false\n")
+      .cmd->callback([&out] {
+        out.method = methods::kStopAll.name;
         out.human = [](const nlohmann::json& data) {
           std::cout << "disabled " << plain(data["disabled"]) << " automation(s); stopped "
                     << data["stopped"].size() << " run(s)";

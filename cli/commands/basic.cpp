@@ -1,7 +1,8 @@
-// ping, status, methods and call: the daemon itself.
+// ping, status, methods, audit and call: the daemon itself; and the whole command tree.
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/declared_options.h"
 #include "cli/render.h"
 
 namespace companyos::cli {
@@ -13,37 +14,55 @@ CLI::App* add_command(CLI::App& parent, const std::string& name, const std::stri
   return sub;
 }
 
+void add_all_commands(CLI::App& app, Invocation& out) {
+  add_basic_commands(app, out);
+  add_settings_commands(app, out);
+  add_observe_commands(app, out);
+  add_window_action_commands(app, out);
+  add_launch_commands(app, out);
+  add_element_action_commands(app, out);
+  add_wait_commands(app, out);
+  add_automation_commands(app, out);
+}
+
 void add_basic_commands(CLI::App& app, Invocation& out) {
-  add_command(app, "ping", "Check that the daemon answers.", "  companyos ping\n")
-      ->callback([&out] {
-        out.method = "ping";
+  add_method_command(app, methods::kPing, "", "  companyos ping\n")
+      .cmd->callback([&out] {
+        out.method = methods::kPing.name;
         out.human = [](const nlohmann::json&) { std::cout << "pong\n"; };
       });
 
-  add_command(app, "status", "Show the daemon, its store and the desktop session it sees.",
-              "  companyos status\n  companyos status --json | jq .data.display_server\n")
-      ->callback([&out] {
-        out.method = "status";
+  add_method_command(app, methods::kStatus, "",
+                     "  companyos status\n  companyos status --json | jq .data.display_server\n")
+      .cmd->callback([&out] {
+        out.method = methods::kStatus.name;
         out.human = [](const nlohmann::json& data) { render_fields(std::cout, data); };
       });
 
-  add_command(app, "methods", "List the protocol's methods and their parameters.",
-              "  companyos methods\n  companyos methods --json\n")
-      ->callback([&out] {
-        out.method = "methods";
-        out.human = [](const nlohmann::json& data) {
-          render_table(std::cout, data["methods"],
-                       {{"METHOD", "name"}, {"TARGET", "target"}, {"SUMMARY", "summary"}});
-        };
-      });
+  auto markdown = std::make_shared<bool>(false);
+  auto listed = add_method_command(app, methods::kMethods,
+                                   "--markdown prints this CLI's own table (the one docs/protocol.md holds)\n"
+                                   "without asking the daemon.",
+                                   "  companyos methods\n  companyos methods --json\n  companyos methods --markdown\n");
+  listed.cmd->add_flag("--markdown", *markdown, "print the methods table of docs/protocol.md from this CLI");
+  listed.cmd->callback([&out, markdown] {
+    out.method = methods::kMethods.name;
+    if (*markdown) {
+      out.local = [] {
+        std::cout << methods::markdown_table();
+        return 0;
+      };
+    }
+    out.human = [](const nlohmann::json& data) {
+      render_table(std::cout, data["methods"], {{"METHOD", "name"}, {"TARGET", "target"}, {"SUMMARY", "summary"}});
+    };
+  });
 
-  auto limit = std::make_shared<int>(50);
-  auto* audit = add_command(app, "audit", "Show the newest audit rows (one per action; never text or values).",
-                            "  companyos audit\n  companyos audit --limit 5\n");
-  audit->add_option("--limit", *limit, "rows to show (1-1000)")->capture_default_str();
-  audit->callback([&out, limit] {
-    out.method = "audit";
-    out.params = {{"limit", *limit}};
+  auto audit = add_method_command(app, methods::kAudit, "One row per action; never text or values.",
+                                  "  companyos audit\n  companyos audit --limit 5\n");
+  audit.cmd->callback([&out, options = audit.options] {
+    out.method = methods::kAudit.name;
+    options->fill(out.params);
     out.human = [](const nlohmann::json& data) {
       render_table(std::cout, data["rows"],
                    {{"AT", "at"}, {"METHOD", "method"}, {"APP", "app"}, {"TARGET", "target_role"},

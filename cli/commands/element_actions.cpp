@@ -7,39 +7,32 @@
 #include <memory>
 
 #include "cli/command.h"
+#include "cli/declared_options.h"
 #include "cli/render.h"
 
 namespace companyos::cli {
 namespace {
 
-// What every element action takes besides its own arguments.
+// What an element action takes by hand: REF (unless a selector is given), its own
+// arguments, and the --expect-… options that build one `expect` object. Two positionals,
+// not one list: CLI11 ends a list at "--", and "--" is how a value starting with '-' is passed.
 struct ElementArgs {
-  // REF (unless a selector is given), then the arguments. Two options, not one list: CLI11
-  // ends a list at "--", and "--" is how a value starting with '-' is passed.
   std::string first;
   std::vector<std::string> rest;
   CLI::Option* first_option = nullptr;
-  std::string snapshot, app, role, name, id, window, title;
-  bool strict = false, secret = false, headed = false;
   std::string expect_window, expect_text;
   std::vector<std::string> expect_state;  // REF STATE
   int expect_timeout = 0;
-  CLI::Option* role_option = nullptr;
-  CLI::Option* name_option = nullptr;
-  CLI::Option* id_option = nullptr;
   CLI::Option* timeout_option = nullptr;
 };
 
-// One element command: its name, protocol method, what its arguments after the target are
-// called in params, and which extra flags it takes.
+// One element command: its declaration, what its positionals after the target are called
+// in params, and its help beyond the declaration's.
 struct ElementCommand {
-  std::string name;
-  std::string method;
-  std::string description;
+  const methods::MethodDeclaration& method;
+  std::string details;
   std::string examples;
   std::vector<std::string> arguments;  // params keys of the positionals after REF
-  bool secret = false;                 // set-value, type
-  bool headed = false;                 // click
 };
 
 std::string usage_of(const ElementCommand& command) {
@@ -49,23 +42,12 @@ std::string usage_of(const ElementCommand& command) {
     for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     values += " " + upper;
   }
-  return "Usage: companyos " + command.name + " REF" + values + " [options]\n" +
-         "       companyos " + command.name + " --app A --role R --name N [--id ID]" + values +
-         " [options]\n" + "REF is @<snapshot>:e<N> (from snapshot or find), or e<N> with --snapshot ID,\n"
+  const std::string name(command.method.command);
+  return "Usage: companyos " + name + " REF" + values + " [options]\n" + "       companyos " + name +
+         " --app A --role R --name N [--id ID]" + values + " [options]\n" +
+         "REF is @<snapshot>:e<N> (from snapshot or find), or e<N> with --snapshot ID,\n"
          "or e<N> with --app (and --window/--title): that window's newest snapshot.\n"
          "A value that starts with '-' goes after --, e.g. set-value REF -- -5.";
-}
-
-void add_target_options(CLI::App* cmd, ElementArgs& args) {
-  cmd->add_option("--snapshot", args.snapshot, "the snapshot a bare ref e<N> comes from");
-  cmd->add_option("--app", args.app, "selector: application name (with a bare ref: whose snapshot)");
-  args.role_option = cmd->add_option("--role", args.role, "selector: role as printed, e.g. 'push button'");
-  args.name_option = cmd->add_option("--name", args.name, "selector: exact accessible name");
-  args.id_option = cmd->add_option("--id", args.id, "selector: exact accessible id");
-  auto* window = cmd->add_option("--window", args.window, "only this window id (from `companyos windows`)");
-  auto* title = cmd->add_option("--title", args.title, "only the window with this exact title");
-  window->excludes(title);
-  cmd->add_flag("--strict", args.strict, "refuse unless the element's SHA-256 fingerprint still matches");
 }
 
 void add_expect_options(CLI::App* cmd, ElementArgs& args) {
@@ -98,35 +80,31 @@ nlohmann::json expectation_params(const ElementArgs& args) {
   return expect;
 }
 
-nlohmann::json element_params(const ElementCommand& command, const ElementArgs& args) {
-  const bool selector = args.role_option->count() + args.name_option->count() + args.id_option->count() > 0;
+nlohmann::json element_params(const ElementCommand& command, const ElementArgs& args,
+                              const DeclaredOptions& options) {
+  const bool selector = options.given("role") || options.given("name") || options.given("id");
   std::vector<std::string> positionals;
   if (args.first_option->count() > 0) positionals.push_back(args.first);
   positionals.insert(positionals.end(), args.rest.begin(), args.rest.end());
   const std::size_t wanted = command.arguments.size() + (selector ? 0 : 1);
+  const std::string name(command.method.command);
   if (positionals.size() != wanted) {
-    throw CLI::ValidationError(command.name, selector ? "with --role/--name, give only the " +
-                                                            std::to_string(wanted) + " argument(s) after the selector"
-                                                      : "give REF and " + std::to_string(wanted - 1) +
-                                                            " argument(s) after it");
+    throw CLI::ValidationError(name, selector ? "with --role/--name, give only the " + std::to_string(wanted) +
+                                                    " argument(s) after the selector"
+                                              : "give REF and " + std::to_string(wanted - 1) +
+                                                    " argument(s) after it");
   }
   nlohmann::json params = nlohmann::json::object();
+  options.fill(params);
   auto values = positionals.begin();
   if (selector) {
-    params["role"] = args.role;
-    params["name"] = args.name;
-    if (args.id_option->count() > 0) params["id"] = args.id;
+    // The selector form always sends role and name; one not given is empty.
+    if (!params.contains("role")) params["role"] = "";
+    if (!params.contains("name")) params["name"] = "";
   } else {
     params["ref"] = *values++;
   }
-  if (!args.snapshot.empty()) params["snapshot"] = args.snapshot;
-  if (!args.app.empty()) params["app"] = args.app;
-  if (!args.window.empty()) params["window"] = args.window;
-  if (!args.title.empty()) params["title"] = args.title;
   for (const auto& key : command.arguments) params[key] = *values++;
-  if (args.strict) params["strict"] = true;
-  if (args.secret) params["secret"] = true;
-  if (args.headed) params["headed"] = true;
   if (auto expect = expectation_params(args); !expect.is_null()) params["expect"] = std::move(expect);
   return params;
 }
@@ -159,26 +137,22 @@ void print_action(const nlohmann::json& data) {
 
 void add_element_command(CLI::App& app, Invocation& out, ElementCommand command) {
   auto args = std::make_shared<ElementArgs>();
-  auto* cmd = add_command(app, command.name, command.description + "\n" + usage_of(command), command.examples);
-  args->first_option = cmd->add_option("REF", args->first, "the element (unless --role/--name/--id select it)");
+  std::vector<std::string_view> by_hand = {"ref", "expect"};
+  for (const auto& argument : command.arguments) by_hand.emplace_back(argument);
+  auto made = add_method_command(app, command.method, command.details + "\n" + usage_of(command), command.examples,
+                                 by_hand);
+  args->first_option = made.cmd->add_option("REF", args->first, "the element (unless --role/--name/--id select it)");
   if (!command.arguments.empty()) {
     std::string names;
     for (const auto& argument : command.arguments) names += (names.empty() ? "" : " ") + argument;
-    cmd->add_option("ARGS", args->rest, "then: " + names + " (after -- if it starts with '-')");
+    made.cmd->add_option("ARGS", args->rest, "then: " + names + " (after -- if it starts with '-')");
   }
-  add_target_options(cmd, *args);
-  add_expect_options(cmd, *args);
-  if (command.secret) {
-    cmd->add_flag("--secret", args->secret, "the text is secret (needed for password fields): never shown");
-  }
-  if (command.headed) {
-    cmd->add_flag("--headed", args->headed,
-                  "click through the pointer (XTest): needs the setting physical_input=true");
-  }
+  made.options->option("window")->excludes(made.options->option("title"));
+  add_expect_options(made.cmd, *args);
   auto shared = std::make_shared<ElementCommand>(std::move(command));
-  cmd->callback([&out, args, shared] {
-    out.params = element_params(*shared, *args);
-    out.method = shared->method;
+  made.cmd->callback([&out, args, shared, options = made.options] {
+    out.params = element_params(*shared, *args, *options);
+    out.method = shared->method.name;
     out.human = print_action;
   });
 }
@@ -205,32 +179,29 @@ void print_batch(const nlohmann::json& data) {
 }
 
 void add_batch_command(CLI::App& app, Invocation& out) {
-  struct BatchArgs {
-    std::string steps;
-    bool stop_on_error = false;
-  };
-  auto args = std::make_shared<BatchArgs>();
-  auto* cmd = add_command(
-      app, "batch",
-      "Run actions in order, each as if called alone; prints one line per step.\n"
-      "STEPS is a JSON array of {\"command\": C, \"args\": {protocol params}} (at most 100), or - to\n"
-      "read it from stdin. Commands: click, toggle, select, focus, expand, collapse, action,\n"
-      "set-value, type, press, focus-window, close-window. Every step is checked before the\n"
-      "first runs. Exit status 1 if any step failed.",
+  auto text = std::make_shared<std::string>();
+  auto batch = add_method_command(
+      app, methods::kBatch,
+      "Each step runs as if called alone; prints one line per step. STEPS is a JSON array of\n"
+      "{\"command\": C, \"args\": {protocol params}} (at most 100), or - to read it from stdin.\n"
+      "Commands: click, toggle, select, focus, expand, collapse, action, set-value, type, press,\n"
+      "focus-window, close-window. Every step is checked before the first runs. Exit status 1 if\n"
+      "any step failed.",
       "  companyos batch '[{\"command\":\"set-value\",\"args\":{\"ref\":\"@s1a:e3\",\"value\":\"hi\"}},\n"
       "                    {\"command\":\"click\",\"args\":{\"ref\":\"@s1a:e4\"}}]' --stop-on-error\n"
-      "  companyos batch - --stop-on-error < steps.json\n");
-  cmd->add_option("steps", args->steps, "JSON array of steps, or - for stdin")->required();
-  cmd->add_flag("--stop-on-error", args->stop_on_error, "report the steps after a failure as not run");
-  cmd->callback([&out, args] {
-    std::string text = args->steps;
-    if (text == "-") text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    nlohmann::json steps = nlohmann::json::parse(text, nullptr, false);
+      "  companyos batch - --stop-on-error < steps.json\n",
+      {"steps"});
+  add_positional(batch.cmd, methods::kBatch, "steps", *text);
+  batch.cmd->callback([&out, text, options = batch.options] {
+    std::string read = *text;
+    if (read == "-") read.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    nlohmann::json steps = nlohmann::json::parse(read, nullptr, false);
     if (steps.is_discarded() || !steps.is_array()) {
       throw CLI::ValidationError("steps", "must be a JSON array of {\"command\":…,\"args\":{…}}");
     }
-    out.method = "batch";
-    out.params = {{"steps", std::move(steps)}, {"stop_on_error", args->stop_on_error}};
+    out.method = methods::kBatch.name;
+    options->fill(out.params);
+    out.params["steps"] = std::move(steps);
     out.human = print_batch;
     out.failed = [](const nlohmann::json& data) { return data.value("failed", 0) > 0; };
   });
@@ -240,54 +211,48 @@ void add_batch_command(CLI::App& app, Invocation& out) {
 
 void add_element_action_commands(CLI::App& app, Invocation& out) {
   add_element_command(app, out,
-                      {"click", "click",
-                       "Click an element by its action (click/press/activate), never by position;\n"
-                       "delivered_unverified unless an --expect-… is met. --headed clicks through the\n"
-                       "pointer instead (physical input).",
+                      {methods::kClick,
+                       "Never by position; delivered_unverified unless an --expect-… is met. --headed\n"
+                       "clicks through the pointer instead (physical input).",
                        "  companyos click @s1a:e4\n"
                        "  companyos click --app mousepad --role 'push button' --name Save\n"
                        "  companyos click e4 --app mousepad --expect-window 'Save As'\n"
                        "  companyos settings set physical_input true && companyos click @s1a:e4 --headed\n",
-                       {}, false, true});
+                       {}});
   add_element_command(app, out,
-                      {"toggle", "toggle", "Flip a check box or toggle button; verified by its checked state.",
+                      {methods::kToggle, "",
                        "  companyos toggle @s1a:e7\n"
                        "  companyos toggle --app mousepad --role 'check box' --name 'Word Wrap'\n",
-                       {}, false, false});
+                       {}});
   add_element_command(app, out,
-                      {"select", "select", "Select an item in its list, combo box or tab list; verified.",
+                      {methods::kSelect, "",
                        "  companyos select @s1a:e12\n"
                        "  companyos select --app demo --role 'menu item' --name Green\n",
-                       {}, false, false});
+                       {}});
+  add_element_command(app, out, {methods::kFocus, "", "  companyos focus @s1a:e3\n", {}});
   add_element_command(app, out,
-                      {"focus", "focus", "Give an element the keyboard focus; verified by its focused state.",
-                       "  companyos focus @s1a:e3\n", {}, false, false});
-  add_element_command(app, out,
-                      {"expand", "expand", "Expand a tree row or expander; already expanded sends nothing.",
+                      {methods::kExpand, "",
                        "  companyos expand @s1a:e20\n"
                        "  companyos expand --app demo --role 'table cell' --name Parent\n",
-                       {}, false, false});
+                       {}});
+  add_element_command(app, out, {methods::kCollapse, "", "  companyos collapse @s1a:e20\n", {}});
   add_element_command(app, out,
-                      {"collapse", "collapse", "Collapse a tree row or expander; already collapsed sends nothing.",
-                       "  companyos collapse @s1a:e20\n", {}, false, false});
-  add_element_command(app, out,
-                      {"action", "action", "Perform an action the element lists (see `companyos get REF`), by name.",
+                      {methods::kNamedAction, "`companyos get REF` lists an element's actions.",
                        "  companyos action @s1a:e20 'expand or contract'\n"
                        "  companyos action --app demo --role 'push button' --name OK activate\n",
-                       {"action"}, false, false});
+                       {"action"}});
   add_element_command(app, out,
-                      {"set-value", "set_value",
-                       "Replace an element's text (or number, for sliders and spin buttons) and read it back.",
+                      {methods::kSetValue, "A number is for sliders and spin buttons.",
                        "  companyos set-value @s1a:e3 'hello world'\n"
                        "  companyos set-value e3 --snapshot s1a 'cost $5; \"quoted\"'\n"
                        "  companyos set-value --app demo --role 'spin button' --name Level 42\n"
                        "  companyos set-value --app demo --role 'password text' --name Password \"$PW\" --secret\n",
-                       {"value"}, true, false});
+                       {"value"}});
   add_element_command(app, out,
-                      {"type", "type", "Insert text at the caret and read the text back.",
+                      {methods::kType, "",
                        "  companyos type @s1a:e3 ' and more'\n"
                        "  companyos type @s1a:e5 \"$PW\" --secret\n",
-                       {"text"}, true, false});
+                       {"text"}});
   add_batch_command(app, out);
 }
 

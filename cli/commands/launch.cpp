@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/declared_options.h"
 #include "cli/render.h"
 
 namespace companyos::cli {
@@ -17,47 +18,41 @@ void print_launch(const nlohmann::json& data) {
 }  // namespace
 
 void add_launch_commands(CLI::App& app, Invocation& out) {
-  struct Args {
-    std::string target, app;
-  };
-  auto link = std::make_shared<Args>();
-  auto* link_cmd = add_command(app, "open-link",
-                               "Open a URL in the named app (its desktop entry, via gio launch), then check\n"
-                               "that the app is in front. Refused steps launch nothing and say why.",
-                               "  companyos open-link https://example.org --app firefox\n"
-                               "  companyos entries --match firefox    # why a name resolves as it does\n");
-  link_cmd->add_option("url", link->target, "http or https URL")->required();
-  link_cmd->add_option("--app", link->app, "WM class, desktop-file id or Name")->required();
-  link_cmd->callback([&out, link] {
-    out.method = "open_link";
-    out.params = {{"url", link->target}, {"app", link->app}};
+  auto url = std::make_shared<std::string>();
+  auto link = add_method_command(app, methods::kOpenLink, "Refused steps launch nothing and say why.",
+                                 "  companyos open-link https://example.org --app firefox\n"
+                                 "  companyos entries --match firefox    # why a name resolves as it does\n",
+                                 {"url"});
+  add_positional(link.cmd, methods::kOpenLink, "url", *url);
+  link.cmd->callback([&out, url, options = link.options] {
+    out.method = methods::kOpenLink.name;
+    options->fill(out.params);
+    out.params["url"] = *url;
     out.human = print_launch;
   });
 
-  auto file = std::make_shared<Args>();
-  auto* file_cmd = add_command(app, "open-file",
-                               "Open an existing file in the named app, then check that the app is in front.",
-                               "  companyos open-file report.pdf --app org.gnome.Evince\n"
-                               "  companyos open-file '/tmp/a$b;c.txt' --app mousepad\n");
-  file_cmd->add_option("path", file->target, "file path (relative paths are made absolute) or file:// URI")->required();
-  file_cmd->add_option("--app", file->app, "WM class, desktop-file id or Name")->required();
-  file_cmd->callback([&out, file] {
-    out.method = "open_file";
-    std::string path = file->target;
-    if (path.rfind("file://", 0) != 0) path = std::filesystem::absolute(path).lexically_normal().string();
-    out.params = {{"path", path}, {"app", file->app}};
+  auto path = std::make_shared<std::string>();
+  auto file = add_method_command(app, methods::kOpenFile, "A relative path is made absolute.",
+                                 "  companyos open-file report.pdf --app org.gnome.Evince\n"
+                                 "  companyos open-file '/tmp/a$b;c.txt' --app mousepad\n",
+                                 {"path"});
+  add_positional(file.cmd, methods::kOpenFile, "path", *path);
+  file.cmd->callback([&out, path, options = file.options] {
+    out.method = methods::kOpenFile.name;
+    options->fill(out.params);
+    std::string absolute = *path;
+    if (absolute.rfind("file://", 0) != 0) absolute = std::filesystem::absolute(absolute).lexically_normal().string();
+    out.params["path"] = absolute;
     out.human = print_launch;
   });
 
-  auto name = std::make_shared<std::string>();
-  auto* entries = add_command(app, "entries",
-                              "Explain how an app name resolves to a desktop entry: the deciding field,\n"
-                              "the entry chosen or every candidate, and each reason a launch would be refused.",
-                              "  companyos entries --match mousepad\n  companyos --json entries --match firefox\n");
-  entries->add_option("--match", *name, "the app name a step uses")->required();
-  entries->callback([&out, name] {
-    out.method = "entries";
-    out.params = {{"match", *name}};
+  auto entries = add_method_command(app, methods::kEntries,
+                                    "Shows the entry chosen or every candidate, and each reason a launch would\n"
+                                    "be refused.",
+                                    "  companyos entries --match mousepad\n  companyos --json entries --match firefox\n");
+  entries.cmd->callback([&out, options = entries.options] {
+    out.method = methods::kEntries.name;
+    options->fill(out.params);
     out.human = [](const nlohmann::json& data) {
       std::cout << "name:           " << plain(data["query"]) << '\n'
                 << "deciding field: " << plain(data["deciding_field"]) << '\n'

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/declared_options.h"
 #include "cli/render.h"
 
 namespace companyos::cli {
@@ -25,11 +26,12 @@ void add_settings_commands(CLI::App& app, Invocation& out) {
   settings->require_subcommand(1);
 
   auto key = std::make_shared<std::string>();
-  auto* get = add_command(*settings, "get", "Show every setting, or one.",
-                          "  companyos settings get\n  companyos settings get max_level\n");
-  get->add_option("key", *key, "a setting's key");
+  auto* get = add_method_command(*settings, methods::kSettingsGet, "",
+                                 "  companyos settings get\n  companyos settings get max_level\n", {"key"})
+                  .cmd;
+  add_positional(get, methods::kSettingsGet, "key", *key);
   get->callback([&out, key] {
-    out.method = "settings.get";
+    out.method = methods::kSettingsGet.name;
     if (!key->empty()) out.params["key"] = *key;
     out.human = [](const nlohmann::json& data) {
       if (data.contains("settings")) {
@@ -43,15 +45,18 @@ void add_settings_commands(CLI::App& app, Invocation& out) {
 
   auto set_key = std::make_shared<std::string>();
   auto set_value = std::make_shared<std::string>();
-  auto* set = add_command(*settings, "set", "Change one setting; a bad value changes nothing.",
-                          "  companyos settings set max_level 4\n"
-                          "  companyos settings set unattended true\n"
-                          "  companyos settings set agent_desktop_path /usr/local/bin/agent-desktop\n"
-                          "  companyos settings set agent_desktop_path ''\n");
-  set->add_option("key", *set_key, "the setting's key")->required();
-  set->add_option("value", *set_value, "the new value")->required();
+  auto* set = add_method_command(*settings, methods::kSettingsSet,
+                                 "VALUE true, 3 or null is sent as that JSON value; anything else as a string.",
+                                 "  companyos settings set max_level 4\n"
+                                 "  companyos settings set unattended true\n"
+                                 "  companyos settings set agent_desktop_path /usr/local/bin/agent-desktop\n"
+                                 "  companyos settings set agent_desktop_path ''\n",
+                                 {"key", "value"})
+                  .cmd;
+  add_positional(set, methods::kSettingsSet, "key", *set_key);
+  add_positional(set, methods::kSettingsSet, "value", *set_value);
   set->callback([&out, set_key, set_value] {
-    out.method = "settings.set";
+    out.method = methods::kSettingsSet.name;
     out.params = {{"key", *set_key}, {"value", value_from_argument(*set_value)}};
     out.human = [](const nlohmann::json& data) {
       std::cout << plain(data["key"]) << " = " << plain(data["value"]) << '\n';

@@ -3,13 +3,12 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/declared_options.h"
 #include "cli/render.h"
 
 namespace companyos::cli {
 namespace {
 
-constexpr int kDefaultTimeoutMs = 30000;
-constexpr int kMaxTimeoutMs = 600000;
 // The daemon answers at the wait's deadline, plus at most one check cut short and the
 // time its request sat queued for a worker: the CLI waits this much longer than that.
 constexpr std::chrono::milliseconds kReplyMargin{10000};
@@ -78,19 +77,11 @@ std::string last_seen_text(const nlohmann::json& seen) {
   return line;
 }
 
-struct WaitArgs {
-  std::string app, window, title, text, element, predicate, value;
-  bool closed = false;
-  int timeout_ms = kDefaultTimeoutMs;
-};
-
 }  // namespace
 
 void add_wait_commands(CLI::App& app, Invocation& out) {
-  auto args = std::make_shared<WaitArgs>();
-  auto* wait = add_command(
-      app, "wait",
-      "Wait until a window appears or closes, a text appears, or an element meets a predicate.\n"
+  auto wait = add_method_command(
+      app, methods::kWait,
       "Exits 0 when it holds, 1 with TIMEOUT (and what was seen last) when it did not in time.",
       "  companyos wait --app mousepad --window 'Untitled 1'\n"
       "  companyos wait --app mousepad --closed --title 'Save As' --timeout 60000\n"
@@ -99,43 +90,29 @@ void add_wait_commands(CLI::App& app, Invocation& out) {
       "  companyos wait --app mousepad --element @s3:e7 --predicate state --value checked\n"
       "  companyos wait --element @s3:e9 --predicate gone\n"
       "  companyos --json wait --app mousepad --closed   # evidence: which window, when\n");
-  wait->add_option("--app", args->app, "application name (not needed with --element)");
-  auto* window = wait->add_option("--window", args->window, "a window with this exact title appears");
-  auto* closed = wait->add_flag("--closed", args->closed,
-                                "a window of the app closes (one open at the start or opened since)");
-  wait->add_option("--title", args->title, "with --closed: only a window with this exact title")
-      ->needs(closed);
-  auto* text = wait->add_option("--text", args->text, "this text appears in an element's name or value");
-  auto* element = wait->add_option("--element", args->element, "a ref from snapshot or find, e.g. @s3:e12");
-  wait->add_option("--predicate", args->predicate, "with --element: exists (default), gone, value, state")
-      ->check(CLI::IsMember({"exists", "gone", "value", "state"}))
-      ->needs(element);
-  wait->add_option("--value", args->value, "the value (--predicate value) or state name (--predicate state)")
-      ->needs(element);
-  wait->add_option("--timeout", args->timeout_ms, "how long to wait, in ms (1 to 600000)")
-      ->check(CLI::Range(1, kMaxTimeoutMs))
-      ->capture_default_str();
+  const auto& options = *wait.options;
+  CLI::Option* window = options.option("window");
+  CLI::Option* closed = options.option("closed");
+  CLI::Option* text = options.option("text");
+  CLI::Option* element = options.option("ref");
+  options.option("title")->needs(closed);
+  options.option("predicate")->check(CLI::IsMember({"exists", "gone", "value", "state"}))->needs(element);
+  options.option("value")->needs(element);
   window->excludes(closed)->excludes(text)->excludes(element);
   closed->excludes(text)->excludes(element);
   text->excludes(element);
 
-  wait->callback([&out, args, wait] {
-    const auto given = [wait](const char* option) { return wait->count(option) > 0; };
-    if (!given("--window") && !args->closed && !given("--text") && !given("--element")) {
+  wait.cmd->callback([&out, options = wait.options] {
+    if (!options->given("window") && !options->given("closed") && !options->given("text") &&
+        !options->given("ref")) {
       throw CLI::ValidationError("wait", "give one condition: --window, --closed, --text or --element");
     }
-    if (!given("--element") && !given("--app")) throw CLI::RequiredError("--app");
-    out.method = "wait";
-    out.params = {{"timeout_ms", args->timeout_ms}};
-    if (given("--app")) out.params["app"] = args->app;
-    if (given("--window")) out.params["window"] = args->window;
-    if (args->closed) out.params["closed"] = true;
-    if (given("--title")) out.params["title"] = args->title;
-    if (given("--text")) out.params["text"] = args->text;
-    if (given("--element")) out.params["ref"] = args->element;
-    if (!args->predicate.empty()) out.params["predicate"] = args->predicate;
-    if (given("--value")) out.params["value"] = args->value;
-    out.reply_timeout = std::chrono::milliseconds(args->timeout_ms) + kReplyMargin;
+    if (!options->given("ref") && !options->given("app")) throw CLI::RequiredError("--app");
+    out.method = methods::kWait.name;
+    options->fill(out.params);
+    const auto timeout = std::chrono::milliseconds(
+        options->integer("timeout_ms").value_or(methods::kDefaultWaitTimeout.count()));
+    out.reply_timeout = timeout + kReplyMargin;
     out.human = [](const nlohmann::json& data) {
       std::cout << what_was_seen(data) << ": " << how_seen(data) << "\n";
     };

@@ -1,5 +1,7 @@
-// Every protocol method is declared once: name, summary, params schema, target kind, flags
-// and handler. The dispatcher checks params against the schema before the handler runs.
+// The daemon's side of the method table: each declaration (companyos/methods.h) paired with
+// the handler that does it. The dispatcher checks params against the declaration, refuses
+// X11-only methods outside X11, audits every effectful method by its declared name, and
+// only then runs the handler.
 #pragma once
 
 #include <functional>
@@ -11,31 +13,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "companyos/methods.h"
 #include "core/result.h"
 
 namespace companyos::daemon {
 
+namespace declared = ::companyos::methods;
+using declared::MethodDeclaration;
+
 struct DaemonContext;
-
-enum class ParamType { kString, kInteger, kBoolean, kObject, kArray, kAny };
-std::string_view to_string(ParamType type);
-
-struct ParamSpec {
-  std::string_view name;
-  ParamType type;
-  bool required = false;
-  std::string_view help;
-};
-
-enum class TargetKind { kNone, kApp, kWindow, kElement };
-std::string_view to_string(TargetKind kind);
-
-enum MethodFlag : unsigned {
-  kFlagNone = 0,
-  kFlagEffectful = 1U << 0,     // may change an app, a file or the store
-  kFlagNeedsX11 = 1U << 1,      // refused on other display servers
-  kFlagAsksApproval = 1U << 2,  // inside automations, waits for a person
-};
 
 // Delivers the handler's result exactly once; may be called later from the main loop.
 // It also carries the asking client's presence: work whose answer nobody will read (a wait
@@ -65,32 +51,34 @@ class Reply {
 using Handler = void (*)(const nlohmann::json& params, DaemonContext& ctx, Reply reply);
 
 struct MethodSpec {
-  std::string_view name;
-  std::string_view summary;
-  std::vector<ParamSpec> params;
-  TargetKind target = TargetKind::kNone;
-  unsigned flags = kFlagNone;
+  const MethodDeclaration& decl;
   Handler handler = nullptr;
 };
 
-// INVALID_ARGS for a missing required param, an unknown param or a wrong type.
-Status check_params(const MethodSpec& spec, const nlohmann::json& params);
+// Whether this session can be X11 at all, from its environment alone (cheap enough for the
+// main loop; the handlers still find out whether the X server answers).
+using X11Session = std::function<Status(std::string_view method)>;
+Status x11_session_from_environment(std::string_view method);
 
 class MethodTable {
  public:
-  explicit MethodTable(std::vector<const MethodSpec*> methods);
+  explicit MethodTable(std::vector<const MethodSpec*> methods,
+                       X11Session x11_session = &x11_session_from_environment);
 
   const MethodSpec* find(std::string_view name) const;
+  // By the CLI's spelling ("set-value") or the protocol's ("set_value").
+  const MethodSpec* find_command(std::string_view command) const;
   std::span<const MethodSpec* const> methods() const { return methods_; }
   // The table as data, for the `methods` method and the CLI's help.
   nlohmann::json describe() const;
 
-  // Looks the method up, checks params and runs the handler; errors go to reply.
+  // Looks the method up, checks params, audits and runs the handler; errors go to reply.
   void dispatch(std::string_view method, const nlohmann::json& params, DaemonContext& ctx,
                 Reply reply) const;
 
  private:
   std::vector<const MethodSpec*> methods_;
+  X11Session x11_session_;
 };
 
 }  // namespace companyos::daemon

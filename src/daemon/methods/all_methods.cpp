@@ -1,19 +1,28 @@
+#include <algorithm>
+
+#include "daemon/methods/element_actions.h"
 #include "daemon/methods/methods.h"
 
 namespace companyos::daemon::methods {
 
 std::vector<const MethodSpec*> all_methods() {
-  return {&kPing,    &kMethods, &kStatus, &kSettingsGet, &kSettingsSet, &kApps,
-          &kWindows, &kSnapshot, &kFind,  &kGet,         &kScreenshot,
-          &kFocusWindow, &kCloseWindow, &kPress, &kAudit, &kOpenLink, &kOpenFile, &kEntries,
-          &kClick, &kToggle, &kSelect, &kFocus, &kExpand, &kCollapse, &kNamedAction, &kSetValue,
-          &kType, &kBatch,
-          &kWait,
-          &kAutomationList, &kAutomationGet, &kAutomationCreate, &kAutomationUpdate,
-          &kAutomationDelete, &kAutomationEnable, &kAutomationDisable, &kAutomationRaise,
-          &kAutomationLower, &kAutomationPromote, &kAutomationGate, &kAutomationStart,
-          &kAutomationStop, &kAutomationRuns, &kRunShow, &kRunApprove, &kRunDeny, &kRunUndo,
-          &kApprovals, &kStopAll};
+  std::vector<const MethodSpec*> specs = {
+      &kPing, &kMethods, &kStatus, &kSettingsGet, &kSettingsSet, &kApps, &kWindows, &kSnapshot, &kFind, &kGet,
+      &kScreenshot, &kFocusWindow, &kCloseWindow, &kPress, &kAudit, &kOpenLink, &kOpenFile, &kEntries, &kBatch,
+      &kWait, &kAutomationList, &kAutomationGet, &kAutomationCreate, &kAutomationUpdate, &kAutomationDelete,
+      &kAutomationEnable, &kAutomationDisable, &kAutomationRaise, &kAutomationLower, &kAutomationPromote,
+      &kAutomationGate, &kAutomationStart, &kAutomationStop, &kAutomationRuns, &kRunShow, &kRunApprove, &kRunDeny,
+      &kRunUndo, &kApprovals, &kStopAll};
+  const auto actions = element_action_methods();
+  specs.insert(specs.end(), actions.begin(), actions.end());
+  // In the declarations' order, which `methods` and docs/protocol.md follow.
+  const auto declared_order = declared::all();
+  const auto position = [&](const MethodSpec* spec) {
+    return std::find(declared_order.begin(), declared_order.end(), &spec->decl) - declared_order.begin();
+  };
+  std::sort(specs.begin(), specs.end(),
+            [&](const MethodSpec* a, const MethodSpec* b) { return position(a) < position(b); });
+  return specs;
 }
 
 }  // namespace companyos::daemon::methods

@@ -8,9 +8,7 @@
 namespace companyos::daemon::methods {
 
 const MethodSpec kApps{
-    .name = "apps",
-    .summary = "applications on the accessibility bus: name, pid, toolkit, windows",
-    .params = {timeout_param()},
+    .decl = declared::kApps,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       run_observation(params, ctx, std::move(reply), [](a11y::Observer& observer, a11y::Deadline deadline)
                                                          -> Result<nlohmann::json> {

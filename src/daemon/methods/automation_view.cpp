@@ -1,14 +1,12 @@
 #include "daemon/methods/automation_view.h"
 
 #include "automation/levels.h"
+#include "companyos/methods.h"
 #include "automation/run_status.h"
 
 namespace companyos::daemon::methods {
 namespace {
 
-// Pages beyond this hold nothing (1,000 runs kept at most, 20 a page); the bound only keeps
-// page × page_size far from overflow.
-constexpr std::int64_t kMaxPage = 1'000'000;
 
 template <typename T>
 nlohmann::json or_null(const std::optional<T>& value) {
@@ -62,9 +60,9 @@ Result<store::RunFilter> run_filter(const nlohmann::json& params) {
     filter.status = status;
   }
   if (const auto it = params.find("page"); it != params.end() && !it->is_null()) {
-    if (!it->is_number_integer() || it->get<std::int64_t>() < 1 || it->get<std::int64_t>() > kMaxPage) {
+    if (!it->is_number_integer() || it->get<std::int64_t>() < 1 || it->get<std::int64_t>() > ::companyos::methods::kMaxRunsPage) {
       return make_error(ErrorCode::kInvalidArgs,
-                        "page must be an integer from 1 to " + std::to_string(kMaxPage),
+                        "page must be an integer from 1 to " + std::to_string(::companyos::methods::kMaxRunsPage),
                         {{"param", "page"}, {"got", *it}});
     }
     filter.page = static_cast<int>(it->get<std::int64_t>());

@@ -6,7 +6,6 @@
 #include "automation/levels.h"
 #include "automation/validation.h"
 #include "core/clock.h"
-#include "daemon/audited_reply.h"
 #include "daemon/automation_service.h"
 #include "daemon/context.h"
 #include "daemon/methods/automation_view.h"
@@ -143,14 +142,10 @@ void set_enabled(DaemonContext& ctx, const nlohmann::json& params, Reply reply, 
   reply(changed_reply(ctx, *record));
 }
 
-const std::vector<ParamSpec> kIdParam = {{"id", ParamType::kInteger, true, "the automation's id"}};
-
 }  // namespace
 
 const MethodSpec kAutomationList{
-    .name = "automation.list",
-    .summary = "every automation: id, name, level, enabled, last run status, nextRunAt",
-    .params = {},
+    .decl = declared::kAutomationList,
     .handler = [](const nlohmann::json&, DaemonContext& ctx, Reply reply) {
       auto records = ctx.automations.automations().list();
       if (!records) return reply(std::move(records).take_error());
@@ -166,9 +161,7 @@ const MethodSpec kAutomationList{
 };
 
 const MethodSpec kAutomationGet{
-    .name = "automation.get",
-    .summary = "one automation: id, level, revision, enabled, canonical definition, last run, nextRunAt",
-    .params = kIdParam,
+    .decl = declared::kAutomationGet,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       auto record = automation_param(ctx, params);
       if (!record) return reply(std::move(record).take_error());
@@ -177,13 +170,8 @@ const MethodSpec kAutomationGet{
 };
 
 const MethodSpec kAutomationCreate{
-    .name = "automation.create",
-    .summary = "validate a definition and store it as a new automation at level 1",
-    .params = {{"definition", ParamType::kAny, true,
-                "the definition (JSON object); every problem is listed with its path"}},
-    .flags = kFlagEffectful,
+    .decl = declared::kAutomationCreate,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
-      reply = audited_reply(ctx, "automation.create", "", std::move(reply));
       // At the cap nothing can be stored, however valid: say so first. The store checks it
       // again in its transaction, for requests that race.
       auto stored = ctx.automations.automations().count();
@@ -204,13 +192,8 @@ const MethodSpec kAutomationCreate{
 };
 
 const MethodSpec kAutomationUpdate{
-    .name = "automation.update",
-    .summary = "replace an automation's definition; new steps make a new revision (level 4 drops to 3)",
-    .params = {{"id", ParamType::kInteger, true, "the automation's id"},
-               {"definition", ParamType::kAny, true, "the whole new definition (JSON object)"}},
-    .flags = kFlagEffectful,
+    .decl = declared::kAutomationUpdate,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
-      reply = audited_reply(ctx, "automation.update", "", std::move(reply));
       auto current = automation_param(ctx, params);
       if (!current) return reply(std::move(current).take_error());
       auto definition = validated(ctx, params["definition"], current->id);
@@ -226,12 +209,8 @@ const MethodSpec kAutomationUpdate{
 };
 
 const MethodSpec kAutomationDelete{
-    .name = "automation.delete",
-    .summary = "delete an automation with its revisions and runs (refused while a run is active)",
-    .params = kIdParam,
-    .flags = kFlagEffectful,
+    .decl = declared::kAutomationDelete,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
-      reply = audited_reply(ctx, "automation.delete", "", std::move(reply));
       auto record = automation_param(ctx, params);
       if (!record) return reply(std::move(record).take_error());
       for (const auto& run : ctx.automations.runner().active()) {
@@ -251,54 +230,38 @@ const MethodSpec kAutomationDelete{
 };
 
 const MethodSpec kAutomationEnable{
-    .name = "automation.enable",
-    .summary = "let the automation run (and its schedule trigger)",
-    .params = kIdParam,
-    .flags = kFlagEffectful,
+    .decl = declared::kAutomationEnable,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
-      set_enabled(ctx, params, audited_reply(ctx, "automation.enable", "", std::move(reply)), true);
+      set_enabled(ctx, params, std::move(reply), true);
     },
 };
 
 const MethodSpec kAutomationDisable{
-    .name = "automation.disable",
-    .summary = "keep the automation from starting (an active run goes on; stop it with automation.stop)",
-    .params = kIdParam,
-    .flags = kFlagEffectful,
+    .decl = declared::kAutomationDisable,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
-      set_enabled(ctx, params, audited_reply(ctx, "automation.disable", "", std::move(reply)), false);
+      set_enabled(ctx, params, std::move(reply), false);
     },
 };
 
 const MethodSpec kAutomationRaise{
-    .name = "automation.raise",
-    .summary = "one level up: 1 -> 2 -> 3 (never above max_level; 4 only through promote)",
-    .params = kIdParam,
-    .flags = kFlagEffectful,
+    .decl = declared::kAutomationRaise,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
-      change_level(ctx, params, audited_reply(ctx, "automation.raise", "", std::move(reply)),
+      change_level(ctx, params, std::move(reply),
                    &automation::raise);
     },
 };
 
 const MethodSpec kAutomationLower{
-    .name = "automation.lower",
-    .summary = "one level down, to 1 at the lowest",
-    .params = kIdParam,
-    .flags = kFlagEffectful,
+    .decl = declared::kAutomationLower,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
-      change_level(ctx, params, audited_reply(ctx, "automation.lower", "", std::move(reply)),
+      change_level(ctx, params, std::move(reply),
                    [](automation::Level current, automation::Level) { return automation::lower(current); });
     },
 };
 
 const MethodSpec kAutomationPromote{
-    .name = "automation.promote",
-    .summary = "3 -> 4 when every condition of the promotion gate holds; GATE_NOT_MET lists the failing ones",
-    .params = kIdParam,
-    .flags = kFlagEffectful,
+    .decl = declared::kAutomationPromote,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
-      reply = audited_reply(ctx, "automation.promote", "", std::move(reply));
       auto record = automation_param(ctx, params);
       if (!record) return reply(std::move(record).take_error());
       auto current = automation::level_from_number(record->level);
@@ -331,9 +294,7 @@ const MethodSpec kAutomationPromote{
 };
 
 const MethodSpec kAutomationGate{
-    .name = "automation.gate",
-    .summary = "the promotion gate's eight conditions, each with pass/fail and its figures",
-    .params = kIdParam,
+    .decl = declared::kAutomationGate,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       auto record = automation_param(ctx, params);
       if (!record) return reply(std::move(record).take_error());

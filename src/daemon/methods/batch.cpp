@@ -46,7 +46,7 @@ void run_next(const std::shared_ptr<BatchRun>& run, DaemonContext& ctx) {
   const std::size_t index = run->results.size();
   if (index == run->steps.size()) return finish(*run);
   const BatchStep& step = run->steps[index];
-  ctx.methods.dispatch(step.spec->name, step.args, ctx,
+  ctx.methods.dispatch(step.spec->decl.name, step.args, ctx,
                        run->reply.rerouted([run, &ctx, index](Result<nlohmann::json> result) {
                          nlohmann::json item = step_header(*run, index);
                          const bool ok = result.ok();
@@ -72,7 +72,7 @@ void run_next(const std::shared_ptr<BatchRun>& run, DaemonContext& ctx) {
 // refuses the whole batch before the first step runs.
 Status check_element_steps(const std::vector<BatchStep>& steps, DaemonContext& ctx) {
   for (std::size_t index = 0; index < steps.size(); ++index) {
-    const auto kind = element_action_kind(steps[index].spec->name);
+    const auto kind = element_action_kind(steps[index].spec->decl.name);
     if (!kind) continue;
     auto request = element_action_request(*kind, steps[index].args, ctx.observer.store());
     if (!request) {
@@ -88,13 +88,7 @@ Status check_element_steps(const std::vector<BatchStep>& steps, DaemonContext& c
 }  // namespace
 
 const MethodSpec kBatch{
-    .name = "batch",
-    .summary = "run actions in order; per-step results; optionally stop at the first error",
-    .params = {{"steps", ParamType::kArray, true,
-                "[{\"command\":\"set-value\",\"args\":{…}}, …], at most 100 actions"},
-               {"stop_on_error", ParamType::kBoolean, false, "report the steps after a failure as not run"}},
-    .target = TargetKind::kNone,
-    .flags = kFlagEffectful,
+    .decl = declared::kBatch,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       auto steps = plan_batch(params["steps"], ctx.methods);
       if (!steps) return reply(std::move(steps).take_error());

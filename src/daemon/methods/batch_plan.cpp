@@ -31,11 +31,10 @@ Result<BatchStep> plan_step(std::size_t index, const nlohmann::json& step, const
   }
   BatchStep planned;
   planned.command = step["command"].get<std::string>();
-  std::string method = planned.command;
-  std::replace(method.begin(), method.end(), '-', '_');
-  if (method == "batch") return invalid_step(index, "a batch cannot contain a batch");
-  if (std::find(kBatchable.begin(), kBatchable.end(), method) == kBatchable.end() ||
-      (planned.spec = table.find(method)) == nullptr) {
+  if (planned.command == "batch") return invalid_step(index, "a batch cannot contain a batch");
+  planned.spec = table.find_command(planned.command);
+  if (planned.spec == nullptr ||
+      std::find(kBatchable.begin(), kBatchable.end(), planned.spec->decl.name) == kBatchable.end()) {
     return invalid_step(index, "unknown command \"" + planned.command + "\"",
                         {{"command", planned.command}},
                         "commands: click, toggle, select, focus, expand, collapse, action, set-value, "
@@ -45,7 +44,7 @@ Result<BatchStep> plan_step(std::size_t index, const nlohmann::json& step, const
     if (!step["args"].is_object()) return invalid_step(index, "args must be an object", {{"field", "args"}});
     planned.args = step["args"];
   }
-  if (auto fits = check_params(*planned.spec, planned.args); !fits) {
+  if (auto fits = declared::check_params(planned.spec->decl, planned.args); !fits) {
     Error error = std::move(fits).take_error();
     return invalid_step(index, std::move(error.message), std::move(error.details), std::move(error.suggestion));
   }

@@ -4,14 +4,19 @@
 
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "a11y/action_request.h"
 #include "a11y/snapshot_store.h"
 #include "core/result.h"
+#include "daemon/method_table.h"
 
 namespace companyos::daemon::methods {
+
+// The element actions' methods, for the method table.
+std::vector<const MethodSpec*> element_action_methods();
 
 // The action a protocol method name asks for ("set_value" → kSetValue), if it is one.
 std::optional<a11y::ActionKind> element_action_kind(std::string_view method);

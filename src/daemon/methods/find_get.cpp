@@ -5,17 +5,7 @@
 namespace companyos::daemon::methods {
 
 const MethodSpec kFind{
-    .name = "find",
-    .summary = "elements of an app matching role, name and accessible id, with refs",
-    .params = {{"app", ParamType::kString, true, "application name"},
-               {"role", ParamType::kString, false, "role as printed, e.g. \"push button\""},
-               {"name", ParamType::kString, false, "exact accessible name"},
-               {"id", ParamType::kString, false, "exact accessible id"},
-               {"window", ParamType::kString, false, "only this window id"},
-               {"title", ParamType::kString, false, "only the window with this title"},
-               {"ignore_case", ParamType::kBoolean, false, "compare role, name and id case-insensitively"},
-               timeout_param()},
-    .target = TargetKind::kApp,
+    .decl = declared::kFind,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       a11y::FindQuery query;
       query.target.app = params["app"].get<std::string>();
@@ -41,11 +31,7 @@ const MethodSpec kFind{
 };
 
 const MethodSpec kGet{
-    .name = "get",
-    .summary = "one element, freshly read: role, name, value, states, actions, bounds, text",
-    .params = {{"ref", ParamType::kString, true, "a ref from snapshot or find, e.g. @s3:e12"},
-               timeout_param()},
-    .target = TargetKind::kElement,
+    .decl = declared::kGet,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       const auto ref = params["ref"].get<std::string>();
       run_observation(params, ctx, std::move(reply), [ref](a11y::Observer& observer, a11y::Deadline deadline)

@@ -1,5 +1,5 @@
-// The protocol's methods, one declaration each (see method_table.h). Adding a method means
-// one new file with its MethodSpec and one line in all_methods().
+// The handlers of the protocol's methods, each paired with its declaration
+// (companyos/methods.h); the element actions come from their own table (element_actions.h).
 #pragma once
 
 #include <vector>
@@ -26,15 +26,6 @@ extern const MethodSpec kAudit;
 extern const MethodSpec kOpenLink;
 extern const MethodSpec kOpenFile;
 extern const MethodSpec kEntries;
-extern const MethodSpec kClick;
-extern const MethodSpec kToggle;
-extern const MethodSpec kSelect;
-extern const MethodSpec kFocus;
-extern const MethodSpec kExpand;
-extern const MethodSpec kCollapse;
-extern const MethodSpec kNamedAction;
-extern const MethodSpec kSetValue;
-extern const MethodSpec kType;
 extern const MethodSpec kBatch;
 extern const MethodSpec kWait;
 extern const MethodSpec kAutomationList;

@@ -11,15 +11,9 @@
 
 namespace companyos::daemon::methods {
 
-inline constexpr std::chrono::milliseconds kDefaultObservationTimeout{2000};
-inline constexpr std::chrono::milliseconds kMaxObservationTimeout{60000};
-
-// The optional "timeout_ms" param every observation method takes.
-ParamSpec timeout_param();
-
 using Observation = std::function<Result<nlohmann::json>(a11y::Observer&, a11y::Deadline)>;
 
-// Validates timeout_ms, then runs `work` on the worker pool with that deadline.
+// Runs `work` on the worker pool with that deadline.
 void run_observation(const nlohmann::json& params, DaemonContext& ctx, Reply reply, Observation work);
 
 }  // namespace companyos::daemon::methods

@@ -4,7 +4,6 @@
 // connection on the main loop; worker jobs touch only the runner, never that connection.
 #include <spdlog/spdlog.h>
 
-#include "daemon/audited_reply.h"
 #include "daemon/automation_service.h"
 #include "daemon/context.h"
 #include "daemon/methods/automation_view.h"
@@ -21,9 +20,6 @@ Result<nlohmann::json> as_run_reply(Result<store::RunRecord> run) {
   return run_json(*run);
 }
 
-const std::vector<ParamSpec> kAutomationIdParam = {
-    {"id", ParamType::kInteger, true, "the automation's id"}};
-const std::vector<ParamSpec> kRunIdParam = {{"id", ParamType::kInteger, true, "the run's id"}};
 
 }  // namespace
 
@@ -47,12 +43,8 @@ void stop_all_automations(DaemonContext& ctx, Reply reply) {
 }
 
 const MethodSpec kAutomationStart{
-    .name = "automation.start",
-    .summary = "a person starts a run now (level 1 dry run, 2 asks per step, 3-4 supervised); returns the run",
-    .params = kAutomationIdParam,
-    .flags = kFlagEffectful,
+    .decl = declared::kAutomationStart,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
-      reply = audited_reply(ctx, "automation.start", "", std::move(reply));
       auto id = positive_id(params, "id");
       if (!id) return reply(std::move(id).take_error());
       // Returns once the run is recorded; its steps go on on the run's own thread. Its
@@ -64,12 +56,8 @@ const MethodSpec kAutomationStart{
 };
 
 const MethodSpec kAutomationStop{
-    .name = "automation.stop",
-    .summary = "stop the automation's active run: the active step is cancelled, no postActions run",
-    .params = kAutomationIdParam,
-    .flags = kFlagEffectful,
+    .decl = declared::kAutomationStop,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
-      reply = audited_reply(ctx, "automation.stop", "", std::move(reply));
       auto id = positive_id(params, "id");
       if (!id) return reply(std::move(id).take_error());
       automation::Runner& runner = ctx.automations.runner();
@@ -79,12 +67,7 @@ const MethodSpec kAutomationStop{
 };
 
 const MethodSpec kAutomationRuns{
-    .name = "automation.runs",
-    .summary = "an automation's runs, newest first, 20 a page; optionally only one status",
-    .params = {{"id", ParamType::kInteger, true, "the automation's id"},
-               {"status", ParamType::kString, false, "running, waiting, succeeded, failed, blocked, "
-                                                     "skipped, stopped or reverted"},
-               {"page", ParamType::kInteger, false, "page number, from 1 (default 1)"}},
+    .decl = declared::kAutomationRuns,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       auto id = positive_id(params, "id");
       if (!id) return reply(std::move(id).take_error());
@@ -104,9 +87,7 @@ const MethodSpec kAutomationRuns{
 };
 
 const MethodSpec kRunShow{
-    .name = "run.show",
-    .summary = "one run with its steps (status, delivery, error code, reason, duration, capped output) and checks",
-    .params = kRunIdParam,
+    .decl = declared::kRunShow,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       auto id = positive_id(params, "id");
       if (!id) return reply(std::move(id).take_error());
@@ -117,12 +98,8 @@ const MethodSpec kRunShow{
 };
 
 const MethodSpec kRunApprove{
-    .name = "run.approve",
-    .summary = "a person approves the waiting run (or its waiting step); it goes on",
-    .params = kRunIdParam,
-    .flags = kFlagEffectful,
+    .decl = declared::kRunApprove,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
-      reply = audited_reply(ctx, "run.approve", "", std::move(reply));
       auto id = positive_id(params, "id");
       if (!id) return reply(std::move(id).take_error());
       reply(as_run_reply(ctx.automations.runner().approve(*id)));
@@ -130,12 +107,8 @@ const MethodSpec kRunApprove{
 };
 
 const MethodSpec kRunDeny{
-    .name = "run.deny",
-    .summary = "a person denies the waiting run; it ends blocked",
-    .params = kRunIdParam,
-    .flags = kFlagEffectful,
+    .decl = declared::kRunDeny,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
-      reply = audited_reply(ctx, "run.deny", "", std::move(reply));
       auto id = positive_id(params, "id");
       if (!id) return reply(std::move(id).take_error());
       reply(as_run_reply(ctx.automations.runner().deny(*id)));
@@ -143,12 +116,8 @@ const MethodSpec kRunDeny{
 };
 
 const MethodSpec kRunUndo{
-    .name = "run.undo",
-    .summary = "run the run's recorded inverses in reverse order and mark it reverted (level 4 drops to 3)",
-    .params = kRunIdParam,
-    .flags = kFlagEffectful,
+    .decl = declared::kRunUndo,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
-      reply = audited_reply(ctx, "run.undo", "", std::move(reply));
       auto id = positive_id(params, "id");
       if (!id) return reply(std::move(id).take_error());
       automation::Runner& runner = ctx.automations.runner();
@@ -167,9 +136,7 @@ const MethodSpec kRunUndo{
 };
 
 const MethodSpec kApprovals{
-    .name = "approvals",
-    .summary = "runs waiting for a person: what they ask, since when, until when",
-    .params = {},
+    .decl = declared::kApprovals,
     .handler = [](const nlohmann::json&, DaemonContext& ctx, Reply reply) {
       nlohmann::json waiting = nlohmann::json::array();
       for (const auto& run : ctx.automations.runner().active()) {
@@ -180,12 +147,9 @@ const MethodSpec kApprovals{
 };
 
 const MethodSpec kStopAll{
-    .name = "stop_all",
-    .summary = "disable every automation and stop every active run",
-    .params = {},
-    .flags = kFlagEffectful,
+    .decl = declared::kStopAll,
     .handler = [](const nlohmann::json&, DaemonContext& ctx, Reply reply) {
-      stop_all_automations(ctx, audited_reply(ctx, "stop_all", "", std::move(reply)));
+      stop_all_automations(ctx, std::move(reply));
     },
 };
 

@@ -42,15 +42,7 @@ Result<nlohmann::json> take_screenshot(x11::Connection& connection, const Target
 }  // namespace
 
 const MethodSpec kScreenshot{
-    .name = "screenshot",
-    .summary = "PNG of exactly one window's bounds; only of the active window (X11)",
-    .params = {{"app", ParamType::kString, true, "application name"},
-               {"window", ParamType::kString, false, "window id (from windows)"},
-               {"title", ParamType::kString, false, "exact window title"},
-               {"out", ParamType::kString, true, "absolute path of the PNG to write"},
-               timeout_param()},
-    .target = TargetKind::kWindow,
-    .flags = kFlagNeedsX11,
+    .decl = declared::kScreenshot,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       auto query = window_query_from(params);
       if (!query) return reply(std::move(query).take_error());

@@ -23,9 +23,7 @@ nlohmann::json describe_settings(const nlohmann::json& values) {
 }  // namespace
 
 const MethodSpec kSettingsGet{
-    .name = "settings.get",
-    .summary = "read every setting, or one",
-    .params = {{"key", ParamType::kString, false, "one setting's key"}},
+    .decl = declared::kSettingsGet,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       if (params.contains("key")) {
         const auto key = params["key"].get<std::string>();
@@ -40,11 +38,7 @@ const MethodSpec kSettingsGet{
 };
 
 const MethodSpec kSettingsSet{
-    .name = "settings.set",
-    .summary = "change one setting (validated; the old value stays on error)",
-    .params = {{"key", ParamType::kString, true, "the setting's key"},
-               {"value", ParamType::kAny, true, "the new value (JSON type per setting)"}},
-    .flags = kFlagEffectful,
+    .decl = declared::kSettingsSet,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       const auto key = params["key"].get<std::string>();
       auto stored = ctx.settings.set(key, params["value"]);

@@ -26,19 +26,7 @@ Result<SnapshotFormat> snapshot_format(const std::string& name) {
 }  // namespace
 
 const MethodSpec kSnapshot{
-    .name = "snapshot",
-    .summary = "numbered tree of exactly one window (refs @<snapshot>:e<N>)",
-    .params = {{"app", ParamType::kString, true, "application name"},
-               {"window", ParamType::kString, false, "window id (from windows)"},
-               {"title", ParamType::kString, false, "exact window title"},
-               {"interactive", ParamType::kBoolean, false, "only actionable nodes and their ancestors"},
-               {"max_depth", ParamType::kInteger, false, "semantic levels below the window"},
-               {"compact", ParamType::kBoolean, false, "fold nameless single-child wrappers"},
-               {"bounds", ParamType::kBoolean, false, "bounds in the outline too"},
-               {"format", ParamType::kString, false,
-                "tree (JSON nodes), outline (text) or both (default): ask only for what you read"},
-               timeout_param()},
-    .target = TargetKind::kWindow,
+    .decl = declared::kSnapshot,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       auto query = window_query_from(params);
       if (!query) return reply(std::move(query).take_error());
@@ -46,11 +34,7 @@ const MethodSpec kSnapshot{
       view.interactive = params.value("interactive", false);
       view.compact = params.value("compact", false);
       if (params.contains("max_depth")) {
-        const auto depth = params["max_depth"].get<std::int64_t>();
-        if (depth < 0 || depth > 1000) {
-          return reply(make_error(ErrorCode::kInvalidArgs, "max_depth must be from 0 to 1000"));
-        }
-        view.max_depth = static_cast<int>(depth);
+        view.max_depth = static_cast<int>(params["max_depth"].get<std::int64_t>());
       }
       auto format = snapshot_format(params.value("format", "both"));
       if (!format) return reply(std::move(format).take_error());

@@ -11,9 +11,7 @@
 namespace companyos::daemon::methods {
 
 const MethodSpec kStatus{
-    .name = "status",
-    .summary = "daemon, store and desktop session facts",
-    .params = {},
+    .decl = declared::kStatus,
     .handler = [](const nlohmann::json&, DaemonContext& ctx, Reply reply) {
       auto uptime = std::chrono::duration_cast<std::chrono::milliseconds>(
           std::chrono::steady_clock::now() - ctx.started);

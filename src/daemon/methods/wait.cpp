@@ -76,18 +76,7 @@ Status check_ref_app(a11y::Observer& observer, const std::string& ref, const std
 }  // namespace
 
 const MethodSpec kWait{
-    .name = "wait",
-    .summary = "until a window appears or closes, a text appears, or an element meets a predicate",
-    .params = {{"app", ParamType::kString, false, "application name (not needed with ref)"},
-               {"window", ParamType::kString, false, "wait for a window with this exact title to appear"},
-               {"closed", ParamType::kBoolean, false, "wait for a window of the app to close"},
-               {"title", ParamType::kString, false, "with closed: only a window with this exact title"},
-               {"text", ParamType::kString, false, "wait for this text in an element's name or value"},
-               {"ref", ParamType::kString, false, "wait on this element (a ref from snapshot or find)"},
-               {"predicate", ParamType::kString, false, "with ref: exists (default), gone, value or state"},
-               {"value", ParamType::kString, false, "the value (predicate value) or state name (predicate state)"},
-               {"timeout_ms", ParamType::kInteger, false, "how long to wait, 1 to 600000 (default 30000)"}},
-    .target = TargetKind::kApp,
+    .decl = declared::kWait,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       // Counted from the request, so time spent queued for a worker is part of the wait.
       const auto received = std::chrono::steady_clock::now();

@@ -10,22 +10,20 @@
 #include <nlohmann/json.hpp>
 
 #include "a11y/wait.h"
+#include "companyos/methods.h"
 #include "core/result.h"
 
 namespace companyos::daemon::methods {
 
-inline constexpr std::chrono::milliseconds kDefaultWaitTimeout{30000};
-inline constexpr std::chrono::milliseconds kMaxWaitTimeout{600000};
-
 struct WaitRequest {
   a11y::WaitCondition condition;
-  std::chrono::milliseconds timeout = kDefaultWaitTimeout;
+  std::chrono::milliseconds timeout = ::companyos::methods::kDefaultWaitTimeout;
   // For an element wait, the app the caller named, if any: the ref must belong to it.
   std::optional<std::string> app;
 };
 
-// params have passed the method's schema (types are right). Besides the form rules:
-// INVALID_ARGS for timeout_ms outside 1..600000 and whatever a11y::validate_condition
+// params have passed the method's declaration (types and the timeout's range are right).
+// Besides the form rules: INVALID_ARGS for whatever a11y::validate_condition
 // refuses (POLICY_DENIED for a password manager).
 Result<WaitRequest> parse_wait_request(const nlohmann::json& params);
 

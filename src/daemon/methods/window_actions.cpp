@@ -7,7 +7,7 @@
 #include "a11y/policy.h"
 #include "a11y/render.h"
 #include "core/delivery.h"
-#include "daemon/audited_reply.h"
+#include "daemon/context.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
 #include "daemon/physical_input.h"
@@ -23,15 +23,6 @@
 
 namespace companyos::daemon::methods {
 namespace {
-
-std::vector<ParamSpec> window_params(std::vector<ParamSpec> extra = {}) {
-  std::vector<ParamSpec> params = {{"app", ParamType::kString, true, "application name"},
-                                   {"window", ParamType::kString, false, "window id (from windows)"},
-                                   {"title", ParamType::kString, false, "exact window title"},
-                                   timeout_param()};
-  params.insert(params.end(), extra.begin(), extra.end());
-  return params;
-}
 
 nlohmann::json target_json(const TargetWindow& target) {
   return {{"app", target.window.app_name},
@@ -121,15 +112,10 @@ void focus_through_bridge(DaemonContext& ctx, const std::string& program, const 
 }  // namespace
 
 const MethodSpec kFocusWindow{
-    .name = "focus_window",
-    .summary = "bring one window forward (EWMH) and confirm it is active",
-    .params = window_params(),
-    .target = TargetKind::kWindow,
-    .flags = kFlagEffectful | kFlagNeedsX11,
+    .decl = declared::kFocusWindow,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       auto query = window_query_from(params);
       if (!query) return reply(std::move(query).take_error());
-      reply = audited_reply(ctx, "focus_window", query->app, std::move(reply));
       auto program = bridge_program(ctx);
       if (!program) return reply(std::move(program).take_error());
       if (!program->empty()) return focus_through_bridge(ctx, *program, *query, std::move(reply));
@@ -145,15 +131,10 @@ const MethodSpec kFocusWindow{
 };
 
 const MethodSpec kCloseWindow{
-    .name = "close_window",
-    .summary = "ask the window manager to close one window; verified when it is gone",
-    .params = window_params(),
-    .target = TargetKind::kWindow,
-    .flags = kFlagEffectful | kFlagNeedsX11,
+    .decl = declared::kCloseWindow,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       auto query = window_query_from(params);
       if (!query) return reply(std::move(query).take_error());
-      reply = audited_reply(ctx, "close_window", query->app, std::move(reply));
       run_observation(params, ctx, std::move(reply),
                       [query = *query](a11y::Observer& observer, a11y::Deadline deadline) -> Result<nlohmann::json> {
                         return act_on_target_window(
@@ -166,17 +147,10 @@ const MethodSpec kCloseWindow{
 };
 
 const MethodSpec kPress{
-    .name = "press",
-    .summary = "send a key chord to an app's window through XTest (physical input)",
-    .params = window_params({{"chord", ParamType::kString, true, "e.g. ctrl+s, Return, alt+F4"},
-                             {"headed", ParamType::kBoolean, false, "allow physical input for this request"},
-                             {"force", ParamType::kBoolean, false, "allow chords that end or lock the session"}}),
-    .target = TargetKind::kWindow,
-    .flags = kFlagEffectful | kFlagNeedsX11 | kFlagAsksApproval,
+    .decl = declared::kPress,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       auto query = window_query_from(params);
       if (!query) return reply(std::move(query).take_error());
-      reply = audited_reply(ctx, "press", query->app, std::move(reply));
       const auto chord_text = params["chord"].get<std::string>();
       if (auto st = launch::check_key_chord(chord_text); !st) return reply(std::move(st).take_error());
       auto chord = x11::parse_key_chord(chord_text);

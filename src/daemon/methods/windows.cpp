@@ -20,10 +20,7 @@ std::vector<x11::WindowInfo> x11_clients() {
 }  // namespace
 
 const MethodSpec kWindows{
-    .name = "windows",
-    .summary = "top-level windows (opaque stable ids), with the X11 window where it pairs",
-    .params = {{"app", ParamType::kString, false, "only this app's windows"}, timeout_param()},
-    .target = TargetKind::kApp,
+    .decl = declared::kWindows,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       std::optional<std::string> app;
       if (params.contains("app")) app = params["app"].get<std::string>();

@@ -293,5 +293,40 @@ TEST_F(DaemonProcess, CliExitCodes) {
   EXPECT_EQ(get.out, "yes\n");
 }
 
+// settings.set can switch physical input on: the dispatcher audits it like any effectful
+// method, by its declared name, refused or not, and never with the value.
+TEST_F(DaemonProcess, SettingsChangesAreAuditedWithoutTheirValues) {
+  auto daemon = start_serving();
+  LineClient c(testing::connect_unix(socket_));
+  auto set = c.call({{"id", 1}, {"method", "settings.set"},
+                     {"params", {{"key", "agent_desktop_path"}, {"value", "/nonexistent/secret-path"}}}});
+  ASSERT_TRUE(set.has_value());
+  auto refused = c.call({{"id", 2}, {"method", "settings.set"}, {"params", {{"key", "max_level"}, {"value", 9}}}});
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_EQ((*refused)["ok"], false);
+  auto audit = c.call({{"id", 3}, {"method", "audit"}, {"params", {{"limit", 10}}}});
+  ASSERT_TRUE(audit.has_value());
+  ASSERT_EQ((*audit)["ok"], true) << audit->dump();
+  const auto& rows = (*audit)["data"]["rows"];
+  int settings_rows = 0;
+  bool refusal_recorded = false;
+  for (const auto& row : rows) {
+    if (row["method"] != "settings.set") continue;
+    ++settings_rows;
+    if (row["error_code"] == "INVALID_ARGS") refusal_recorded = true;
+  }
+  EXPECT_EQ(settings_rows, 2) << rows.dump();
+  EXPECT_TRUE(refusal_recorded) << rows.dump();
+  EXPECT_EQ(rows.dump().find("secret-path"), std::string::npos) << "an audit row holds a value";
+  // A request refused by the declaration itself (a wrong type) never reaches the handler
+  // and writes no row: nothing was attempted.
+  auto typed = c.call({{"id", 4}, {"method", "settings.set"}, {"params", {{"key", 3}, {"value", 1}}}});
+  ASSERT_TRUE(typed.has_value());
+  EXPECT_EQ((*typed)["error"]["details"]["param"], "key");
+  auto after = c.call({{"id", 5}, {"method", "audit"}, {"params", {{"limit", 10}}}});
+  ASSERT_TRUE(after.has_value());
+  EXPECT_EQ((*after)["data"]["rows"].size(), rows.size());
+}
+
 }  // namespace
 }  // namespace companyos

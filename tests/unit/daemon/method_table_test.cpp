@@ -2,22 +2,34 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <optional>
 #include <set>
+#include <string>
 
 #include "daemon/methods/methods.h"
 
 namespace companyos::daemon {
 namespace {
 
-const MethodSpec kEcho{
+using declared::IntRange;
+using declared::ParamType;
+
+const MethodDeclaration kEchoDeclaration{
     .name = "echo",
     .summary = "test method",
-    .params = {{"text", ParamType::kString, true, ""},
-               {"count", ParamType::kInteger, false, ""},
-               {"loud", ParamType::kBoolean, false, ""},
-               {"opts", ParamType::kObject, false, ""},
-               {"list", ParamType::kArray, false, ""},
-               {"anything", ParamType::kAny, false, ""}},
+    .params = {{.name = "text", .type = ParamType::kString, .required = true},
+               {.name = "count", .type = ParamType::kInteger},
+               {.name = "loud", .type = ParamType::kBoolean},
+               {.name = "opts", .type = ParamType::kObject},
+               {.name = "list", .type = ParamType::kArray},
+               {.name = "anything", .type = ParamType::kAny},
+               {.name = "page", .type = ParamType::kInteger, .range = IntRange{1, 10}},
+               {.name = "id", .type = ParamType::kInteger, .range = IntRange{1, {}}}},
+};
+
+const MethodSpec kEcho{
+    .decl = kEchoDeclaration,
     .handler = [](const nlohmann::json& params, DaemonContext&, Reply reply) { reply(params); },
 };
 
@@ -32,10 +44,12 @@ class ParamChecks : public ::testing::TestWithParam<Case> {};
 
 TEST_P(ParamChecks, MatchTheSchema) {
   const auto& c = GetParam();
-  auto st = check_params(kEcho, c.params);
+  auto st = declared::check_params(kEchoDeclaration, c.params);
   EXPECT_EQ(st.ok(), c.valid) << c.params.dump();
   if (!st.ok()) {
     EXPECT_EQ(st.error().code, ErrorCode::kInvalidArgs);
+    // One details key names the bad param, whatever the check that refused it.
+    EXPECT_TRUE(st.error().details.contains("param")) << st.error().details.dump();
   }
 }
 
@@ -52,16 +66,23 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"int_for_bool", {{"text", "a"}, {"loud", 1}}, false},
         Case{"array_for_object", {{"text", "a"}, {"opts", nlohmann::json::array()}}, false},
         Case{"object_for_array", {{"text", "a"}, {"list", nlohmann::json::object()}}, false},
-        Case{"unknown", {{"text", "a"}, {"colour", "red"}}, false}),
+        Case{"unknown", {{"text", "a"}, {"colour", "red"}}, false},
+        Case{"range_low_edge", {{"text", "a"}, {"page", 1}}, true},
+        Case{"range_high_edge", {{"text", "a"}, {"page", 10}}, true},
+        Case{"range_below", {{"text", "a"}, {"page", 0}}, false},
+        Case{"range_above", {{"text", "a"}, {"page", 11}}, false},
+        Case{"range_huge_unsigned", {{"text", "a"}, {"page", 18446744073709551615ULL}}, false},
+        Case{"open_range_ok", {{"text", "a"}, {"id", 9007199254740993LL}}, true},
+        Case{"open_range_negative", {{"text", "a"}, {"id", -1}}, false}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 TEST(MethodTable, EveryBuiltinMethodIsDeclaredOnceWithAHandler) {
   MethodTable table(methods::all_methods());
   std::set<std::string_view> names;
   for (const MethodSpec* spec : table.methods()) {
-    EXPECT_TRUE(names.insert(spec->name).second) << "duplicate " << spec->name;
-    EXPECT_NE(spec->handler, nullptr) << spec->name;
-    EXPECT_FALSE(spec->summary.empty()) << spec->name;
+    EXPECT_TRUE(names.insert(spec->decl.name).second) << "duplicate " << spec->decl.name;
+    EXPECT_NE(spec->handler, nullptr) << spec->decl.name;
+    EXPECT_FALSE(spec->decl.summary.empty()) << spec->decl.name;
   }
   for (const char* required : {"ping", "status", "settings.get", "settings.set", "methods"}) {
     EXPECT_NE(table.find(required), nullptr) << required;
@@ -73,9 +94,110 @@ TEST(MethodTable, DescribeListsParamsAndFlags) {
   auto described = table.describe();
   ASSERT_EQ(described.size(), 2U);
   EXPECT_EQ(described[0]["name"], "echo");
-  EXPECT_EQ(described[0]["params"].size(), 6U);
+  EXPECT_EQ(described[0]["params"].size(), 8U);
   EXPECT_EQ(described[0]["params"][0]["required"], true);
+  EXPECT_EQ(described[0]["params"][6]["min"], 1);
+  EXPECT_EQ(described[0]["params"][6]["max"], 10);
+  EXPECT_FALSE(described[0]["params"][7].contains("max"));
   EXPECT_EQ(described[1]["flags"], nlohmann::json::array({"effectful"}));
+}
+
+TEST(MethodTable, RangeErrorsSayTheBoundsAndWhatCame) {
+  auto low = declared::check_params(kEchoDeclaration, {{"text", "a"}, {"page", 0}});
+  ASSERT_FALSE(low.ok());
+  EXPECT_EQ(low.error().message, "page must be from 1 to 10");
+  EXPECT_EQ(low.error().details, (nlohmann::json{{"param", "page"}, {"got", 0}}));
+  auto id = declared::check_params(kEchoDeclaration, {{"text", "a"}, {"id", 0}});
+  ASSERT_FALSE(id.ok());
+  EXPECT_EQ(id.error().message, "id must be a positive integer");
+}
+
+// Every method the daemon serves is one of the shared declarations, and every declaration
+// is served: the CLI, `methods` and docs/protocol.md all read the same list.
+TEST(MethodTable, ServesExactlyTheSharedDeclarations) {
+  MethodTable table(methods::all_methods());
+  ASSERT_EQ(table.methods().size(), declared::all().size());
+  for (std::size_t i = 0; i < table.methods().size(); ++i) {
+    EXPECT_EQ(&table.methods()[i]->decl, declared::all()[i]) << "`methods` lists them in the declarations' order";
+  }
+  for (const MethodDeclaration* decl : declared::all()) {
+    const MethodSpec* spec = table.find(decl->name);
+    ASSERT_NE(spec, nullptr) << decl->name;
+    EXPECT_EQ(&spec->decl, decl) << decl->name;
+  }
+}
+
+// settings.set can switch physical input on: it is effectful, so the dispatcher audits it.
+// Batch is effectful too, but each of its steps is audited on its own, not twice.
+TEST(MethodTable, EffectfulMethodsAreAuditedByTheDispatcher) {
+  EXPECT_TRUE(declared::kSettingsSet.audited());
+  EXPECT_TRUE(declared::kSetValue.audited());
+  EXPECT_TRUE(declared::kAutomationCreate.audited());
+  EXPECT_FALSE(declared::kBatch.audited());
+  EXPECT_FALSE(declared::kSnapshot.audited());
+  for (const MethodDeclaration* decl : declared::all()) {
+    if ((decl->flags & declared::kFlagEffectful) != 0 && decl != &declared::kBatch) {
+      EXPECT_TRUE(decl->audited()) << decl->name;
+    }
+  }
+}
+
+TEST(MethodTable, BatchStepsFindMethodsByEitherSpelling) {
+  MethodTable table(methods::all_methods());
+  EXPECT_EQ(table.find_command("set-value"), table.find("set_value"));
+  EXPECT_EQ(table.find_command("set_value"), table.find("set_value"));
+  EXPECT_EQ(table.find_command("focus-window"), table.find("focus_window"));
+  EXPECT_EQ(table.find_command("set value"), nullptr);
+}
+
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value != nullptr) {
+      ::setenv(name, value, 1);
+    } else {
+      ::unsetenv(name);
+    }
+  }
+  ~ScopedEnv() {
+    if (old_) {
+      ::setenv(name_, old_->c_str(), 1);
+    } else {
+      ::unsetenv(name_);
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+TEST(MethodTable, X11OnlyMethodsAreRefusedOutsideX11ByTheEnvironment) {
+  {
+    ScopedEnv wayland("WAYLAND_DISPLAY", "wayland-0");
+    ScopedEnv display("DISPLAY", ":0");
+    auto st = x11_session_from_environment("screenshot");
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().code, ErrorCode::kPlatformNotSupported);
+    EXPECT_EQ(st.error().details["display_server"], "wayland");
+  }
+  {
+    ScopedEnv wayland("WAYLAND_DISPLAY", nullptr);
+    ScopedEnv session("XDG_SESSION_TYPE", nullptr);
+    ScopedEnv display("DISPLAY", nullptr);
+    auto st = x11_session_from_environment("press");
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().details["display_server"], "none");
+  }
+  {
+    ScopedEnv wayland("WAYLAND_DISPLAY", nullptr);
+    ScopedEnv session("XDG_SESSION_TYPE", nullptr);
+    ScopedEnv display("DISPLAY", ":99");
+    EXPECT_TRUE(x11_session_from_environment("press").ok());
+  }
 }
 
 }  // namespace

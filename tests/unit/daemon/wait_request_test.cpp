@@ -1,6 +1,9 @@
 // The wait method's params: one condition form, its parts, the timeout's range.
 #include "daemon/methods/wait_request.h"
 
+#include "companyos/methods.h"
+#include "daemon/method_table.h"
+
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -29,11 +32,18 @@ std::string test_name(const ::testing::TestParamInfo<Refused>& info) {
   return name;
 }
 
+// As the dispatcher reads them: the declaration's checks (types, the timeout's range), then
+// the form rules.
+Result<WaitRequest> as_dispatched(const json& params) {
+  if (auto fits = declared::check_params(declared::kWait, params); !fits) return std::move(fits).take_error();
+  return parse_wait_request(params);
+}
+
 class WaitRequestRefuses : public ::testing::TestWithParam<Refused> {};
 
 TEST_P(WaitRequestRefuses, WithTheCodeAndTheReason) {
   const Refused& c = GetParam();
-  auto request = parse_wait_request(c.params);
+  auto request = as_dispatched(c.params);
   ASSERT_FALSE(request.ok()) << c.what;
   EXPECT_EQ(request.error().code, c.code) << c.what << ": " << request.error().message;
   EXPECT_NE(request.error().message.find(c.message_part), std::string::npos)
@@ -98,7 +108,7 @@ TEST(WaitRequest, WindowAppears) {
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->app, "editor");
   EXPECT_EQ(c->title, "Notes");
-  EXPECT_EQ(request->timeout, kDefaultWaitTimeout);
+  EXPECT_EQ(request->timeout, declared::kDefaultWaitTimeout);
 }
 
 TEST(WaitRequest, WindowClosedWithAndWithoutTitle) {
@@ -114,7 +124,7 @@ TEST(WaitRequest, TextWithItsOwnTimeout) {
   auto request = parse_wait_request({{"app", "editor"}, {"text", "Saved"}, {"timeout_ms", 600000}});
   ASSERT_TRUE(request.ok()) << request.error().message;
   EXPECT_EQ(std::get<a11y::TextAppears>(request->condition).text, "Saved");
-  EXPECT_EQ(request->timeout, kMaxWaitTimeout);
+  EXPECT_EQ(request->timeout, declared::kMaxWaitTimeout);
 }
 
 TEST(WaitRequest, ElementPredicateDefaultsToExistsAndKeepsTheApp) {

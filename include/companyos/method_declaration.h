@@ -1,0 +1,70 @@
+// What a protocol method is, without what it does: name, summary, params with types, ranges
+// and help, target kind, flags and the CLI command that sends it. The daemon pairs each
+// declaration with a handler; the CLI builds its options, help and limits from the same one.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/result.h"
+
+namespace companyos::methods {
+
+enum class ParamType { kString, kInteger, kBoolean, kObject, kArray, kAny };
+std::string_view to_string(ParamType type);
+
+// Inclusive bounds of an integer param; no max means "at least min".
+struct IntRange {
+  std::int64_t min = 0;
+  std::optional<std::int64_t> max = {};
+};
+
+struct ParamSpec {
+  std::string_view name = {};
+  ParamType type = ParamType::kString;
+  bool required = false;
+  std::string_view help = {};
+  std::optional<IntRange> range = {};  // integers only
+  // The CLI's option for it when not --<name with dashes> (e.g. "--timeout", "-i,--interactive").
+  std::string_view option = {};
+};
+
+enum class TargetKind { kNone, kApp, kWindow, kElement };
+std::string_view to_string(TargetKind kind);
+
+enum MethodFlag : unsigned {
+  kFlagNone = 0,
+  kFlagEffectful = 1U << 0,      // may change an app, a file or the store: audited
+  kFlagNeedsX11 = 1U << 1,       // refused on other display servers
+  kFlagAsksApproval = 1U << 2,   // inside automations, waits for a person
+  kFlagAuditsItsSteps = 1U << 3, // effectful, but each step it runs writes its own audit row
+};
+
+struct MethodDeclaration {
+  std::string_view name = {};     // the protocol's one spelling: "set_value", "automation.create"
+  std::string_view command = {};  // the CLI's: "set-value", "automation create"; empty: protocol only
+  std::string_view summary = {};
+  std::vector<ParamSpec> params = {};
+  TargetKind target = TargetKind::kNone;
+  unsigned flags = kFlagNone;
+  std::string_view returns = {};  // what an ok reply's data holds (Markdown, for docs/protocol.md)
+
+  const ParamSpec* param(std::string_view param_name) const;
+  bool audited() const { return (flags & kFlagEffectful) != 0 && (flags & kFlagAuditsItsSteps) == 0; }
+};
+
+// INVALID_ARGS (details.param names it) for an unknown param, a wrong type, an integer out
+// of its range or a missing required param; checked in that order.
+Status check_params(const MethodDeclaration& method, const nlohmann::json& params);
+
+// One method as data, for the `methods` reply: name, summary, params, target, flags.
+nlohmann::json describe(const MethodDeclaration& method);
+
+// "must be from 1 to 60000", "must be a positive integer", "must be at least 0".
+std::string range_text(const IntRange& range);
+
+}  // namespace companyos::methods

@@ -1,0 +1,121 @@
+#include "companyos/method_declaration.h"
+
+#include <algorithm>
+#include <string>
+
+namespace companyos::methods {
+namespace {
+
+bool has_type(const nlohmann::json& value, ParamType type) {
+  switch (type) {
+    case ParamType::kString: return value.is_string();
+    case ParamType::kInteger: return value.is_number_integer();
+    case ParamType::kBoolean: return value.is_boolean();
+    case ParamType::kObject: return value.is_object();
+    case ParamType::kArray: return value.is_array();
+    case ParamType::kAny: return true;
+  }
+  return false;
+}
+
+bool in_range(std::int64_t value, const IntRange& range) {
+  return value >= range.min && (!range.max || value <= *range.max);
+}
+
+// An integer param as sent: a JSON unsigned above INT64_MAX is out of every range.
+std::optional<std::int64_t> as_int64(const nlohmann::json& value) {
+  if (value.is_number_unsigned() &&
+      value.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) {
+    return std::nullopt;
+  }
+  return value.get<std::int64_t>();
+}
+
+}  // namespace
+
+std::string_view to_string(ParamType type) {
+  switch (type) {
+    case ParamType::kString: return "string";
+    case ParamType::kInteger: return "integer";
+    case ParamType::kBoolean: return "boolean";
+    case ParamType::kObject: return "object";
+    case ParamType::kArray: return "array";
+    case ParamType::kAny: return "any";
+  }
+  return "any";
+}
+
+std::string_view to_string(TargetKind kind) {
+  switch (kind) {
+    case TargetKind::kNone: return "none";
+    case TargetKind::kApp: return "app";
+    case TargetKind::kWindow: return "window";
+    case TargetKind::kElement: return "element";
+  }
+  return "none";
+}
+
+std::string range_text(const IntRange& range) {
+  if (range.max) return "must be from " + std::to_string(range.min) + " to " + std::to_string(*range.max);
+  if (range.min == 1) return "must be a positive integer";
+  return "must be at least " + std::to_string(range.min);
+}
+
+const ParamSpec* MethodDeclaration::param(std::string_view param_name) const {
+  auto it = std::find_if(params.begin(), params.end(), [&](const ParamSpec& p) { return p.name == param_name; });
+  return it == params.end() ? nullptr : &*it;
+}
+
+Status check_params(const MethodDeclaration& method, const nlohmann::json& params) {
+  for (const auto& [key, value] : params.items()) {
+    const ParamSpec* spec = method.param(key);
+    if (spec == nullptr) {
+      return make_error(ErrorCode::kInvalidArgs,
+                        std::string(method.name) + ": unknown parameter \"" + key + "\"",
+                        {{"param", key}});
+    }
+    if (!has_type(value, spec->type)) {
+      return make_error(ErrorCode::kInvalidArgs,
+                        std::string(method.name) + ": parameter \"" + key + "\" must be " +
+                            (spec->type == ParamType::kInteger ? "an " : "a ") +
+                            std::string(to_string(spec->type)),
+                        {{"param", key}, {"expected", to_string(spec->type)}});
+    }
+    if (spec->range && spec->type == ParamType::kInteger) {
+      const auto number = as_int64(value);
+      if (!number || !in_range(*number, *spec->range)) {
+        return make_error(ErrorCode::kInvalidArgs, key + " " + range_text(*spec->range),
+                          {{"param", key}, {"got", value}});
+      }
+    }
+  }
+  for (const ParamSpec& p : method.params) {
+    if (p.required && !params.contains(std::string(p.name))) {
+      return make_error(ErrorCode::kInvalidArgs,
+                        std::string(method.name) + ": missing parameter \"" + std::string(p.name) + "\"",
+                        {{"param", p.name}});
+    }
+  }
+  return ok_status();
+}
+
+nlohmann::json describe(const MethodDeclaration& method) {
+  nlohmann::json params = nlohmann::json::array();
+  for (const ParamSpec& p : method.params) {
+    nlohmann::json param = {{"name", p.name}, {"type", to_string(p.type)}, {"required", p.required},
+                            {"help", p.help}};
+    if (p.range) {
+      param["min"] = p.range->min;
+      if (p.range->max) param["max"] = *p.range->max;
+    }
+    params.push_back(std::move(param));
+  }
+  nlohmann::json flags = nlohmann::json::array();
+  if (method.flags & kFlagEffectful) flags.push_back("effectful");
+  if (method.flags & kFlagNeedsX11) flags.push_back("needs_x11");
+  if (method.flags & kFlagAsksApproval) flags.push_back("asks_approval");
+  return {{"name", method.name}, {"summary", method.summary}, {"params", std::move(params)},
+          {"target", to_string(method.target)}, {"flags", std::move(flags)}};
+}
+
+}  // namespace companyos::methods

@@ -1,0 +1,35 @@
+#include "core/methods/params.h"
+
+namespace companyos::methods {
+
+const MethodDeclaration kPing{
+    .name = "ping",
+    .command = "ping",
+    .summary = "check that the daemon answers",
+    .returns = R"(`{"pong": true, "time": <unix seconds>}`)",
+};
+
+const MethodDeclaration kMethods{
+    .name = "methods",
+    .command = "methods",
+    .summary = "list every method with its parameters, target kind and flags",
+    .returns = R"(every method with its params (name, type, required, help, `min`/`max` for bounded integers), target kind and flags)",
+};
+
+const MethodDeclaration kStatus{
+    .name = "status",
+    .command = "status",
+    .summary = "daemon, store and desktop session facts",
+    .returns = R"(version, pid, uptime, socket, store path and schema version, display server, accessibility bus, physical-input setting)",
+};
+
+const MethodDeclaration kAudit{
+    .name = "audit",
+    .command = "audit",
+    .summary = "the newest audit rows: method, app, target role, outcome, error code, duration",
+    .params = {{.name = "limit", .type = ParamType::kInteger, .help = "rows to return (default 50)",
+                .range = IntRange{1, 1000}}},
+    .returns = R"(`rows`: at, method, app, target_role, outcome, error_code, duration_ms)",
+};
+
+}  // namespace companyos::methods

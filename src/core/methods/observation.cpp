@@ -1,0 +1,101 @@
+#include "core/methods/params.h"
+
+namespace companyos::methods {
+
+const MethodDeclaration kApps{
+    .name = "apps",
+    .command = "apps",
+    .summary = "applications on the accessibility bus: name, pid, toolkit, windows",
+    .params = {shared::observation_timeout()},
+    .returns = R"(every app on the accessibility bus: name, bus name, pid, toolkit and version, windows, `responsive`, `policy_denied`)",
+};
+
+const MethodDeclaration kWindows{
+    .name = "windows",
+    .command = "windows",
+    .summary = "top-level windows (opaque stable ids), with the X11 window where it pairs",
+    .params = {{.name = "app", .help = "only this application's windows"}, shared::observation_timeout()},
+    .target = TargetKind::kApp,
+    .returns = R"(top-level windows: opaque `id`, app, pid, title, role, states, bounds, `active`, `x11_window` (where it pairs))",
+};
+
+const MethodDeclaration kSnapshot{
+    .name = "snapshot",
+    .command = "snapshot",
+    .summary = "numbered tree of exactly one window (refs @<snapshot>:e<N>)",
+    .params = {{.name = "app", .required = true, .help = "application name"},
+               {.name = "window", .help = "window id (from `companyos windows`)"},
+               {.name = "title", .help = "exact window title"},
+               {.name = "interactive", .type = ParamType::kBoolean,
+                .help = "only actionable nodes and their ancestors", .option = "-i,--interactive"},
+               {.name = "max_depth", .type = ParamType::kInteger, .help = "semantic levels below the window",
+                .range = IntRange{0, 1000}},
+               {.name = "compact", .type = ParamType::kBoolean, .help = "fold nameless single-child wrappers"},
+               {.name = "bounds", .type = ParamType::kBoolean, .help = "show bounds in the outline too"},
+               {.name = "format",
+                .help = "what the reply carries: tree (JSON nodes), outline (text) or both (default); "
+                        "ask only for what you read"},
+               shared::observation_timeout()},
+    .target = TargetKind::kWindow,
+    .returns = R"(`snapshot` id, `window`, `node_count`, `stats`, and as `format` asks: `tree` (every node: ref, role, name, description, accessible_id, value, states, actions, bounds, twin, children) and `outline` (text))",
+};
+
+const MethodDeclaration kFind{
+    .name = "find",
+    .command = "find",
+    .summary = "elements of an app matching role, name and accessible id, with refs",
+    .params = {{.name = "app", .required = true, .help = "application name"},
+               {.name = "role", .help = "role as printed in snapshots, e.g. \"push button\""},
+               {.name = "name", .help = "exact accessible name"},
+               {.name = "id", .help = "exact accessible id"},
+               {.name = "window", .help = "only this window id"},
+               {.name = "title", .help = "only the window with this exact title"},
+               {.name = "ignore_case", .type = ParamType::kBoolean,
+                .help = "compare role, name and id case-insensitively"},
+               shared::observation_timeout()},
+    .target = TargetKind::kApp,
+    .returns = R"(`count` and `elements`, each a node with its ref and window)",
+};
+
+const MethodDeclaration kGet{
+    .name = "get",
+    .command = "get",
+    .summary = "one element, freshly read: role, name, value, states, actions, bounds, text",
+    .params = {{.name = "ref", .required = true, .help = "a ref from snapshot or find, e.g. @s3:e12"},
+               shared::observation_timeout()},
+    .target = TargetKind::kElement,
+    .returns = R"(one element read afresh, with `text` where it has some)",
+};
+
+const MethodDeclaration kScreenshot{
+    .name = "screenshot",
+    .command = "screenshot",
+    .summary = "PNG of exactly one window's bounds; only of the active window (X11)",
+    .params = shared::window_target({{.name = "out", .required = true,
+                                      .help = "absolute path of the PNG to write"}}),
+    .target = TargetKind::kWindow,
+    .flags = kFlagNeedsX11,
+    .returns = R"(`path`, `width`, `height`, `bounds`, `window`, `x11_window`)",
+};
+
+const MethodDeclaration kWait{
+    .name = "wait",
+    .command = "wait",
+    .summary = "until a window appears or closes, a text appears, or an element meets a predicate",
+    .params = {{.name = "app", .help = "application name (not needed with an element)"},
+               {.name = "window", .help = "a window with this exact title appears"},
+               {.name = "closed", .type = ParamType::kBoolean,
+                .help = "a window of the app closes (one open at the start or opened since)"},
+               {.name = "title", .help = "with closed: only a window with this exact title"},
+               {.name = "text", .help = "this text appears in an element's name or value"},
+               {.name = "ref", .help = "an element (a ref from snapshot or find, e.g. @s3:e12)",
+                .option = "--element"},
+               {.name = "predicate", .help = "with an element: exists (default), gone, value or state"},
+               {.name = "value", .help = "the value (predicate value) or state name (predicate state)"},
+               {.name = "timeout_ms", .type = ParamType::kInteger, .help = "how long to wait, in ms (default 30000)",
+                .range = IntRange{1, kMaxWaitTimeout.count()}, .option = "--timeout"}},
+    .target = TargetKind::kApp,
+    .returns = R"(`condition`, `elapsed_ms`, `seen_by`, `evidence`, `checks`, `events`; `TIMEOUT` with `details.last_seen`; at most 4 at once (`CONFLICT`); closing the connection ends the wait — see [observation.md](observation.md#waits))",
+};
+
+}  // namespace companyos::methods

@@ -1,0 +1,33 @@
+// Params several declarations share, so each is worded and bounded once.
+#pragma once
+
+#include <vector>
+
+#include "companyos/methods.h"
+
+namespace companyos::methods::shared {
+
+inline ParamSpec observation_timeout() {
+  return {.name = "timeout_ms",
+          .type = ParamType::kInteger,
+          .help = "deadline for the app's answers, in ms (default 2000)",
+          .range = IntRange{1, kMaxObservationTimeout.count()},
+          .option = "--timeout"};
+}
+
+inline ParamSpec id(std::string_view help) {
+  return {.name = "id", .type = ParamType::kInteger, .required = true, .help = help, .range = IntRange{1, {}}};
+}
+
+// app, then window or title: one window of one app.
+inline std::vector<ParamSpec> window_target(std::vector<ParamSpec> extra = {}) {
+  std::vector<ParamSpec> params = {
+      {.name = "app", .type = ParamType::kString, .required = true, .help = "application name"},
+      {.name = "window", .help = "window id (from `companyos windows`)"},
+      {.name = "title", .help = "exact window title"},
+      observation_timeout()};
+  params.insert(params.end(), extra.begin(), extra.end());
+  return params;
+}
+
+}  // namespace companyos::methods::shared

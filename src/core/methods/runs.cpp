@@ -1,0 +1,48 @@
+#include "core/methods/params.h"
+
+namespace companyos::methods {
+namespace {
+
+MethodDeclaration on_run(std::string_view name, std::string_view command, std::string_view summary,
+                         unsigned flags, std::string_view returns) {
+  return {.name = name,
+          .command = command,
+          .summary = summary,
+          .params = {shared::id("the run's id")},
+          .flags = flags,
+          .returns = returns};
+}
+
+}  // namespace
+
+const MethodDeclaration kRunShow = on_run(
+    "run.show", "run show",
+    "one run with its steps (status, delivery, error code, reason, duration, capped output) and checks", kFlagNone,
+    R"(the run: status, level, supervised, `started_by`, times, reason, waiting description, `steps` (seq, phase, type, status, delivery, error code, reason, duration, capped output, `check_passed`), `checks` {passed, failed})");
+const MethodDeclaration kRunApprove = on_run(
+    "run.approve", "run approve", "a person approves the waiting run (or its waiting step); it goes on",
+    kFlagEffectful, R"(the run, running again; `CONFLICT` when it is not waiting)");
+const MethodDeclaration kRunDeny = on_run("run.deny", "run deny", "a person denies the waiting run; it ends blocked",
+                                          kFlagEffectful,
+    R"(the run, now `blocked`; `CONFLICT` when it is not waiting)");
+const MethodDeclaration kRunUndo = on_run(
+    "run.undo", "run undo",
+    "run the run's recorded inverses in reverse order and mark it reverted (level 4 drops to 3)", kFlagEffectful,
+    R"(the run (`reverted`) plus `undone` and `not_reversible` (step seqs) and `demoted`)");
+
+const MethodDeclaration kApprovals{
+    .name = "approvals",
+    .command = "approvals",
+    .summary = "runs waiting for a person: what they ask, since when, until when",
+    .returns = R"(`approvals`: waiting runs with `run_id`, `automation_name`, `waiting_step`, `waiting_description`, `waiting_since`, `approval_deadline`)",
+};
+
+const MethodDeclaration kStopAll{
+    .name = "stop_all",
+    .command = "stop-all",
+    .summary = "disable every automation and stop every active run",
+    .flags = kFlagEffectful,
+    .returns = R"(`disabled` (how many automations), `stopped` (the runs); `settings.set automations_enabled false` does the same and returns it as `stop_all`)",
+};
+
+}  // namespace companyos::methods

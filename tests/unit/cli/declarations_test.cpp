@@ -1,0 +1,158 @@
+// The CLI, the daemon's `methods` and docs/protocol.md read one list of declarations
+// (companyos/methods.h). These tests fail when the CLI's command tree or the document
+// drifts from it: a param with no option, an option whose help is not the declared one, a
+// command for no method, a table row that is not the declaration's.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "cli/command.h"
+#include "cli/declared_options.h"
+#include "companyos/methods.h"
+
+namespace companyos::cli {
+namespace {
+
+// The tree these tests inspect; others are built to parse arguments.
+CLI::App& command_tree() {
+  static CLI::App app{"companyos"};
+  static Invocation out;
+  static const bool built = [] {
+    add_all_commands(app, out);
+    return true;
+  }();
+  (void)built;
+  return app;
+}
+
+CLI::App* subcommand(CLI::App& app, const std::string& path) {
+  CLI::App* at = &app;
+  std::istringstream words(path);
+  for (std::string word; words >> word;) {
+    CLI::App* next = nullptr;
+    for (CLI::App* sub : at->get_subcommands([](CLI::App*) { return true; })) {
+      if (sub->get_name() == word) next = sub;
+    }
+    if (next == nullptr) return nullptr;
+    at = next;
+  }
+  return at;
+}
+
+// "--timeout" of "-i,--interactive": the long name CLI11 knows the option by.
+std::string long_name(const std::string& option) {
+  const auto comma = option.rfind(',');
+  return comma == std::string::npos ? option : option.substr(comma + 1);
+}
+
+TEST(CliDeclarations, EveryDeclaredCommandExistsAndIsBoundOnce) {
+  CLI::App& app = command_tree();
+  std::map<std::string, int> bound;
+  for (const CommandBinding& binding : command_bindings()) {
+    if (binding.root == &app) ++bound[binding.path];
+  }
+  for (const methods::MethodDeclaration* method : methods::all()) {
+    if (method->command.empty()) continue;
+    const std::string path(method->command);
+    EXPECT_NE(subcommand(app, path), nullptr) << method->name << ": no command `" << path << "`";
+    EXPECT_EQ(bound[path], 1) << method->name << ": `" << path << "` is not built from its declaration once";
+  }
+  for (const CommandBinding& binding : command_bindings()) {
+    if (binding.root != &app) continue;
+    ASSERT_NE(binding.method, nullptr) << binding.path;
+    EXPECT_EQ(binding.path, binding.method->command)
+        << "the command `" << binding.path << "` sends " << binding.method->name << ", declared as `"
+        << binding.method->command << "`";
+  }
+}
+
+TEST(CliDeclarations, EveryParamIsAnOptionWithTheDeclaredHelpOrIsGivenByHand) {
+  CLI::App& app = command_tree();
+  for (const CommandBinding& binding : command_bindings()) {
+    if (binding.root != &app) continue;
+    CLI::App* cmd = subcommand(app, binding.path);
+    ASSERT_NE(cmd, nullptr) << binding.path;
+    const std::set<std::string> by_hand(binding.by_hand.begin(), binding.by_hand.end());
+    for (const std::string& name : by_hand) {
+      EXPECT_NE(binding.method->param(name), nullptr)
+          << binding.path << " fills `" << name << "` by hand, but " << binding.method->name << " declares no such param";
+    }
+    for (const methods::ParamSpec& param : binding.method->params) {
+      if (by_hand.count(std::string(param.name)) > 0) continue;
+      const std::string option = long_name(option_name(param));
+      const CLI::Option* found = cmd->get_option_no_throw(option);
+      ASSERT_NE(found, nullptr) << binding.path << ": no " << option << " for param " << param.name;
+      EXPECT_EQ(found->get_description(), param.help) << binding.path << " " << option;
+      EXPECT_EQ(found->get_required(), param.required) << binding.path << " " << option;
+    }
+  }
+}
+
+// Parses a command line as a person types it (CLI11 takes the vector reversed).
+void parse(CLI::App& app, std::vector<std::string> words) {
+  std::reverse(words.begin(), words.end());
+  app.parse(words);
+}
+
+TEST(CliDeclarations, ADeclaredRangeIsEnforcedByTheCli) {
+  CLI::App app{"companyos"};
+  Invocation out;
+  add_all_commands(app, out);
+  EXPECT_THROW(parse(app, {"audit", "--limit", "0"}), CLI::ValidationError);
+  CLI::App again{"companyos"};
+  Invocation out_again;
+  add_all_commands(again, out_again);
+  EXPECT_THROW(parse(again, {"snapshot", "--app", "mousepad", "--timeout", "70000"}), CLI::ValidationError);
+}
+
+TEST(CliDeclarations, OptionsFillTheParamsTheirDeclarationsName) {
+  CLI::App app{"companyos"};
+  Invocation out;
+  add_all_commands(app, out);
+  parse(app, {"snapshot", "--app", "mousepad", "--timeout", "250", "-i", "--max-depth", "2"});
+  EXPECT_EQ(out.method, "snapshot");
+  EXPECT_EQ(out.params, (nlohmann::json{{"app", "mousepad"}, {"interactive", true}, {"max_depth", 2},
+                                        {"timeout_ms", 250}}));
+  EXPECT_EQ(out.human_params, (nlohmann::json{{"format", "outline"}}));
+}
+
+TEST(CliDeclarations, WaitTakesItsElementAndTimeoutUnderTheirCliNames) {
+  CLI::App app{"companyos"};
+  Invocation out;
+  add_all_commands(app, out);
+  parse(app, {"wait", "--element", "@s1:e2", "--predicate", "gone", "--timeout", "5000"});
+  EXPECT_EQ(out.method, "wait");
+  EXPECT_EQ(out.params, (nlohmann::json{{"ref", "@s1:e2"}, {"predicate", "gone"}, {"timeout_ms", 5000}}));
+  EXPECT_EQ(out.reply_timeout, std::chrono::milliseconds(15000));
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The table sits between these two lines of docs/protocol.md.
+constexpr const char* kTableStart = "<!-- methods table: `companyos methods --markdown` writes it -->\n";
+constexpr const char* kTableEnd = "<!-- end of methods table -->";
+
+TEST(ProtocolDoc, TheMethodsTableIsTheDeclarations) {
+  const std::string doc = read_file(COMPANYOS_PROTOCOL_DOC);
+  const auto start = doc.find(kTableStart);
+  ASSERT_NE(start, std::string::npos) << "docs/protocol.md has no line: " << kTableStart;
+  const auto from = start + std::string(kTableStart).size();
+  const auto end = doc.find(kTableEnd, from);
+  ASSERT_NE(end, std::string::npos) << "docs/protocol.md has no line: " << kTableEnd;
+  EXPECT_EQ(doc.substr(from, end - from), methods::markdown_table())
+      << "docs/protocol.md's methods table differs from the declarations; replace it with the output of "
+         "`companyos methods --markdown`";
+}
+
+}  // namespace
+}  // namespace companyos::cli
