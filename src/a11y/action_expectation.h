@@ -38,9 +38,6 @@ struct Expectation {
 // "timeout_ms" (1..60000, default 3000). INVALID_ARGS naming the field otherwise.
 Result<Expectation> parse_expectation(const nlohmann::json& spec);
 
-// The AtspiStateType for a state name as snapshots print it ("checked"), or nullopt.
-std::optional<int> state_from_name(std::string_view name);
-
 struct ExpectationResult {
   bool met = false;
   std::string reason;  // "met", "timeout", "held_before_the_action"

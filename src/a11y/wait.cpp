@@ -46,18 +46,6 @@ Error invalid(std::string message, std::string suggestion) {
                     std::move(suggestion));
 }
 
-// The AT-SPI state with this nick ("checked", "multi-line"); nullopt for other names.
-std::optional<int> state_from_name(std::string_view name) {
-  auto* states = static_cast<GEnumClass*>(g_type_class_ref(ATSPI_TYPE_STATE_TYPE));
-  const GEnumValue* value = g_enum_get_value_by_nick(states, std::string(name).c_str());
-  std::optional<int> state;
-  if (value != nullptr && value->value > ATSPI_STATE_INVALID && value->value < 64) {
-    state = value->value;
-  }
-  g_type_class_unref(states);
-  return state;
-}
-
 // A value as last_seen shows it: whole up to kShownValueChars characters, else cut there
 // (at a character boundary) and marked with "…".
 std::string shortened(const std::string& value) {
