@@ -16,6 +16,7 @@
 #include "a11y/model.h"
 #include "a11y/pipeline.h"
 #include "a11y/toolkit.h"
+#include "core/deadline.h"
 #include "core/result.h"
 
 namespace companyos::a11y {

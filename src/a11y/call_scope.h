@@ -18,10 +18,9 @@
 
 #include "a11y/glib_handles.h"
 #include "a11y/reply_router.h"
+#include "core/deadline.h"
 
 namespace companyos::a11y {
-
-using Deadline = std::chrono::steady_clock::time_point;
 
 // Where a call goes: a connection plus the destination bus name (empty on a peer-to-peer
 // connection, which has no bus to route through). Connections the library opens carry a

@@ -18,6 +18,7 @@
 #include "a11y/selection.h"
 #include "a11y/snapshot.h"
 #include "a11y/snapshot_store.h"
+#include "core/deadline.h"
 #include "core/result.h"
 
 namespace companyos::a11y {

@@ -12,10 +12,9 @@
 #include <string>
 
 #include "a11y/sd_bus_handles.h"
+#include "core/deadline.h"
 
 namespace companyos::a11y {
-
-using Deadline = std::chrono::steady_clock::time_point;
 
 class Pipeline {
  public:

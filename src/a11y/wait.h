@@ -35,6 +35,7 @@
 #include "a11y/events.h"
 #include "a11y/model.h"
 #include "a11y/observer.h"
+#include "core/deadline.h"
 #include "core/result.h"
 
 namespace companyos::a11y {

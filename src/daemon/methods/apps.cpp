@@ -12,7 +12,7 @@ const MethodSpec kApps{
     .summary = "applications on the accessibility bus: name, pid, toolkit, windows",
     .params = {timeout_param()},
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
-      run_observation(params, ctx, std::move(reply), [](a11y::Observer& observer, a11y::Deadline deadline)
+      run_observation(params, ctx, std::move(reply), [](a11y::Observer& observer, Deadline deadline)
                                                          -> Result<nlohmann::json> {
         auto apps = observer.apps(deadline);
         if (!apps) return std::move(apps).take_error();

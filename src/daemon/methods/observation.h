@@ -5,7 +5,7 @@
 #include <chrono>
 #include <functional>
 
-#include "a11y/call_scope.h"
+#include "core/deadline.h"
 #include "daemon/context.h"
 #include "daemon/method_table.h"
 
@@ -17,7 +17,7 @@ inline constexpr std::chrono::milliseconds kMaxObservationTimeout{60000};
 // The optional "timeout_ms" param every observation method takes.
 ParamSpec timeout_param();
 
-using Observation = std::function<Result<nlohmann::json>(a11y::Observer&, a11y::Deadline)>;
+using Observation = std::function<Result<nlohmann::json>(a11y::Observer&, Deadline)>;
 
 // Validates timeout_ms, then runs `work` on the worker pool with that deadline.
 void run_observation(const nlohmann::json& params, DaemonContext& ctx, Reply reply, Observation work);
