@@ -1,6 +1,7 @@
 // Identity of an element = (role, accessible id, name, description) within one window
-// (DESIGN.md §5); position, size and value are not identity. Elements of one window that
-// share an identity are twins: a ref to one of them cannot be resolved unambiguously.
+// (docs/actions.md, "Refs, selectors and resolution"); position, size and value are not
+// identity. Elements of one window that share an identity are twins: a ref to one of them
+// cannot be resolved unambiguously.
 #pragma once
 
 #include <cstdint>
