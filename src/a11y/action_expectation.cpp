@@ -3,7 +3,7 @@
 #include <thread>
 
 #include "a11y/live_resolve.h"
-#include "a11y/snapshot.h"
+#include "a11y/read/snapshot.h"
 
 namespace companyos::a11y {
 namespace {

@@ -3,7 +3,7 @@
 // caller's thread bounded by its deadline, like the Observer's calls: it returns the outcome
 // as soon as the condition holds, or TIMEOUT at the deadline with what it saw last.
 //
-// How it sees changes: it subscribes to AT-SPI event signals (see events.h) on a private
+// How it sees changes: it subscribes to AT-SPI event signals (see wait/events.h) on a private
 // main context, then takes a baseline check, and re-checks after each relevant event
 // (settled for a moment so a burst costs one check) and on a polling tick as a safety net
 // for what emits no event. Window events are bookkept as they come, so a window that
@@ -32,9 +32,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "a11y/events.h"
 #include "a11y/model.h"
 #include "a11y/observer.h"
+#include "a11y/wait/events.h"
 #include "core/deadline.h"
 #include "core/result.h"
 
