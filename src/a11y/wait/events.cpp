@@ -89,6 +89,12 @@ std::optional<AtspiEvent> parse_atspi_event(std::string_view sender, std::string
   return event;
 }
 
+bool is_app_joined_or_left(const AtspiEvent& event) {
+  return event.family == AtspiEvent::Family::kObject && event.member == "ChildrenChanged" &&
+         event.path == kRootPath && event.object && event.object->path == kRootPath &&
+         event.object->bus_name != event.sender;
+}
+
 EventRegistration EventRegistration::acquire(CallScope& scope, const Channel& bus) {
   RegistrationTable& table = registrations();
   // Handlers run inside scope.wait(), or when the scope cancels them, so they own their state.

@@ -62,6 +62,10 @@ std::optional<AtspiEvent> parse_atspi_event(std::string_view sender, std::string
                                             GVariant* parameters,
                                             std::chrono::steady_clock::time_point received);
 
+// The registry announces apps joining and leaving as children of the desktop root whose
+// any_data is the app's own root; an app's own root children are its windows.
+bool is_app_joined_or_left(const AtspiEvent& event);
+
 // Holds the registry registration of kWaitEventKinds on one bus connection while it lives.
 class EventRegistration {
  public:
