@@ -4,9 +4,9 @@
 
 #include <atspi/atspi.h>
 
-#include "a11y/action_call.h"
-#include "a11y/action_choice.h"
-#include "a11y/action_live_read.h"
+#include "a11y/act/action_call.h"
+#include "a11y/act/action_choice.h"
+#include "a11y/act/action_live_read.h"
 #include "a11y/action_policy.h"
 #include "a11y/bus.h"
 #include "a11y/live_resolve.h"

@@ -2,8 +2,8 @@
 // it saw. perform() resolves the target live (live_resolve.h), reads the element again
 // immediately before acting (identity, states, and in strict mode the fingerprint),
 // applies policy (password text needs secret; a disabled element is refused), picks a
-// route by action name or interface (action_choice.h), sends ONE call (action_call.h),
-// reads the effect back (action_readback.h) and checks the caller's expectation
+// route by action name or interface (act/action_choice.h), sends ONE call (act/action_call.h),
+// reads the effect back (act/action_readback.h) and checks the caller's expectation
 // (action_expectation.h). Every reply and error carries its delivery; nothing ever falls
 // back to physical input. Values and typed text never appear in replies, errors or logs —
 // except the read-back text of a non-secret, non-password element, which the caller
@@ -13,6 +13,7 @@
 #include "a11y/action_reply.h"
 #include "a11y/action_request.h"
 #include "a11y/observer.h"
+#include "core/deadline.h"
 #include "core/result.h"
 
 namespace companyos::a11y {

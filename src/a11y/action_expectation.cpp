@@ -3,7 +3,7 @@
 #include <thread>
 
 #include "a11y/live_resolve.h"
-#include "a11y/snapshot.h"
+#include "a11y/read/snapshot.h"
 
 namespace companyos::a11y {
 namespace {
@@ -27,14 +27,6 @@ bool contains(const std::string& haystack, const std::string& needle) {
 }
 
 }  // namespace
-
-std::optional<int> state_from_name(std::string_view name) {
-  for (int state = 0; state < 64; ++state) {
-    const auto names = state_names(StateSet{1} << state);
-    if (!names.empty() && names.front() == name) return state;
-  }
-  return std::nullopt;
-}
 
 Result<Expectation> parse_expectation(const nlohmann::json& spec) {
   if (!spec.is_object()) return invalid("expect must be an object", "");

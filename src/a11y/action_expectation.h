@@ -15,6 +15,7 @@
 #include "a11y/action_target.h"
 #include "a11y/model.h"
 #include "a11y/observer.h"
+#include "core/deadline.h"
 #include "core/result.h"
 
 namespace companyos::a11y {
@@ -37,9 +38,6 @@ struct Expectation {
 // From {"window": T} | {"state": S, "ref": R} | {"text": T}, each with an optional
 // "timeout_ms" (1..60000, default 3000). INVALID_ARGS naming the field otherwise.
 Result<Expectation> parse_expectation(const nlohmann::json& spec);
-
-// The AtspiStateType for a state name as snapshots print it ("checked"), or nullopt.
-std::optional<int> state_from_name(std::string_view name);
 
 struct ExpectationResult {
   bool met = false;

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "a11y/action_kind.h"
+#include "a11y/act/action_kind.h"
 #include "a11y/vocabulary.h"
 #include "core/result.h"
 

@@ -7,10 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/delivery.h"
+#include "a11y/act/action_kind.h"
+#include "a11y/act/action_readback.h"
 #include "a11y/action_expectation.h"
-#include "a11y/action_kind.h"
-#include "a11y/action_readback.h"
+#include "core/delivery.h"
 
 namespace companyos::a11y {
 

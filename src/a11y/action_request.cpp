@@ -1,6 +1,6 @@
 #include "a11y/action_request.h"
 
-#include <glib.h>
+#include "core/text.h"
 
 namespace companyos::a11y {
 namespace {
@@ -11,8 +11,7 @@ Error invalid(std::string message, const std::string& field) {
 
 // Text that can travel as a D-Bus string: valid UTF-8 without NUL.
 bool sendable_text(const std::string& text) {
-  return text.find('\0') == std::string::npos &&
-         g_utf8_validate(text.data(), static_cast<gssize>(text.size()), nullptr);
+  return is_valid_utf8_without_nul(text);
 }
 
 Result<bool> optional_flag(const nlohmann::json& params, const char* key) {

@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "a11y/act/action_kind.h"
 #include "a11y/action_expectation.h"
-#include "a11y/action_kind.h"
 #include "a11y/action_target.h"
 #include "a11y/fingerprint.h"
 #include "core/result.h"

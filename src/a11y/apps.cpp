@@ -5,9 +5,9 @@
 
 #include <atspi/atspi.h>
 
-#include "a11y/variant_fields.h"
+#include "a11y/bus/variant_fields.h"
 #include "a11y/policy.h"
-#include "a11y/window_id.h"
+#include "a11y/read/window_id.h"
 
 namespace companyos::a11y {
 namespace {

@@ -11,6 +11,7 @@
 
 #include "a11y/bus.h"
 #include "a11y/model.h"
+#include "core/deadline.h"
 #include "core/result.h"
 
 namespace companyos::a11y {

@@ -3,7 +3,7 @@
 #include <unordered_set>
 #include <utility>
 
-#include "a11y/variant_fields.h"
+#include "a11y/bus/variant_fields.h"
 
 namespace companyos::a11y {
 namespace {
@@ -147,7 +147,7 @@ Result<AppChannel> Bus::app_channel(CallScope& scope, const std::string& bus_nam
                  address = g_variant_get_string(child_of(reply, 0).get(), nullptr);
                }
              });
-  // The toolkit decides which shortcuts later reads may take (see toolkit.h).
+  // The toolkit decides which shortcuts later reads may take (see read/toolkit.h).
   for (auto [property, field] : {std::pair{"ToolkitName", &channel.toolkit},
                                  std::pair{"Version", &channel.toolkit_version}}) {
     scope.call(via_bus, kRootPath, kPropertiesInterface, "Get",

@@ -11,11 +11,12 @@
 #include <unordered_map>
 #include <vector>
 
-#include "a11y/call_scope.h"
-#include "a11y/connection_pool.h"
+#include "a11y/bus/call_scope.h"
+#include "a11y/bus/connection_pool.h"
+#include "a11y/bus/pipeline.h"
 #include "a11y/model.h"
-#include "a11y/pipeline.h"
-#include "a11y/toolkit.h"
+#include "a11y/read/toolkit.h"
+#include "core/deadline.h"
 #include "core/result.h"
 
 namespace companyos::a11y {
@@ -60,7 +61,7 @@ class Bus {
   void remember_app_name(const std::string& bus_name, const std::string& name);
   std::string known_app_name(const std::string& bus_name) const;
   // Windows as last listed, by id, so a window named by its id can be read without listing
-  // the desktop first. An id is a function of bus name and object path (window_id.h), so it
+  // the desktop first. An id is a function of bus name and object path (read/window_id.h), so it
   // can only ever name that one window; whether it still exists is for the read to find.
   void remember_window(const WindowInfo& window);
   std::optional<WindowInfo> known_window(const std::string& id) const;

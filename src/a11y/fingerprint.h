@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "a11y/identity.h"
 #include "a11y/model.h"
+#include "a11y/read/identity.h"
 
 namespace companyos::a11y {
 

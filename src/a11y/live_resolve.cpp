@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <limits>
 
-#include "a11y/details.h"
-#include "a11y/message_fields.h"
+#include "a11y/bus/message_fields.h"
 #include "a11y/policy.h"
+#include "a11y/read/details.h"
+#include "a11y/read/snapshot.h"
 #include "a11y/ref.h"
-#include "a11y/snapshot.h"
 
 namespace companyos::a11y {
 namespace {

@@ -20,6 +20,7 @@
 #include "a11y/action_target.h"
 #include "a11y/model.h"
 #include "a11y/observer.h"
+#include "core/deadline.h"
 #include "core/result.h"
 
 namespace companyos::a11y {

@@ -20,7 +20,7 @@ struct Bounds {
 };
 
 struct WindowInfo {
-  std::string id;  // opaque, stable for the window's life (see window_id.h)
+  std::string id;  // opaque, stable for the window's life (see read/window_id.h)
   std::string title;
   std::string role;
   StateSet states = 0;

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "a11y/live_read.h"
-#include "a11y/message_fields.h"
+#include "a11y/bus/message_fields.h"
 #include "a11y/policy.h"
+#include "a11y/read/live_read.h"
 #include "a11y/ref.h"
 #include "a11y/render.h"
 

@@ -15,9 +15,10 @@
 #include "a11y/apps.h"
 #include "a11y/bus.h"
 #include "a11y/model.h"
+#include "a11y/read/snapshot.h"
 #include "a11y/selection.h"
-#include "a11y/snapshot.h"
 #include "a11y/snapshot_store.h"
+#include "core/deadline.h"
 #include "core/result.h"
 
 namespace companyos::a11y {

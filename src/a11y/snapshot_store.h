@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "a11y/identity.h"
 #include "a11y/model.h"
+#include "a11y/read/identity.h"
 #include "a11y/ref.h"
 #include "core/result.h"
 

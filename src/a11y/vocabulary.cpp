@@ -83,6 +83,15 @@ std::vector<std::string> state_names(StateSet states) {
   return names;
 }
 
+std::optional<int> state_from_name(std::string_view name) {
+  if (name.empty()) return std::nullopt;
+  const auto& nicks = states_table().nicks;
+  for (std::size_t bit = 0; bit < nicks.size(); ++bit) {
+    if (nicks[bit] == name) return static_cast<int>(bit);
+  }
+  return std::nullopt;
+}
+
 bool has_state(StateSet states, int atspi_state) {
   return atspi_state >= 0 && atspi_state < 64 && ((states >> atspi_state) & 1u) != 0;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,10 @@ std::int64_t role_from_name(std::string_view name);
 
 // State nicks in enum order, e.g. {"enabled", "focusable", "multi-line"}.
 std::vector<std::string> state_names(StateSet states);
+// Inverse of state_names for one state: the AtspiStateType of a state name as snapshots
+// print it ("checked", "multi-line"); nullopt for any other name ("Checked", "invalid",
+// "last-defined").
+std::optional<int> state_from_name(std::string_view name);
 bool has_state(StateSet states, int atspi_state);
 // Two 32-bit words as sent on the wire (low word first).
 StateSet state_set_from_words(const std::uint32_t* words, std::size_t count);

@@ -11,7 +11,7 @@
 namespace companyos::automation {
 
 Result<std::set<long>> accessible_app_pids(a11y::Observer& observer, const std::string& app,
-                                           a11y::Deadline deadline) {
+                                           Deadline deadline) {
   if (auto allowed = a11y::check_observation_allowed(app); !allowed) return std::move(allowed).take_error();
   std::set<long> pids;
   auto apps = observer.apps(deadline);
@@ -30,7 +30,7 @@ bool belongs_to_app(const x11::WindowInfo& window, std::string_view app, const s
 }
 
 Result<x11::WindowInfo> find_app_window(a11y::Observer& observer, const std::string& app,
-                                        x11::Connection& connection, a11y::Deadline deadline) {
+                                        x11::Connection& connection, Deadline deadline) {
   auto pids = accessible_app_pids(observer, app, deadline);
   if (!pids) return std::move(pids).take_error();
   auto windows = x11::list_windows(connection);

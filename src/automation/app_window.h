@@ -18,11 +18,11 @@ namespace companyos::automation {
 // Pids of the accessible apps named `app` (empty when none, or when the bus does not
 // answer). POLICY_DENIED for a password manager.
 Result<std::set<long>> accessible_app_pids(a11y::Observer& observer, const std::string& app,
-                                           a11y::Deadline deadline);
+                                           Deadline deadline);
 
 bool belongs_to_app(const x11::WindowInfo& window, std::string_view app, const std::set<long>& pids);
 
 Result<x11::WindowInfo> find_app_window(a11y::Observer& observer, const std::string& app,
-                                        x11::Connection& connection, a11y::Deadline deadline);
+                                        x11::Connection& connection, Deadline deadline);
 
 }  // namespace companyos::automation

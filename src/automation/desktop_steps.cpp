@@ -32,7 +32,7 @@ namespace {
 using std::chrono::milliseconds;
 using SteadyClock = std::chrono::steady_clock;
 
-a11y::Deadline after(milliseconds duration) { return SteadyClock::now() + duration; }
+Deadline after(milliseconds duration) { return SteadyClock::now() + duration; }
 
 // Sleeps for `duration` unless the stop token fires first; false when it fired.
 bool pause(const std::stop_token& stop, milliseconds duration) {
@@ -365,7 +365,7 @@ StepOutcome DesktopStepExecutor::wait(const WaitStep& step, const StepContext& c
   const milliseconds timeout = std::chrono::seconds(step.timeout_seconds);
   if (const auto* element = std::get_if<ElementWait>(&step.condition)) {
     const std::string what = describe_target(element->app, element->target);
-    return poll(context, timeout, options_.poll_interval, false, [&](a11y::Deadline deadline) {
+    return poll(context, timeout, options_.poll_interval, false, [&](Deadline deadline) {
       auto probe = probe_element(observer_, element->app, element->window, element->target, deadline);
       if (element->predicate == WaitPredicate::kGone) {
         if (probe && probe->matches == 0) return holds(what + " is gone");
@@ -451,12 +451,12 @@ StepOutcome DesktopStepExecutor::check(const CheckStep& step, const StepContext&
           outcome.output_truncated = result->output_truncated;
           return outcome;
         } else if constexpr (std::is_same_v<T, FileCheck>) {
-          return poll(context, timeout, options_.poll_interval, true, [&](a11y::Deadline) {
+          return poll(context, timeout, options_.poll_interval, true, [&](Deadline) {
             const FileVerdict verdict = judge_file(check);
             return verdict.holds ? holds(verdict.reason) : not_yet(verdict.reason);
           });
         } else if constexpr (std::is_same_v<T, FrontCheck>) {
-          return poll(context, timeout, options_.poll_interval, true, [&](a11y::Deadline deadline) {
+          return poll(context, timeout, options_.poll_interval, true, [&](Deadline deadline) {
             auto pids = accessible_app_pids(observer_, check.app, deadline);
             if (!pids) return refused(pids.error());
             auto connection = x11::Connection::open();
@@ -469,7 +469,7 @@ StepOutcome DesktopStepExecutor::check(const CheckStep& step, const StepContext&
           });
         } else {
           const std::string what = describe_target(check.app, check.target);
-          return poll(context, timeout, options_.poll_interval, true, [&](a11y::Deadline deadline) {
+          return poll(context, timeout, options_.poll_interval, true, [&](Deadline deadline) {
             auto probe = probe_element(observer_, check.app, check.window, check.target, deadline);
             return element_look(probe, what, [&](const a11y::Node& node) {
               switch (check.expectation) {

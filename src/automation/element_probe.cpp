@@ -22,7 +22,7 @@ Result<a11y::Selector> to_selector(const std::string& app, const std::optional<s
 
 Result<ElementProbe> probe_element(a11y::Observer& observer, const std::string& app,
                                    const std::optional<std::string>& window,
-                                   const ElementSelector& target, a11y::Deadline deadline) {
+                                   const ElementSelector& target, Deadline deadline) {
   a11y::FindQuery query;
   query.target.app = app;
   query.target.title = window;

@@ -29,7 +29,7 @@ Result<a11y::Selector> to_selector(const std::string& app, const std::optional<s
 // APP_UNRESPONSIVE, BUS_UNAVAILABLE); zero or several matches are not errors here.
 Result<ElementProbe> probe_element(a11y::Observer& observer, const std::string& app,
                                    const std::optional<std::string>& window,
-                                   const ElementSelector& target, a11y::Deadline deadline);
+                                   const ElementSelector& target, Deadline deadline);
 
 // Value.CurrentValue as printed, else the text; nullopt for a password field (never read).
 std::optional<std::string> element_value(const a11y::Node& node);

@@ -1,5 +1,5 @@
-// What reached the app (DESIGN.md §1, promise 2): nothing, something unconfirmed, or an
-// effect that was read back. Only not_delivered is safe to retry.
+// What reached the app (docs/actions.md, "Delivery outcomes"): nothing, something
+// unconfirmed, or an effect that was read back. Only not_delivered is safe to retry.
 #pragma once
 
 #include <string_view>

@@ -1,11 +1,25 @@
-// Checks on user-given text shared by the modules that validate it (launch targets,
-// automation definitions).
+// Checks on user-given text shared by the modules that validate it (requests, launch
+// targets, automation definitions, action arguments, typed text).
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace companyos {
+
+// Strict UTF-8 (RFC 3629): overlong forms, surrogates (U+D800–U+DFFF), values past
+// U+10FFFF and truncated sequences are refused. NUL is a character like any other here;
+// noncharacters such as U+FFFE are accepted, as GLib's g_utf8_validate accepts them.
+bool is_valid_utf8(std::string_view text);
+
+// Valid UTF-8 with no NUL byte: text that can travel as a C or D-Bus string. The same
+// text g_utf8_validate accepts when given its length.
+bool is_valid_utf8_without_nul(std::string_view text);
+
+// The Unicode code points of `text`; nullopt when it is not valid UTF-8 (as is_valid_utf8).
+std::optional<std::u32string> decode_utf8(std::string_view text);
 
 // C0 controls, DEL, and C1 controls as UTF-8 encodes them (0xC2 0x80–0x9F).
 inline bool has_control_characters(std::string_view text) {

@@ -28,7 +28,7 @@ double milliseconds_since(Clock::time_point start) {
 
 class PhysicalClick {
  public:
-  PhysicalClick(a11y::Observer& observer, const a11y::ActionRequest& request, a11y::Deadline deadline)
+  PhysicalClick(a11y::Observer& observer, const a11y::ActionRequest& request, Deadline deadline)
       : observer_(observer), request_(request), deadline_(deadline) {}
 
   Result<nlohmann::json> run();
@@ -56,7 +56,7 @@ class PhysicalClick {
 
   a11y::Observer& observer_;
   const a11y::ActionRequest& request_;
-  const a11y::Deadline deadline_;
+  const Deadline deadline_;
   const Clock::time_point started_ = Clock::now();
   std::optional<a11y::LiveTarget> target_;
   std::optional<a11y::FingerprintInput> fingerprint_;
@@ -246,7 +246,7 @@ std::optional<ScreenPoint> click_point(const a11y::Bounds& element, bool window_
 }
 
 Result<nlohmann::json> physical_click(a11y::Observer& observer, const a11y::ActionRequest& request,
-                                      a11y::Deadline deadline) {
+                                      Deadline deadline) {
   PhysicalClick click(observer, request, deadline);
   return click.run();
 }

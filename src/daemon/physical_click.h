@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "a11y/action_request.h"
-#include "a11y/call_scope.h"
 #include "a11y/model.h"
+#include "core/deadline.h"
 #include "core/result.h"
 #include "x11/geometry.h"
 
@@ -38,6 +38,6 @@ std::optional<ScreenPoint> click_point(const a11y::Bounds& element, bool window_
 // "point" {x, y} and "x11_window". Errors carry details.delivery (not_delivered until the
 // button went down) and details.target once the element was resolved.
 Result<nlohmann::json> physical_click(a11y::Observer& observer, const a11y::ActionRequest& request,
-                                      a11y::Deadline deadline);
+                                      Deadline deadline);
 
 }  // namespace companyos::daemon

@@ -1,8 +1,7 @@
 #include "daemon/request.h"
 
-#include <glib.h>
-
 #include "companyos/protocol.h"
+#include "core/text.h"
 
 namespace companyos::daemon {
 namespace {
@@ -21,7 +20,7 @@ std::variant<Request, RequestError> parse_request(const FramedLine& line) {
     return bad(nullptr, "request line longer than " + std::to_string(protocol::kMaxLineBytes) +
                             " bytes", "split the work into smaller requests");
   }
-  if (!g_utf8_validate(line.text.data(), static_cast<gssize>(line.text.size()), nullptr)) {
+  if (!is_valid_utf8_without_nul(line.text)) {
     return bad(nullptr, "request is not valid UTF-8", kShape);
   }
   auto doc = nlohmann::json::parse(line.text, nullptr, /*allow_exceptions=*/false);

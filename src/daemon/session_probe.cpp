@@ -1,8 +1,8 @@
 #include "daemon/session_probe.h"
 
 #include "a11y/bus.h"
-#include "a11y/call_scope.h"
 #include "a11y/observer.h"
+#include "core/deadline.h"
 #include "launch/platform.h"
 #include "x11/capabilities.h"
 #include "x11/connection.h"
@@ -23,7 +23,7 @@ nlohmann::json probe_x11() {
           {"window_manager", caps->window_manager_name}};
 }
 
-nlohmann::json probe_accessibility(a11y::Observer& observer, a11y::Deadline deadline) {
+nlohmann::json probe_accessibility(a11y::Observer& observer, Deadline deadline) {
   nlohmann::json out = {{"bus", false}, {"registry", false}};
   {
     a11y::CallScope scope(deadline);

@@ -16,7 +16,7 @@ Status require_x11_session(std::string_view what) {
                     {{"display_server", x11::to_string(server)}});
 }
 
-Result<TargetWindow> find_target_window(a11y::Observer& observer, a11y::Deadline deadline,
+Result<TargetWindow> find_target_window(a11y::Observer& observer, Deadline deadline,
                                         const a11y::WindowQuery& query, x11::Connection& connection) {
   auto apps = observer.apps(deadline);
   if (!apps) return std::move(apps).take_error();
@@ -47,7 +47,7 @@ Result<a11y::WindowQuery> window_query_from(const nlohmann::json& params) {
 }
 
 Result<nlohmann::json> act_on_target_window(std::string_view what, a11y::Observer& observer,
-                                            a11y::Deadline deadline, const a11y::WindowQuery& query,
+                                            Deadline deadline, const a11y::WindowQuery& query,
                                             const WindowAct& act) {
   if (auto st = require_x11_session(what); !st) return std::move(st).take_error();
   auto connection = x11::Connection::open();

@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "a11y/call_scope.h"
 #include "a11y/model.h"
 #include "a11y/selection.h"
+#include "core/deadline.h"
 #include "core/result.h"
 #include "x11/connection.h"
 #include "x11/windows.h"
@@ -30,14 +30,14 @@ Status require_x11_session(std::string_view what);
 
 // APP_NOT_FOUND / WINDOW_NOT_FOUND / AMBIGUOUS_TARGET / POLICY_DENIED as for a snapshot;
 // WINDOW_NOT_FOUND also when no single X11 window pairs with it.
-Result<TargetWindow> find_target_window(a11y::Observer& observer, a11y::Deadline deadline,
+Result<TargetWindow> find_target_window(a11y::Observer& observer, Deadline deadline,
                                         const a11y::WindowQuery& query, x11::Connection& connection);
 
 // What a window-level request does once it has its window: X11 only (require_x11_session),
 // a fresh connection, find_target_window, then act with both; every refusal before act.
 using WindowAct = std::function<Result<nlohmann::json>(x11::Connection&, const TargetWindow&)>;
 Result<nlohmann::json> act_on_target_window(std::string_view what, a11y::Observer& observer,
-                                            a11y::Deadline deadline, const a11y::WindowQuery& query,
+                                            Deadline deadline, const a11y::WindowQuery& query,
                                             const WindowAct& act);
 
 // Reads app / window / title params into a query.

@@ -2,6 +2,7 @@
 
 #include <glib.h>
 
+#include "core/text.h"
 #include "launch/glib_handles.h"
 
 namespace companyos::launch {
@@ -48,7 +49,7 @@ std::string_view to_string(MatchField field) {
 
 std::string fold_case(std::string_view text) {
   const auto length = static_cast<gssize>(text.size());
-  if (!g_utf8_validate(text.data(), length, nullptr)) {
+  if (!is_valid_utf8_without_nul(text)) {
     GCharPtr lowered(g_ascii_strdown(text.data(), length));
     return lowered.get();
   }

@@ -30,7 +30,7 @@ std::variant<std::string, Refusal> link_scheme(const std::string& url) {
     return target_problem(ErrorCode::kInvalidArgs, "control_characters",
                           "the link contains control characters");
   }
-  if (!g_utf8_validate(url.data(), static_cast<gssize>(url.size()), nullptr)) {
+  if (!is_valid_utf8_without_nul(url)) {
     return target_problem(ErrorCode::kInvalidArgs, "unparseable", "the link is not valid UTF-8");
   }
   // GUri lets spaces through, though no part of a URI may hold one.

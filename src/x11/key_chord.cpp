@@ -5,7 +5,7 @@
 #include <cctype>
 #include <vector>
 
-#include "x11/utf8.h"
+#include "core/text.h"
 
 namespace companyos::x11 {
 namespace {

@@ -4,10 +4,10 @@
 #include <cstdio>
 #include <vector>
 
+#include "core/text.h"
 #include "x11/capabilities.h"
 #include "x11/error_trap.h"
 #include "x11/keymap_remap.h"
-#include "x11/utf8.h"
 #include "x11/xlib.h"
 
 namespace companyos::x11 {

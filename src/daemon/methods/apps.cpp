@@ -10,7 +10,7 @@ namespace companyos::daemon::methods {
 const MethodSpec kApps{
     .decl = declared::kApps,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
-      run_observation(params, ctx, std::move(reply), [](a11y::Observer& observer, a11y::Deadline deadline)
+      run_observation(params, ctx, std::move(reply), [](a11y::Observer& observer, Deadline deadline)
                                                          -> Result<nlohmann::json> {
         auto apps = observer.apps(deadline);
         if (!apps) return std::move(apps).take_error();

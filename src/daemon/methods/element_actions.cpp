@@ -51,7 +51,7 @@ void perform(const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
   a11y::ActionEngine& engine = ctx.actions;
   run_observation(run_params, ctx, std::move(reply),
                   [&engine, request = std::move(request).value(), headed](
-                      a11y::Observer& observer, a11y::Deadline deadline) -> Result<nlohmann::json> {
+                      a11y::Observer& observer, Deadline deadline) -> Result<nlohmann::json> {
                     if (headed) return physical_click(observer, request, deadline);
                     auto done = engine.perform(request, deadline);
                     if (!done) return std::move(done).take_error();

@@ -19,7 +19,7 @@ const MethodSpec kFind{
         return reply(make_error(ErrorCode::kInvalidArgs, "find needs at least one of role, name, id",
                                 {}, "e.g. companyos find --app mousepad --role \"push button\""));
       }
-      run_observation(params, ctx, std::move(reply), [query](a11y::Observer& observer, a11y::Deadline deadline)
+      run_observation(params, ctx, std::move(reply), [query](a11y::Observer& observer, Deadline deadline)
                                                          -> Result<nlohmann::json> {
         auto found = observer.find(query, deadline);
         if (!found) return std::move(found).take_error();
@@ -34,7 +34,7 @@ const MethodSpec kGet{
     .decl = declared::kGet,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       const auto ref = params["ref"].get<std::string>();
-      run_observation(params, ctx, std::move(reply), [ref](a11y::Observer& observer, a11y::Deadline deadline)
+      run_observation(params, ctx, std::move(reply), [ref](a11y::Observer& observer, Deadline deadline)
                                                          -> Result<nlohmann::json> {
         auto details = observer.get(ref, deadline);
         if (!details) return std::move(details).take_error();

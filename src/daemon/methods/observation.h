@@ -5,13 +5,13 @@
 #include <chrono>
 #include <functional>
 
-#include "a11y/call_scope.h"
+#include "core/deadline.h"
 #include "daemon/context.h"
 #include "daemon/method_table.h"
 
 namespace companyos::daemon::methods {
 
-using Observation = std::function<Result<nlohmann::json>(a11y::Observer&, a11y::Deadline)>;
+using Observation = std::function<Result<nlohmann::json>(a11y::Observer&, Deadline)>;
 
 // Runs `work` on the worker pool with that deadline.
 void run_observation(const nlohmann::json& params, DaemonContext& ctx, Reply reply, Observation work);

@@ -57,7 +57,7 @@ const MethodSpec kScreenshot{
                                 {{"out", out}}));
       }
       run_observation(params, ctx, std::move(reply),
-                      [query = *query, out](a11y::Observer& observer, a11y::Deadline deadline) {
+                      [query = *query, out](a11y::Observer& observer, Deadline deadline) {
                         return act_on_target_window(
                             "screenshot", observer, deadline, query,
                             [&](x11::Connection& connection, const TargetWindow& target) {

@@ -42,7 +42,7 @@ const MethodSpec kSnapshot{
       outline.bounds = params.value("bounds", false);
       run_observation(params, ctx, std::move(reply),
                       [query = *query, view, outline, format = *format](
-                          a11y::Observer& observer, a11y::Deadline deadline) -> Result<nlohmann::json> {
+                          a11y::Observer& observer, Deadline deadline) -> Result<nlohmann::json> {
                         auto snapshot = observer.snapshot(query, deadline);
                         if (!snapshot) return std::move(snapshot).take_error();
                         const auto tree = a11y::make_view((*snapshot)->nodes, view);

@@ -43,7 +43,7 @@ Result<nlohmann::json> focus_window(x11::Connection& connection, const TargetWin
 }
 
 Result<nlohmann::json> close_window(x11::Connection& connection, const TargetWindow& target,
-                                    a11y::Deadline deadline) {
+                                    Deadline deadline) {
   if (auto st = x11::close_window(connection, target.xid); !st) return std::move(st).take_error();
   // The app may refuse or ask to save: closed is only what the window list shows.
   bool gone = false;
@@ -120,7 +120,7 @@ const MethodSpec kFocusWindow{
       if (!program) return reply(std::move(program).take_error());
       if (!program->empty()) return focus_through_bridge(ctx, *program, *query, std::move(reply));
       run_observation(params, ctx, std::move(reply),
-                      [query = *query](a11y::Observer& observer, a11y::Deadline deadline) -> Result<nlohmann::json> {
+                      [query = *query](a11y::Observer& observer, Deadline deadline) -> Result<nlohmann::json> {
                         return act_on_target_window(
                             "focus-window", observer, deadline, query,
                             [&](x11::Connection& connection, const TargetWindow& target) {
@@ -136,7 +136,7 @@ const MethodSpec kCloseWindow{
       auto query = window_query_from(params);
       if (!query) return reply(std::move(query).take_error());
       run_observation(params, ctx, std::move(reply),
-                      [query = *query](a11y::Observer& observer, a11y::Deadline deadline) -> Result<nlohmann::json> {
+                      [query = *query](a11y::Observer& observer, Deadline deadline) -> Result<nlohmann::json> {
                         return act_on_target_window(
                             "close-window", observer, deadline, query,
                             [&](x11::Connection& connection, const TargetWindow& target) {
@@ -171,7 +171,7 @@ const MethodSpec kPress{
         return reply(std::move(st).take_error());
       }
       run_observation(params, ctx, std::move(reply),
-                      [query = *query, chord = *chord](a11y::Observer& observer, a11y::Deadline deadline)
+                      [query = *query, chord = *chord](a11y::Observer& observer, Deadline deadline)
                           -> Result<nlohmann::json> {
                         return act_on_target_window(
                             "press", observer, deadline, query,

@@ -24,7 +24,7 @@ const MethodSpec kWindows{
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       std::optional<std::string> app;
       if (params.contains("app")) app = params["app"].get<std::string>();
-      run_observation(params, ctx, std::move(reply), [app](a11y::Observer& observer, a11y::Deadline deadline)
+      run_observation(params, ctx, std::move(reply), [app](a11y::Observer& observer, Deadline deadline)
                                                          -> Result<nlohmann::json> {
         auto windows = observer.windows(app, deadline);
         if (!windows) return std::move(windows).take_error();

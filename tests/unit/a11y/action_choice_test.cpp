@@ -1,4 +1,4 @@
-#include "a11y/action_choice.h"
+#include "a11y/act/action_choice.h"
 
 #include <atspi/atspi.h>
 #include <gtest/gtest.h>

@@ -61,14 +61,6 @@ TEST(Expectation, RejectsBadSpecsNamingTheField) {
   }
 }
 
-TEST(Expectation, StateNamesAreTheSnapshotsNicks) {
-  EXPECT_EQ(state_from_name("checked"), ATSPI_STATE_CHECKED);
-  EXPECT_EQ(state_from_name("focused"), ATSPI_STATE_FOCUSED);
-  EXPECT_EQ(state_from_name("multi-line"), ATSPI_STATE_MULTI_LINE);
-  EXPECT_FALSE(state_from_name("Checked").has_value());
-  EXPECT_FALSE(state_from_name("").has_value());
-}
-
 TEST(Expectation, ReportsWhatWasChecked) {
   auto expectation = parse_expectation({{"text", "Done"}, {"timeout_ms", 200}});
   ASSERT_TRUE(expectation.ok());

@@ -1,4 +1,4 @@
-#include "a11y/action_kind.h"
+#include "a11y/act/action_kind.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "a11y/action_readback.h"
+#include "a11y/act/action_readback.h"
 
 #include <atspi/atspi.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "a11y/call_scope.h"
+#include "a11y/bus/call_scope.h"
 
 #include <gtest/gtest.h>
 

@@ -9,7 +9,7 @@
 
 #include <atspi/atspi.h>
 
-#include "a11y/details.h"
+#include "a11y/read/details.h"
 #include "sd_bus_peer.h"
 
 namespace companyos::a11y {

@@ -1,9 +1,9 @@
-#include "a11y/details.h"
+#include "a11y/read/details.h"
 
 #include <atspi/atspi.h>
 #include <gtest/gtest.h>
 
-#include "a11y/toolkit.h"
+#include "a11y/read/toolkit.h"
 
 namespace companyos::a11y {
 namespace {

@@ -1,4 +1,4 @@
-#include "a11y/identity.h"
+#include "a11y/read/identity.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "a11y/message_fields.h"
+#include "a11y/bus/message_fields.h"
 
 #include <gtest/gtest.h>
 

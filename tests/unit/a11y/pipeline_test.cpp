@@ -1,11 +1,11 @@
-#include "a11y/pipeline.h"
+#include "a11y/bus/pipeline.h"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <stdexcept>
 
-#include "a11y/connection_pool.h"
+#include "a11y/bus/connection_pool.h"
 #include "sd_bus_peer.h"
 
 namespace companyos::a11y {

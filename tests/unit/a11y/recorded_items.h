@@ -8,8 +8,8 @@
 #include <atspi/atspi.h>
 #include <gtest/gtest.h>
 
+#include "a11y/bus/sd_bus_handles.h"
 #include "a11y/model.h"
-#include "a11y/sd_bus_handles.h"
 
 namespace companyos::a11y::testing {
 

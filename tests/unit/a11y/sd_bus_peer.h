@@ -16,7 +16,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "a11y/sd_bus_handles.h"
+#include "a11y/bus/sd_bus_handles.h"
 
 namespace companyos::a11y::testing {
 

@@ -1,4 +1,4 @@
-#include "a11y/tree_builder.h"
+#include "a11y/read/tree_builder.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "a11y/variant_fields.h"
+#include "a11y/bus/variant_fields.h"
 
 #include <atspi/atspi.h>
 #include <gtest/gtest.h>

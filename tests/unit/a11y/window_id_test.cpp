@@ -1,4 +1,4 @@
-#include "a11y/window_id.h"
+#include "a11y/read/window_id.h"
 
 #include <set>
 

@@ -1,0 +1,203 @@
+#include "a11y/act/action_choice.h"
+
+#include <initializer_list>
+
+#include <atspi/atspi.h>
+#include <glib.h>
+
+namespace companyos::a11y {
+namespace {
+
+const std::initializer_list<std::string_view> kClickNames = {"click", "press", "activate",
+                                                                  "invoke", "jump"};
+const std::initializer_list<std::string_view> kToggleNames = {"toggle", "click", "press",
+                                                                   "activate"};
+const std::initializer_list<std::string_view> kFlipExpansionNames = {
+    "expand or contract", "expand or collapse", "toggle"};
+
+bool same_name(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && g_ascii_strncasecmp(a.data(), b.data(), a.size()) == 0;
+}
+
+// Index of the first preference the element lists, or -1.
+int find_preferred(const std::vector<std::string>& actions,
+                   std::initializer_list<std::string_view> preferences,
+                   std::string_view* chosen = nullptr) {
+  for (std::string_view preference : preferences) {
+    for (std::size_t i = 0; i < actions.size(); ++i) {
+      if (same_name(actions[i], preference)) {
+        if (chosen != nullptr) *chosen = preference;
+        return static_cast<int>(i);
+      }
+    }
+  }
+  return -1;
+}
+
+ChosenRoute do_action(const ElementFacts& element, int index, bool toggles = false) {
+  return ChosenRoute{Route::kDoAction, index, element.actions[static_cast<std::size_t>(index)],
+                     toggles};
+}
+
+ChosenRoute via(Route route) { return ChosenRoute{route, -1, {}, false}; }
+
+Error unsupported(ActionKind kind, const ElementFacts& element, std::string reason) {
+  // A name a toolkit leaves empty names nothing that could be asked for.
+  std::vector<std::string> available;
+  for (const std::string& name : element.actions) {
+    if (!name.empty()) available.push_back(name);
+  }
+  return make_error(ErrorCode::kActionNotSupported,
+                    "the element offers no way to " + std::string(method_name(kind)) + ": " + reason,
+                    {{"kind", "no_semantic_route"},
+                     {"method", std::string(method_name(kind))},
+                     {"reason", reason},
+                     {"role", role_name(element.role)},
+                     {"available_actions", available}},
+                    available.empty()
+                        ? "pick an element that offers this action"
+                        : "use one of the available actions with the action method");
+}
+
+bool is_menu_like(std::uint32_t role) {
+  return role == ATSPI_ROLE_MENU || role == ATSPI_ROLE_MENU_BAR || role == ATSPI_ROLE_POPUP_MENU;
+}
+
+Result<ChosenRoute> choose_expansion(ActionKind kind, const ElementFacts& element) {
+  const bool expand = kind == ActionKind::kExpand;
+  const bool expandable = has_state(element.states, ATSPI_STATE_EXPANDABLE);
+  const bool expanded = has_state(element.states, ATSPI_STATE_EXPANDED);
+  const int dedicated = find_preferred(element.actions, {expand ? "expand" : "collapse"});
+  if (!expandable && dedicated < 0) {
+    return unsupported(kind, element, "it is not expandable");
+  }
+  if (expandable && expanded == expand) return via(Route::kAlreadyInState);
+  if (dedicated >= 0) return do_action(element, dedicated);
+  const int flip = find_preferred(element.actions, kFlipExpansionNames);
+  if (flip >= 0) return do_action(element, flip, true);
+  return unsupported(kind, element, "it lists no expand or collapse action");
+}
+
+Result<ChosenRoute> choose_select(const ElementFacts& element, const ContainerFacts& parent,
+                                  const ContainerFacts& grandparent) {
+  const bool parent_selects = parent.present && (parent.interfaces & kInterfaceSelection);
+  if (parent_selects && !is_menu_like(parent.role)) return via(Route::kSelectInParent);
+  if (parent.present && is_menu_like(parent.role) && grandparent.present &&
+      grandparent.role == ATSPI_ROLE_COMBO_BOX && (grandparent.interfaces & kInterfaceSelection)) {
+    return via(Route::kSelectInGrandparent);
+  }
+  const int own = find_preferred(element.actions, {"select"});
+  if (own >= 0) return do_action(element, own);
+  return unsupported(ActionKind::kSelect, element,
+                     "its container has no Selection and it lists no select action");
+}
+
+Result<ChosenRoute> choose_named(const ElementFacts& element, std::string_view requested) {
+  for (std::size_t i = 0; i < element.actions.size(); ++i) {
+    if (element.actions[i] == requested) return do_action(element, static_cast<int>(i));
+  }
+  int match = -1;
+  for (std::size_t i = 0; i < element.actions.size(); ++i) {
+    if (!same_name(element.actions[i], requested)) continue;
+    if (match >= 0) {
+      return unsupported(ActionKind::kNamed, element,
+                         "several actions match \"" + std::string(requested) +
+                             "\" when case is ignored; give the exact name");
+    }
+    match = static_cast<int>(i);
+  }
+  if (match >= 0) return do_action(element, match);
+  return unsupported(ActionKind::kNamed, element,
+                     "it lists no action named \"" + std::string(requested) + "\"");
+}
+
+bool is_editable_text(const ElementFacts& element) {
+  return (element.interfaces & kInterfaceEditableText) &&
+         has_state(element.states, ATSPI_STATE_EDITABLE);
+}
+
+}  // namespace
+
+bool is_checkable(std::uint32_t role, StateSet states) {
+  switch (role) {
+    case ATSPI_ROLE_CHECK_BOX:
+    case ATSPI_ROLE_TOGGLE_BUTTON:
+    case ATSPI_ROLE_RADIO_BUTTON:
+    case ATSPI_ROLE_CHECK_MENU_ITEM:
+    case ATSPI_ROLE_RADIO_MENU_ITEM:
+      return true;
+    default:
+      return has_state(states, ATSPI_STATE_CHECKABLE);
+  }
+}
+
+Result<ChosenRoute> choose_route(ActionKind kind, const ElementFacts& element,
+                                 const ContainerFacts& parent, const ContainerFacts& grandparent,
+                                 std::string_view requested_action) {
+  switch (kind) {
+    case ActionKind::kClick: {
+      const int index = find_preferred(element.actions, kClickNames);
+      if (index >= 0) return do_action(element, index);
+      return unsupported(kind, element, "it lists no click, press, activate, invoke or jump action");
+    }
+    case ActionKind::kToggle: {
+      if (!is_checkable(element.role, element.states)) {
+        return unsupported(kind, element, "it is not checkable");
+      }
+      const int index = find_preferred(element.actions, kToggleNames);
+      if (index >= 0) return do_action(element, index, true);
+      return unsupported(kind, element, "it lists no toggle, click, press or activate action");
+    }
+    case ActionKind::kExpand:
+    case ActionKind::kCollapse:
+      return choose_expansion(kind, element);
+    case ActionKind::kSelect:
+      return choose_select(element, parent, grandparent);
+    case ActionKind::kFocus:
+      if ((element.interfaces & kInterfaceComponent) &&
+          has_state(element.states, ATSPI_STATE_FOCUSABLE)) {
+        return via(Route::kGrabFocus);
+      }
+      return unsupported(kind, element, "it is not focusable");
+    case ActionKind::kNamed:
+      if (requested_action.empty()) {
+        return make_error(ErrorCode::kInvalidArgs, "no action name given", {{"field", "action"}},
+                          "name one of the element's actions");
+      }
+      return choose_named(element, requested_action);
+    case ActionKind::kSetValue:
+      if ((element.interfaces & kInterfaceValue) && element.role != ATSPI_ROLE_PROGRESS_BAR &&
+          element.role != ATSPI_ROLE_LEVEL_BAR) {
+        return via(Route::kSetNumber);
+      }
+      if (is_editable_text(element)) return via(Route::kSetText);
+      return unsupported(kind, element, "it has neither a settable Value nor editable text");
+    case ActionKind::kType:
+      if (is_editable_text(element)) return via(Route::kInsertText);
+      return unsupported(kind, element, "it has no editable text");
+  }
+  return unsupported(kind, element, "unknown action");
+}
+
+std::string route_name(const ChosenRoute& route) {
+  switch (route.route) {
+    case Route::kDoAction:
+      return "action:" + route.action_name;
+    case Route::kSelectInParent:
+    case Route::kSelectInGrandparent:
+      return "Selection.SelectChild";
+    case Route::kGrabFocus:
+      return "Component.GrabFocus";
+    case Route::kSetText:
+      return "EditableText.SetTextContents";
+    case Route::kSetNumber:
+      return "Value.CurrentValue";
+    case Route::kInsertText:
+      return "EditableText.InsertText";
+    case Route::kAlreadyInState:
+      return "none";
+  }
+  return "none";
+}
+
+}  // namespace companyos::a11y

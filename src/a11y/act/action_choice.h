@@ -1,0 +1,79 @@
+// Chooses how a semantic action reaches an element: by action NAME (never by index 0,
+// which is not always the click), or through an interface. Pure: works on what a live
+// read found. No fitting route → ACTION_NOT_SUPPORTED listing the element's actions;
+// physical input is never a fallback.
+//
+// Names match case-insensitively (ASCII), and the first preference the element lists wins:
+//   click     click, press, activate, invoke, jump
+//   toggle    (checkable: check box, toggle button, radio button, check/radio menu item,
+//             or the checkable state) toggle, click, press, activate
+//   expand    (expandable state, or an "expand" action) expand; toggling names — "expand or
+//             contract", "expand or collapse", "toggle" — only when the state says
+//             collapsed; already expanded → kAlreadyInState
+//   collapse  the same with collapse, and "not expanded" as the done state
+//   select    the parent's Selection (SelectChild of the element's index) unless the parent
+//             is a menu, menu bar or popup menu (their Selection only highlights); an item
+//             of a combo box's menu goes through the combo box's Selection; else the
+//             element's own "select" action
+//   focus     Component.GrabFocus on a focusable Component
+//   set-value Value (CurrentValue) where the element has Value and is not a progress or
+//             level bar; else EditableText.SetTextContents on editable text
+//   type      EditableText.InsertText at the caret, on editable text
+//   action    the named action: exact name first, else the only case-insensitive match
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "a11y/act/action_kind.h"
+#include "a11y/vocabulary.h"
+#include "core/result.h"
+
+namespace companyos::a11y {
+
+struct ElementFacts {
+  std::uint32_t role = 0;
+  StateSet states = 0;
+  std::uint32_t interfaces = 0;
+  std::vector<std::string> actions;  // stable names (Action.GetName), in index order
+};
+
+// The element's parent or grandparent; present=false when there is none.
+struct ContainerFacts {
+  bool present = false;
+  std::uint32_t role = 0;
+  std::uint32_t interfaces = 0;
+};
+
+enum class Route {
+  kDoAction,                  // Action.DoAction(action_index)
+  kSelectInParent,            // parent's Selection.SelectChild(index in parent)
+  kSelectInGrandparent,       // grandparent's Selection.SelectChild(index in parent)
+  kGrabFocus,                 // Component.GrabFocus
+  kSetText,                   // EditableText.SetTextContents
+  kSetNumber,                 // Value.CurrentValue
+  kInsertText,                // EditableText.InsertText at Text.CaretOffset
+  kAlreadyInState,            // nothing to send: expand/collapse found it done already
+};
+
+struct ChosenRoute {
+  Route route = Route::kDoAction;
+  int action_index = -1;  // kDoAction: index of action_name in ElementFacts::actions
+  std::string action_name;
+  bool toggles = false;   // the action flips a state rather than setting it
+  friend bool operator==(const ChosenRoute&, const ChosenRoute&) = default;
+};
+
+// requested_action: the name for ActionKind::kNamed, ignored otherwise.
+Result<ChosenRoute> choose_route(ActionKind kind, const ElementFacts& element,
+                                 const ContainerFacts& parent, const ContainerFacts& grandparent,
+                                 std::string_view requested_action = {});
+
+// A short name of the route for replies, e.g. "action:click", "Selection.SelectChild".
+std::string route_name(const ChosenRoute& route);
+
+bool is_checkable(std::uint32_t role, StateSet states);
+
+}  // namespace companyos::a11y

@@ -1,0 +1,74 @@
+#include "a11y/read/live_read.h"
+
+#include <memory>
+
+#include "a11y/bus.h"
+#include "a11y/bus/message_fields.h"
+
+namespace companyos::a11y {
+namespace {
+
+constexpr int kLiveParts = 5;
+
+struct PendingLiveNode {
+  LiveNode result;
+  int outstanding = kLiveParts;
+  bool failed = false;
+  LiveNodeHandler done;
+};
+
+}  // namespace
+
+void read_node_live(Pipeline& pipeline, const std::string& path, LiveNodeHandler done) {
+  auto pending = std::make_shared<PendingLiveNode>();
+  pending->result.node.path = path;
+  pending->done = std::move(done);
+  // Each part fills its field; the last one to answer hands the node on. A part that
+  // answers with an error (or the wrong shape) fails the node.
+  auto part = [pending](auto fill) {
+    return [pending, fill](sd_bus_message* reply) {
+      if (error_name(reply) != nullptr || !fill(reply, pending->result)) pending->failed = true;
+      if (--pending->outstanding == 0) {
+        pending->done(pending->failed ? std::nullopt : std::optional(std::move(pending->result)));
+      }
+    };
+  };
+  const char* p = path.c_str();
+  pipeline.call(p, kAccessibleInterface, "GetRole", part([](sd_bus_message* reply, LiveNode& live) {
+                  auto role = read_uint32(reply);
+                  live.node.role = role.value_or(0);
+                  return role.has_value();
+                }));
+  pipeline.call(p, kPropertiesInterface, "GetAll",
+                part([](sd_bus_message* reply, LiveNode& live) {
+                  return read_accessible_properties(reply, live.node);
+                }),
+                "s", kAccessibleInterface);
+  pipeline.call(p, kAccessibleInterface, "GetState",
+                part([](sd_bus_message* reply, LiveNode& live) {
+                  auto states = read_state_set(reply);
+                  live.node.states = states.value_or(0);
+                  return states.has_value();
+                }));
+  pipeline.call(p, kAccessibleInterface, "GetInterfaces",
+                part([](sd_bus_message* reply, LiveNode& live) {
+                  auto interfaces = read_interface_bits(reply);
+                  live.node.interfaces = interfaces.value_or(0);
+                  return interfaces.has_value();
+                }));
+  pipeline.call(p, kAccessibleInterface, "GetChildren",
+                part([](sd_bus_message* reply, LiveNode& live) {
+                  auto children = read_reference_paths(reply);
+                  if (children) live.children = std::move(*children);
+                  return children.has_value();
+                }));
+}
+
+void read_children_live(Pipeline& pipeline, const std::string& path, LiveChildrenHandler done) {
+  pipeline.call(path.c_str(), kAccessibleInterface, "GetChildren",
+                [done = std::move(done)](sd_bus_message* reply) {
+                  done(error_name(reply) != nullptr ? std::nullopt : read_reference_paths(reply));
+                });
+}
+
+}  // namespace companyos::a11y

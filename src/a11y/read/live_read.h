@@ -1,0 +1,29 @@
+// Live reads of accessibles (never a cache): one node's role, name, description,
+// accessible id, child count, states and interfaces, and its children in order. Started
+// on a Pipeline, so many run at once; results arrive through the callbacks in wait().
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "a11y/bus/pipeline.h"
+#include "a11y/model.h"
+
+namespace companyos::a11y {
+
+struct LiveNode {
+  RawNode node;
+  std::vector<std::string> children;
+};
+
+// nullopt when the node is gone or answered with an error; not called at all when the
+// pipeline's deadline passed first.
+using LiveNodeHandler = std::function<void(std::optional<LiveNode>)>;
+using LiveChildrenHandler = std::function<void(std::optional<std::vector<std::string>>)>;
+
+void read_node_live(Pipeline& pipeline, const std::string& path, LiveNodeHandler done);
+void read_children_live(Pipeline& pipeline, const std::string& path, LiveChildrenHandler done);
+
+}  // namespace companyos::a11y

@@ -1,0 +1,148 @@
+#include "a11y/wait/checks.h"
+
+#include <algorithm>
+#include <memory>
+#include <utility>
+
+#include "a11y/bus.h"
+#include "a11y/bus/call_scope.h"
+#include "a11y/glib_handles.h"
+#include "a11y/policy.h"
+#include "a11y/read/snapshot.h"
+#include "a11y/ref.h"
+#include "a11y/vocabulary.h"
+
+namespace companyos::a11y {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// Asking a new app its name: it answers once its main loop runs, within tens of
+// milliseconds of joining the bus; one that takes longer is named by the next check.
+constexpr milliseconds kNameBudget{250};
+
+void classify_element_error(Error error, ElementSeen& seen) {
+  const auto kind = error.details.value("kind", std::string());
+  if (error.code == ErrorCode::kStaleRef && kind == "saved_ref_absent") {
+    seen.presence = ElementSeen::Presence::kNone;
+  } else if (error.code == ErrorCode::kStaleRef && kind == "window_gone") {
+    seen.presence = ElementSeen::Presence::kWindowGone;
+    seen.problem = std::move(error);
+  } else if (error.code == ErrorCode::kAmbiguousTarget) {
+    seen.presence = ElementSeen::Presence::kSeveral;
+  } else {
+    seen.presence = ElementSeen::Presence::kUnknown;
+    seen.problem = std::move(error);
+  }
+}
+
+}  // namespace
+
+WindowsSeen check_windows(Observer& observer, const std::string& app, Deadline deadline) {
+  WindowsSeen seen;
+  auto windows = observer.windows(app, deadline);
+  if (windows) {
+    seen.app_running = true;
+    seen.windows = std::move(windows).value();
+  } else if (windows.error().code == ErrorCode::kAppNotFound) {
+    seen.app_running = false;
+  } else {
+    seen.answered = false;
+    seen.app_running = true;
+    seen.problem = std::move(windows).take_error();
+  }
+  return seen;
+}
+
+TextSeen check_text(Observer& observer, const TextAppears& condition, Deadline deadline) {
+  TextSeen seen;
+  const WindowsSeen listed = check_windows(observer, condition.app, deadline);
+  seen.answered = listed.answered;
+  seen.app_running = listed.app_running;
+  seen.problem = listed.problem;
+  for (const WindowInfo& window : listed.windows) {
+    auto read = read_window(observer.bus(), window, deadline);
+    if (!read) {
+      if (read.error().code == ErrorCode::kWindowNotFound) continue;  // closed meanwhile
+      seen.answered = false;
+      seen.problem = std::move(read).take_error();
+      continue;
+    }
+    ++seen.windows_read;
+    seen.nodes_read += read->nodes.size();
+    auto match = find_text(*read, condition.text);
+    if (!match) continue;
+    // Stored like a snapshot, so the caller can act on the element it found.
+    auto taken = std::make_shared<Snapshot>(std::move(read).value());
+    taken->id = observer.store().next_id();
+    match->ref = format_ref(taken->id, match->index);
+    observer.store().put(std::move(taken));
+    seen.match = std::move(match);
+    break;
+  }
+  return seen;
+}
+
+ElementSeen check_element(Observer& observer, const ElementPredicate& condition,
+                          Deadline deadline) {
+  ElementSeen seen;
+  if (condition.predicate == Predicate::kExists || condition.predicate == Predicate::kGone) {
+    auto resolved = observer.resolve(condition.ref, deadline);
+    if (resolved) {
+      seen.presence = ElementSeen::Presence::kOne;
+    } else {
+      classify_element_error(std::move(resolved).take_error(), seen);
+    }
+    return seen;
+  }
+  auto details = observer.get(condition.ref, deadline);
+  if (!details) {
+    classify_element_error(std::move(details).take_error(), seen);
+    return seen;
+  }
+  seen.presence = ElementSeen::Presence::kOne;
+  seen.value = details->node.value;
+  seen.value_withheld = details->node.value_withheld;
+  seen.states = details->node.states;
+  return seen;
+}
+
+std::optional<std::string> ask_app_name(Observer& observer, const std::string& bus_name,
+                                        Deadline deadline) {
+  CallScope scope(std::min(deadline, Clock::now() + kNameBudget));
+  auto bus = observer.bus().bus_channel(scope);
+  if (!bus) return std::nullopt;
+  std::optional<std::string> name;
+  scope.call(Channel{bus->connection, bus_name, bus->router}, kRootPath, kPropertiesInterface,
+             "Get", g_variant_new("(ss)", kAccessibleInterface, "Name"),
+             [&name](GVariant* reply, const GError*) {
+               if (reply == nullptr || !g_variant_is_of_type(reply, G_VARIANT_TYPE("(v)"))) return;
+               GVariant* raw = nullptr;
+               g_variant_get(reply, "(v)", &raw);
+               const VariantPtr value(raw);
+               if (g_variant_is_of_type(value.get(), G_VARIANT_TYPE_STRING)) {
+                 name = g_variant_get_string(value.get(), nullptr);
+               }
+             });
+  scope.wait();
+  if (name && !name->empty()) observer.bus().remember_app_name(bus_name, *name);
+  return name;
+}
+
+Result<std::string> element_app(Observer& observer, const ElementPredicate& condition) {
+  auto ref = parse_ref(condition.ref);
+  if (!ref) return std::move(ref).take_error();
+  auto stored = observer.store().lookup(*ref);
+  if (!stored) return std::move(stored).take_error();
+  if (auto allowed = check_observation_allowed(stored->snapshot->app_name); !allowed) {
+    return std::move(allowed).take_error();
+  }
+  if (condition.predicate == Predicate::kValue && is_password_role(stored->node->role)) {
+    return make_error(ErrorCode::kPolicyDenied, "the value of a password field is never read",
+                      {{"ref", condition.ref}}, "wait for another element");
+  }
+  return stored->snapshot->bus_name;
+}
+
+}  // namespace companyos::a11y

@@ -1,0 +1,166 @@
+#include "a11y/wait/conditions.h"
+
+#include <utility>
+
+#include "a11y/policy.h"
+#include "a11y/ref.h"
+#include "a11y/vocabulary.h"
+
+namespace companyos::a11y {
+namespace {
+
+Error invalid(std::string message, std::string suggestion) {
+  return make_error(ErrorCode::kInvalidArgs, std::move(message), nlohmann::json::object(),
+                    std::move(suggestion));
+}
+
+std::string in_quotes(std::string_view text) { return "\"" + std::string(text) + "\""; }
+
+}  // namespace
+
+std::string describe(const WaitCondition& condition) {
+  return std::visit(
+      Overloaded{
+          [](const WindowAppears& c) {
+            return "a window titled " + in_quotes(c.title) + " of app " + c.app + " to appear";
+          },
+          [](const WindowClosed& c) {
+            return "a window of app " + c.app + (c.title ? " titled " + in_quotes(*c.title) : "") +
+                   " to close";
+          },
+          [](const TextAppears& c) {
+            return "text " + in_quotes(c.text) + " to appear in app " + c.app;
+          },
+          [](const ElementPredicate& c) {
+            switch (c.predicate) {
+              case Predicate::kExists:
+                return "element " + c.ref + " to exist";
+              case Predicate::kGone:
+                return "element " + c.ref + " to be gone";
+              case Predicate::kValue:
+                return "element " + c.ref + " to have the value " + in_quotes(c.value.value_or(""));
+              case Predicate::kState:
+                return "element " + c.ref + " to have the state " + c.value.value_or("");
+            }
+            return std::string();
+          },
+      },
+      condition);
+}
+
+const std::string& app_of(const WaitCondition& condition) {
+  static const std::string kNone;
+  return std::visit(Overloaded{
+                        [](const WindowAppears& c) -> const std::string& { return c.app; },
+                        [](const WindowClosed& c) -> const std::string& { return c.app; },
+                        [](const TextAppears& c) -> const std::string& { return c.app; },
+                        [](const ElementPredicate&) -> const std::string& { return kNone; },
+                    },
+                    condition);
+}
+
+// ---- conditions (wait.h) -------------------------------------------------------------
+
+Result<Predicate> parse_predicate(std::string_view name) {
+  if (name == "exists") return Predicate::kExists;
+  if (name == "gone") return Predicate::kGone;
+  if (name == "value") return Predicate::kValue;
+  if (name == "state") return Predicate::kState;
+  return invalid("unknown predicate " + in_quotes(name), "use exists, gone, value or state");
+}
+
+std::string_view predicate_name(Predicate predicate) {
+  switch (predicate) {
+    case Predicate::kExists:
+      return "exists";
+    case Predicate::kGone:
+      return "gone";
+    case Predicate::kValue:
+      return "value";
+    case Predicate::kState:
+      return "state";
+  }
+  return "exists";
+}
+
+std::string_view condition_kind(const WaitCondition& condition) {
+  return std::visit(Overloaded{
+                        [](const WindowAppears&) { return std::string_view("window_appears"); },
+                        [](const WindowClosed&) { return std::string_view("window_closed"); },
+                        [](const TextAppears&) { return std::string_view("text_appears"); },
+                        [](const ElementPredicate&) { return std::string_view("element"); },
+                    },
+                    condition);
+}
+
+nlohmann::json condition_to_json(const WaitCondition& condition) {
+  nlohmann::json json = std::visit(
+      Overloaded{
+          [](const WindowAppears& c) {
+            return nlohmann::json{{"app", c.app}, {"title", c.title}};
+          },
+          [](const WindowClosed& c) {
+            return nlohmann::json{{"app", c.app},
+                                  {"title", c.title ? nlohmann::json(*c.title) : nlohmann::json()}};
+          },
+          [](const TextAppears& c) {
+            return nlohmann::json{{"app", c.app}, {"text", c.text}};
+          },
+          [](const ElementPredicate& c) {
+            return nlohmann::json{{"ref", c.ref},
+                                  {"predicate", predicate_name(c.predicate)},
+                                  {"value", c.value ? nlohmann::json(*c.value) : nlohmann::json()}};
+          },
+      },
+      condition);
+  json["kind"] = condition_kind(condition);
+  return json;
+}
+
+Status validate_condition(const WaitCondition& condition) {
+  const std::string& app = app_of(condition);
+  if (!std::holds_alternative<ElementPredicate>(condition)) {
+    if (app.empty()) return invalid("the app name is empty", "name the app, as `apps` lists it");
+    if (auto allowed = check_observation_allowed(app); !allowed) return allowed;
+  }
+  if (const auto* c = std::get_if<WindowAppears>(&condition); c && c->title.empty()) {
+    return invalid("the window title is empty", "give the exact title to wait for");
+  }
+  if (const auto* c = std::get_if<WindowClosed>(&condition); c && c->title && c->title->empty()) {
+    return invalid("the window title is empty", "leave the title out to wait for any window");
+  }
+  if (const auto* c = std::get_if<TextAppears>(&condition); c && c->text.empty()) {
+    return invalid("the text to wait for is empty", "give at least one character of text");
+  }
+  if (const auto* c = std::get_if<ElementPredicate>(&condition)) {
+    if (auto ref = parse_ref(c->ref); !ref) return std::move(ref).take_error();
+    const bool takes_value = c->predicate == Predicate::kValue || c->predicate == Predicate::kState;
+    if (takes_value && !c->value) {
+      return invalid(
+          "the " + std::string(predicate_name(c->predicate)) + " predicate needs a value",
+          "add --value V");
+    }
+    if (!takes_value && c->value) {
+      return invalid(
+          "the " + std::string(predicate_name(c->predicate)) + " predicate takes no value",
+          "drop --value, or use --predicate value");
+    }
+    if (c->predicate == Predicate::kState && !state_from_name(*c->value)) {
+      return invalid("unknown state " + in_quotes(*c->value),
+                     "use an AT-SPI state name as snapshots print them, e.g. checked, focused");
+    }
+  }
+  return ok_status();
+}
+
+nlohmann::json wait_outcome_to_json(const WaitOutcome& outcome) {
+  return {{"condition", outcome.condition},
+          {"elapsed_ms", outcome.elapsed.count()},
+          {"seen_by", outcome.seen_by},
+          {"evidence", outcome.evidence},
+          {"checks", outcome.checks},
+          {"events", outcome.events},
+          {"events_active", outcome.events_active}};
+}
+
+}  // namespace companyos::a11y

@@ -1,0 +1,76 @@
+#include "core/text.h"
+
+#include <cstddef>
+
+namespace companyos {
+namespace {
+
+struct LeadByte {
+  std::size_t length;  // bytes in the sequence
+  char32_t bits;       // payload carried by the lead byte
+  char32_t minimum;    // smallest code point this length may encode
+};
+
+std::optional<LeadByte> read_lead(unsigned char byte) {
+  if (byte < 0x80) return LeadByte{1, byte, 0};
+  if ((byte & 0xE0) == 0xC0) return LeadByte{2, byte & 0x1Fu, 0x80};
+  if ((byte & 0xF0) == 0xE0) return LeadByte{3, byte & 0x0Fu, 0x800};
+  if ((byte & 0xF8) == 0xF0) return LeadByte{4, byte & 0x07u, 0x10000};
+  return std::nullopt;
+}
+
+struct Decoded {
+  char32_t code_point;
+  std::size_t length;  // bytes it took
+};
+
+// The character that starts at text[i], or nullopt when the bytes there are not one.
+std::optional<Decoded> decode_at(std::string_view text, std::size_t i) {
+  const auto lead = read_lead(static_cast<unsigned char>(text[i]));
+  if (!lead || i + lead->length > text.size()) return std::nullopt;
+  char32_t code_point = lead->bits;
+  for (std::size_t k = 1; k < lead->length; ++k) {
+    const auto byte = static_cast<unsigned char>(text[i + k]);
+    if ((byte & 0xC0) != 0x80) return std::nullopt;
+    code_point = (code_point << 6) | (byte & 0x3Fu);
+  }
+  if (code_point < lead->minimum || code_point > 0x10FFFF ||
+      (code_point >= 0xD800 && code_point <= 0xDFFF)) {
+    return std::nullopt;
+  }
+  return Decoded{code_point, lead->length};
+}
+
+}  // namespace
+
+bool is_valid_utf8(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    const auto decoded = decode_at(text, i);
+    if (!decoded) return false;
+    i += decoded->length;
+  }
+  return true;
+}
+
+bool is_valid_utf8_without_nul(std::string_view text) {
+  return text.find('\0') == std::string_view::npos && is_valid_utf8(text);
+}
+
+std::optional<std::u32string> decode_utf8(std::string_view text) {
+  std::u32string decoded;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto next = decode_at(text, i);
+    if (!next) return std::nullopt;
+    decoded.push_back(next->code_point);
+    i += next->length;
+  }
+  return decoded;
+}
+
+}  // namespace companyos

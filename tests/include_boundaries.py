@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Checks that a module's internals stay inside it.
+
+A module is a directory src/<m>/. Headers directly in src/<m>/ are its public interface;
+headers in a sub-folder of it (src/<m>/<sub>/...) are internals, which only the module's
+own files (src/<m>/**) and its unit tests (tests/unit/<m>/**) may include. Any other file
+that includes one -- another module, cli/, tests/desktop, bench/, another module's unit
+tests -- is reported, and the check fails.
+
+Usage: include_boundaries.py <source root>     check the tree
+       include_boundaries.py --self-test       show on a made-up tree that a violation fails
+"""
+
+import os
+import re
+import sys
+import tempfile
+
+SCANNED_DIRS = ("src", "cli", "tests", "bench", "include")
+SOURCE_SUFFIXES = (".h", ".hpp", ".hh", ".c", ".cc", ".cpp", ".cxx", ".inl", ".ipp")
+INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
+
+
+def owner_module(relative_path):
+    """The module whose internals this file may include, or None."""
+    parts = relative_path.split("/")
+    if len(parts) >= 3 and parts[0] == "src":
+        return parts[1]
+    if len(parts) >= 4 and parts[0] == "tests" and parts[1] == "unit":
+        return parts[2]
+    return None
+
+
+def internal_module(root, including_dir, target):
+    """The module of which `target` (an include's text) names an internal header, or None."""
+    candidates = [os.path.join(root, "src", target), os.path.join(including_dir, target)]
+    for candidate in candidates:
+        if not os.path.isfile(candidate):
+            continue
+        relative = os.path.relpath(os.path.realpath(candidate), os.path.realpath(root))
+        parts = relative.replace(os.sep, "/").split("/")
+        # src/<m>/<sub>/.../<header>: at least one folder between the module and the file.
+        if len(parts) >= 4 and parts[0] == "src":
+            return parts[1]
+    return None
+
+
+def violations(root):
+    found = []
+    for top in SCANNED_DIRS:
+        for directory, subdirs, files in os.walk(os.path.join(root, top)):
+            subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
+            for name in sorted(files):
+                if not name.endswith(SOURCE_SUFFIXES):
+                    continue
+                path = os.path.join(directory, name)
+                relative = os.path.relpath(path, root).replace(os.sep, "/")
+                owner = owner_module(relative)
+                with open(path, encoding="utf-8", errors="replace") as source:
+                    for number, line in enumerate(source, start=1):
+                        match = INCLUDE.match(line)
+                        if not match:
+                            continue
+                        module = internal_module(root, directory, match.group(1))
+                        if module is not None and module != owner:
+                            found.append(f"{relative}:{number}: includes {match.group(1)}, "
+                                         f"an internal header of src/{module}/")
+    return found
+
+
+def self_test():
+    """A made-up tree: one violation must be found, the allowed includes must pass."""
+    files = {
+        "src/m/public.h": '#include "m/sub/internal.h"\n',
+        "src/m/public.cpp": '#include "m/public.h"\n#include "sub/internal.h"\n',
+        "src/m/sub/internal.h": "#pragma once\n",
+        "src/m/sub/deeper/more.h": '#include "m/sub/internal.h"\n',
+        "tests/unit/m/internal_test.cpp": '#include "m/sub/internal.h"\n',
+        "tests/desktop/m/ok_test.cpp": '#include "m/public.h"\n#include <vector>\n',
+        "src/other/uses.cpp": '#include "m/public.h"\n#include "m/sub/internal.h"\n',
+        "bench/m/bench.cpp": '#include "../../src/m/sub/deeper/more.h"\n',
+        "tests/unit/other/peek_test.cpp": '#include <m/sub/internal.h>\n',
+    }
+    expected = {
+        "src/other/uses.cpp:2",
+        "bench/m/bench.cpp:1",
+        "tests/unit/other/peek_test.cpp:1",
+    }
+    with tempfile.TemporaryDirectory() as root:
+        for relative, text in files.items():
+            path = os.path.join(root, relative)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as out:
+                out.write(text)
+        found = {line.split(": ", 1)[0] for line in violations(root)}
+    if found != expected:
+        print(f"self-test failed: found {sorted(found)}, expected {sorted(expected)}")
+        return 1
+    print("self-test passed: the violations of the made-up tree were found, and only those")
+    return 0
+
+
+def main(argv):
+    if len(argv) == 2 and argv[1] == "--self-test":
+        return self_test()
+    if len(argv) != 2:
+        print(__doc__)
+        return 2
+    found = violations(argv[1])
+    for line in found:
+        print(line)
+    if found:
+        print(f"{len(found)} include(s) of another module's internals; include its public "
+              "header (src/<m>/*.h) instead, or make the header public deliberately")
+        return 1
+    print("no file includes another module's internal headers")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,116 @@
+#include "core/text.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace companyos {
+namespace {
+
+using namespace std::string_view_literals;
+
+TEST(IsValidUtf8, JudgesEachByteSequence) {
+  struct Case {
+    const char* label;
+    std::string_view text;
+    bool valid;
+  };
+  const Case cases[] = {
+      {"empty", ""sv, true},
+      {"ascii", "plain text"sv, true},
+      {"NUL is a character", "a\0b"sv, true},
+      {"2-byte", "h\xC3\xA9llo"sv, true},
+      {"3-byte", "\xE2\x82\xAC"sv, true},
+      {"valid 4-byte", "\xF0\x9F\x98\x80"sv, true},
+      {"last code point U+10FFFF", "\xF4\x8F\xBF\xBF"sv, true},
+      {"last before surrogates U+D7FF", "\xED\x9F\xBF"sv, true},
+      {"first after surrogates U+E000", "\xEE\x80\x80"sv, true},
+      {"noncharacter U+FFFE", "\xEF\xBF\xBE"sv, true},
+      {"smallest 2-byte U+0080", "\xC2\x80"sv, true},
+      {"smallest 3-byte U+0800", "\xE0\xA0\x80"sv, true},
+      {"smallest 4-byte U+10000", "\xF0\x90\x80\x80"sv, true},
+      {"overlong 2-byte NUL", "\xC0\x80"sv, false},
+      {"overlong 2-byte '/'", "\xC0\xAF"sv, false},
+      {"overlong 2-byte U+007F", "\xC1\xBF"sv, false},
+      {"overlong 3-byte", "\xE0\x80\xAF"sv, false},
+      {"overlong 3-byte U+07FF", "\xE0\x9F\xBF"sv, false},
+      {"overlong 4-byte", "\xF0\x80\x80\xAF"sv, false},
+      {"overlong 4-byte U+FFFF", "\xF0\x8F\xBF\xBF"sv, false},
+      {"high surrogate U+D800", "\xED\xA0\x80"sv, false},
+      {"low surrogate U+DFFF", "\xED\xBF\xBF"sv, false},
+      {"surrogate pair as CESU-8", "\xED\xA0\xBD\xED\xB8\x80"sv, false},
+      {"past U+10FFFF", "\xF4\x90\x80\x80"sv, false},
+      {"largest 4-byte form", "\xF7\xBF\xBF\xBF"sv, false},
+      {"five-byte form", "\xF8\x88\x80\x80\x80"sv, false},
+      {"six-byte form", "\xFC\x84\x80\x80\x80\x80"sv, false},
+      {"0xFE", "\xFE"sv, false},
+      {"0xFF", "ok\xFF"sv, false},
+      {"lone continuation", "\x80"sv, false},
+      {"truncated 2-byte", "\xC3"sv, false},
+      {"truncated 3-byte", "\xE2\x82"sv, false},
+      {"truncated 4-byte", "\xF0\x9F\x98"sv, false},
+      {"truncated at the end of text", "abc\xF0\x9F"sv, false},
+      {"bad continuation", "\xC3\x28"sv, false},
+      {"ascii where a continuation belongs", "\xE2\x82" "a"sv, false},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.label);
+    EXPECT_EQ(is_valid_utf8(c.text), c.valid);
+    // Without NUL: the same verdict, except that NUL is refused.
+    EXPECT_EQ(is_valid_utf8_without_nul(c.text),
+              c.valid && c.text.find('\0') == std::string_view::npos);
+    // The decoder agrees with the check.
+    EXPECT_EQ(decode_utf8(c.text).has_value(), c.valid);
+  }
+}
+
+TEST(IsValidUtf8WithoutNul, RefusesNulAnywhere) {
+  EXPECT_TRUE(is_valid_utf8_without_nul("abc"));
+  EXPECT_FALSE(is_valid_utf8_without_nul("\0"sv));
+  EXPECT_FALSE(is_valid_utf8_without_nul("abc\0"sv));
+  EXPECT_FALSE(is_valid_utf8_without_nul("\xC3\xA9\0\xC3\xA9"sv));
+}
+
+TEST(DecodeUtf8, DecodesValidText) {
+  struct Case {
+    std::string_view text;
+    std::u32string expected;
+  };
+  const Case cases[] = {
+      {"", U""},
+      {"abc", U"abc"},
+      {"h\xC3\xA9llo", U"h\u00e9llo"},
+      {"\xE2\x82\xAC", U"\u20ac"},
+      {"\xF0\x9F\x98\x80", U"\U0001F600"},
+      {"\xF4\x8F\xBF\xBF", U"\U0010FFFF"},
+      {std::string_view("a\0b", 3), std::u32string(U"a\0b", 3)},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.text));
+    EXPECT_EQ(decode_utf8(c.text), c.expected);
+  }
+}
+
+TEST(DecodeUtf8, RejectsMalformedText) {
+  const std::string_view cases[] = {
+      "\x80",                  // continuation without lead
+      "\xC3",                  // truncated
+      "\xE2\x82",              // truncated
+      "\xC3\x28",              // bad continuation
+      "\xC0\xAF",              // overlong '/'
+      "\xE0\x80\xAF",          // overlong
+      "\xF0\x80\x80\xAF",      // overlong
+      "\xED\xA0\x80",          // surrogate U+D800
+      "\xF4\x90\x80\x80",      // past U+10FFFF
+      "\xF8\x88\x80\x80\x80",  // five-byte form
+      "\xFF",
+      "ok\xFE",
+  };
+  for (std::string_view text : cases) {
+    SCOPED_TRACE(testing::PrintToString(std::string(text)));
+    EXPECT_EQ(decode_utf8(text), std::nullopt);
+  }
+}
+
+}  // namespace
+}  // namespace companyos
