@@ -77,8 +77,8 @@ struct Runner::ActiveRun {
   std::stop_source stop;
   std::string stop_reason;  // set with stop.request_stop(), under mutex_
 
-  // Under Runner::mutex_.
-  std::string status;  // "running" or "waiting"
+  // Under Runner::mutex_: the status the store holds, moved only by advance().
+  store::RunStatus status = store::RunStatus::kRunning;
   Decision decision = Decision::kNone;
   std::optional<std::string> waiting_description;
   std::optional<std::string> waiting_step;
@@ -98,6 +98,18 @@ auto Runner::with_store(F&& body) const {
   return body();
 }
 
+// Under mutex_: the run's status after `event`, which the store has just recorded. A status
+// the store would not have moved to is a bug in the runner: it is logged and not applied.
+bool Runner::advance(ActiveRun& run, store::RunEvent event) {
+  auto to = store::transition(run.status, event);
+  if (!to) {
+    spdlog::error("run {}: {}", run.started.id, to.error().message);
+    return false;
+  }
+  run.status = *to;
+  return true;
+}
+
 // One run from its first step to its end, on the run's thread.
 class Runner::RunExecution {
  public:
@@ -105,12 +117,12 @@ class Runner::RunExecution {
       : runner_(runner), run_(run), level_(level_of(run.started.level)), retry_(retry_policy(run.definition)) {}
 
   struct Ending {
-    store::FinalStatus status = store::FinalStatus::kSucceeded;
+    store::RunEvent event = store::RunEvent::kSucceed;  // what ends the run
     std::optional<std::string> reason;
   };
 
   Ending execute() {
-    if (run_.started.status == "waiting") {
+    if (run_.started.status == store::RunStatus::kWaiting) {
       const Decision decision = await_person(std::nullopt, run_.started.waiting_description.value_or(""));
       if (store_error_) return store_failure(*store_error_);
       if (decision != Decision::kApproved) return ending_for(decision);
@@ -122,10 +134,10 @@ class Runner::RunExecution {
       auto result = perform(planned);
       if (result.ending) return *result.ending;
       if (result.status == StepStatus::kFailed) {
-        return {store::FinalStatus::kSkipped, "precondition " + planned.path + " did not hold: " + result.reason};
+        return {store::RunEvent::kSkip, "precondition " + planned.path + " did not hold: " + result.reason};
       }
       if (result.status == StepStatus::kBlocked) {
-        return {store::FinalStatus::kBlocked, planned.path + ": " + result.reason};
+        return {store::RunEvent::kBlock, planned.path + ": " + result.reason};
       }
     }
 
@@ -182,11 +194,11 @@ class Runner::RunExecution {
   static void note_problem(std::optional<Ending>& problem, const PlannedStep& planned,
                            const StepResult& result) {
     if (result.status == StepStatus::kFailed) {
-      if (!problem || problem->status != store::FinalStatus::kFailed) {
-        problem = Ending{store::FinalStatus::kFailed, planned.path + ": " + result.reason};
+      if (!problem || problem->event != store::RunEvent::kFail) {
+        problem = Ending{store::RunEvent::kFail, planned.path + ": " + result.reason};
       }
     } else if (result.status == StepStatus::kBlocked && !problem) {
-      problem = Ending{store::FinalStatus::kBlocked, planned.path + ": " + result.reason};
+      problem = Ending{store::RunEvent::kBlock, planned.path + ": " + result.reason};
     }
   }
 
@@ -195,7 +207,7 @@ class Runner::RunExecution {
   // failure) outweighs a block.
   static Ending combine(const std::optional<Ending>& problem, const Ending& ending, std::string_view when) {
     if (!problem) return ending;
-    if (ending.status == store::FinalStatus::kFailed && problem->status != store::FinalStatus::kFailed) {
+    if (ending.event == store::RunEvent::kFail && problem->event != store::RunEvent::kFail) {
       return ending;
     }
     Ending out = *problem;
@@ -205,11 +217,11 @@ class Runner::RunExecution {
 
   Ending ending_for(Decision decision) const {
     switch (decision) {
-      case Decision::kDenied: return {store::FinalStatus::kBlocked, std::string(kDeniedReason)};
+      case Decision::kDenied: return {store::RunEvent::kDeny, std::string(kDeniedReason)};
       case Decision::kExpired:
-        return {store::FinalStatus::kBlocked,
+        return {store::RunEvent::kApprovalExpired,
                 "not approved within " + approval_timeout_text(runner_.options_.approval_timeout)};
-      case Decision::kReplaced: return {store::FinalStatus::kBlocked, std::string(kReplacedReason)};
+      case Decision::kReplaced: return {store::RunEvent::kApprovalExpired, std::string(kReplacedReason)};
       case Decision::kStopped:
       case Decision::kNone:
       case Decision::kApproved: break;
@@ -219,11 +231,11 @@ class Runner::RunExecution {
 
   Ending stopped() const {
     std::lock_guard lock(runner_.mutex_);
-    return {store::FinalStatus::kStopped, run_.stop_reason};
+    return {store::RunEvent::kStop, run_.stop_reason};
   }
 
   static Ending store_failure(const Error& error) {
-    return {store::FinalStatus::kFailed, "the store refused to record the run: " + error.message};
+    return {store::RunEvent::kFail, "the store refused to record the run: " + error.message};
   }
 
   // Under `lock` (on the runner's mutex_): until done() holds (true) or the injected clock
@@ -257,7 +269,7 @@ class Runner::RunExecution {
     std::unique_lock lock(runner_.mutex_);
     // decision is not reset here: a run created waiting can be approved before its thread
     // gets here. A consumed approval is reset below.
-    run_.status = "waiting";
+    if (step_path) runner_.advance(run_, store::RunEvent::kAskApproval);
     run_.approval.reset();
     run_.waiting_description = description;
     run_.waiting_step = step_path;
@@ -276,8 +288,11 @@ class Runner::RunExecution {
     lock.unlock();
     auto approved = runner_.with_store([&] { return runner_.runs_.approve(run_.started.id); });
     lock.lock();
-    if (!approved) store_error_ = approved.error();
-    run_.status = "running";
+    if (approved) {
+      runner_.advance(run_, store::RunEvent::kApprove);
+    } else {
+      store_error_ = approved.error();
+    }
     run_.waiting_description.reset();
     run_.waiting_step.reset();
     run_.waiting_since.reset();
@@ -357,9 +372,9 @@ class Runner::RunExecution {
   }
 
   // A step: asked for first when it must be, then run. A main action that ran for real and
-  // failed is tried again while the definition allows (DESIGN.md §8): the run stays running
-  // between attempts, completed steps are not repeated, and the step is recorded once, after
-  // its last attempt, with the earlier attempts in its output. A stop, denial or expiry
+  // failed is tried again while the definition allows: the run stays running between
+  // attempts, completed steps are not repeated, and the step is recorded once, after its last
+  // attempt, with the earlier attempts in its output. A stop, denial or expiry
   // before a retry leaves the step failed and ends the run.
   StepResult perform(const PlannedStep& planned) {
     if (run_.stop.stop_requested()) return {StepStatus::kStopped, "", stopped()};
@@ -537,11 +552,12 @@ Result<store::RunRecord> Runner::start(std::int64_t automation_id, const StartRe
       return make_error(ErrorCode::kConflict,
                         undoing ? "automation " + std::to_string(automation_id) + " is being undone"
                                 : "automation " + std::to_string(automation_id) + " already has run " +
-                                      std::to_string(busy_run) + " " + active->second->status,
+                                      std::to_string(busy_run) + " " +
+                                      std::string(store::to_string(active->second->status)),
                         {{"id", automation_id}, {"run_id", busy_run}}, "wait for it to end, or stop it first");
     }
     ActiveRun* waiting = undoing ? nullptr : active->second.get();
-    if (waiting != nullptr && waiting->status == "waiting" && !waiting->waiting_step &&
+    if (waiting != nullptr && waiting->status == store::RunStatus::kWaiting && !waiting->waiting_step &&
         waiting->decision == Decision::kNone) {
       // The next trigger came while the last one still waits for its approval: that one ends.
       waiting->decision = Decision::kReplaced;
@@ -562,7 +578,7 @@ Result<store::RunRecord> Runner::start(std::int64_t automation_id, const StartRe
   auto definition = revision ? parse_definition(revision->definition) : Result<Definition>(revision.error());
   if (!definition) {
     auto failed = with_store([&] {
-      return runs_.finish(started->id, store::FinalStatus::kFailed, definition.error().message);
+      return runs_.finish(started->id, store::RunEvent::kFail, definition.error().message);
     });
     if (!failed) return std::move(failed).take_error();
     return failed->run;
@@ -575,7 +591,7 @@ Result<store::RunRecord> Runner::start(std::int64_t automation_id, const StartRe
   run->settings = *settings;
   run->next_trigger_at = request.next_trigger_at;
   run->status = started->status;
-  if (started->status == "waiting") {
+  if (started->status == store::RunStatus::kWaiting) {
     run->waiting_description = started->waiting_description;
     run->waiting_since = started->waiting_since;
     run->approval_deadline = started->waiting_since.value_or(started->started_at) + options_.approval_timeout.count();
@@ -588,18 +604,22 @@ Result<store::RunRecord> Runner::start(std::int64_t automation_id, const StartRe
 void Runner::run_thread(std::shared_ptr<ActiveRun> run) {
   RunExecution execution(*this, *run);
   const auto ending = execution.execute();
-  auto finished = with_store([&] { return runs_.finish(run->started.id, ending.status, ending.reason); });
+  auto finished = with_store([&] { return runs_.finish(run->started.id, ending.event, ending.reason); });
   if (!finished) {
     spdlog::error("run {} could not be finished: {}", run->started.id, finished.error().message);
   } else {
     spdlog::info("run {} of automation {} ended {}", run->started.id, run->started.automation_id,
-                 finished->run.status);
+                 store::to_string(finished->run.status));
   }
   {
     std::lock_guard lock(mutex_);
     run->ended = true;
     run->final_record = finished ? Result<store::RunRecord>(finished->run) : Result<store::RunRecord>(finished.error());
-    run->status = finished ? finished->run.status : "failed";
+    if (finished) {
+      run->status = finished->run.status;
+    } else {
+      advance(*run, ending.event);
+    }
     const auto found = active_.find(run->started.automation_id);
     if (found != active_.end() && found->second == run) active_.erase(found);
     ended_.push_back(run);
@@ -621,12 +641,12 @@ std::shared_ptr<Runner::ActiveRun> Runner::find_run(std::int64_t run_id) const {
 Result<store::RunRecord> Runner::decide_waiting(std::int64_t run_id, bool approve) {
   std::unique_lock lock(mutex_);
   auto run = find_run(run_id);
-  if (!run || run->status != "waiting" || run->decision != Decision::kNone) {
+  if (!run || run->status != store::RunStatus::kWaiting || run->decision != Decision::kNone) {
     lock.unlock();
     auto stored = with_store([&] { return runs_.get(run_id); });
     if (!stored) return std::move(stored).take_error();
     return make_error(ErrorCode::kConflict,
-                      "run " + std::to_string(run_id) + " is " + stored->status +
+                      "run " + std::to_string(run_id) + " is " + std::string(store::to_string(stored->status)) +
                           ", not waiting for a person",
                       {{"run_id", run_id}, {"status", stored->status}});
   }
@@ -707,13 +727,7 @@ Result<UndoOutcome> Runner::undo(std::int64_t run_id) {
   } guard{*this, automation_id};
 
   // Refused before any inverse runs (revert() would refuse these too, but only afterwards).
-  if (run->status == "reverted" || run->status == "skipped" || store::is_active_status(run->status)) {
-    const std::string why = run->status == "reverted"  ? "it was already undone"
-                            : run->status == "skipped" ? "its preconditions failed, so nothing ran to undo"
-                                                       : "stop it before undoing it";
-    return make_error(ErrorCode::kConflict, "run " + std::to_string(run_id) + " is " + run->status + ": " + why,
-                      {{"run_id", run_id}, {"status", run->status}});
-  }
+  if (auto undoable = store::check_undoable(*run); !undoable) return std::move(undoable).take_error();
 
   auto revision = with_store([&] { return automations_.revision(automation_id, run->revision); });
   if (!revision) return std::move(revision).take_error();
