@@ -112,14 +112,15 @@ companyos::Status fill_ledger(store::Database& db, const std::vector<std::int64_
     for (std::int64_t id : ids) {
       for (int i = 0; i < kLedgerRowsPerAutomation; ++i) {
         const std::int64_t finished = kNow - (i * 28 * kDay) / kLedgerRowsPerAutomation - 60;
-        std::string status = "succeeded";
-        if (i % 17 == 5) status = "blocked";
-        if (i % 23 == 7) status = "skipped";
-        if (i % 41 == 11) status = "failed";
-        if (i % 53 == 13) status = "reverted";
+        store::RunStatus status = store::RunStatus::kSucceeded;
+        if (i % 17 == 5) status = store::RunStatus::kBlocked;
+        if (i % 23 == 7) status = store::RunStatus::kSkipped;
+        if (i % 41 == 11) status = store::RunStatus::kFailed;
+        if (i % 53 == 13) status = store::RunStatus::kReverted;
+        const bool failed = status == store::RunStatus::kFailed;
         store::LedgerRow row{run_id++, id, 1, 3, finished - 20, finished, status, i % 3 == 0,
-                             status == "failed" ? 3 : 4, status == "failed" ? 1 : 0, std::nullopt};
-        if (status == "reverted") row.reverted_at = finished + 600;
+                             failed ? 3 : 4, failed ? 1 : 0, std::nullopt};
+        if (status == store::RunStatus::kReverted) row.reverted_at = finished + 600;
         if (auto st = ledger.append(row); !st) return st;
       }
     }
@@ -241,7 +242,7 @@ int main(int argc, char** argv) {
       if (s >= kStepsPerRun - 2) step.check_passed = true;
       if (!runs.record_step(run->id, step)) ++failures;
     }
-    if (!runs.finish(run->id, store::FinalStatus::kSucceeded)) ++failures;
+    if (!runs.finish(run->id, store::RunEvent::kSucceed)) ++failures;
     run_ms.push_back(ms_since(start));
     run_cpu_ms.push_back(thread_cpu_ms() - cpu_start);
     if (!autocheckpoint) {

@@ -8,6 +8,7 @@ namespace {
 using store::in_gate_window;
 using store::is_executed_status;
 using store::LedgerRow;
+using store::RunStatus;
 
 constexpr int kDryRunLevel = 1;
 constexpr int kSupervisedLevel = 3;
@@ -35,10 +36,10 @@ Tally tally(const std::vector<LedgerRow>& rows, std::int64_t now) {
       t.checks_passed += row.checks_passed;
       t.checks_failed += row.checks_failed;
     }
-    if (row.status == "reverted" && in_gate_window(row.reverted_at.value_or(row.finished_at), now)) {
+    if (row.status == RunStatus::kReverted && in_gate_window(row.reverted_at.value_or(row.finished_at), now)) {
       ++t.reverted;
     }
-    if (row.status == "failed" && recent) ++t.failed;
+    if (row.status == RunStatus::kFailed && recent) ++t.failed;
   }
   return t;
 }

@@ -1,4 +1,4 @@
-// The promotion gate (DESIGN.md §7): the eight conditions a level-3 automation must meet to
+// The promotion gate: the eight conditions a level-3 automation must meet to
 // be promoted to 4, each with its figures, evaluated from plain inputs. Pure: the caller
 // loads settings, effects and the ledger (store::RunLedger::gate_evidence) and passes them in.
 //
@@ -39,7 +39,7 @@ struct GateInputs {
 };
 
 struct GateCondition {
-  int number = 0;          // 1-8, in DESIGN.md order
+  int number = 0;          // 1-8, in the order the report lists them
   std::string_view name;   // stable key, e.g. "recent_runs"
   bool pass = false;
   nlohmann::json figures;  // what was counted and what is needed

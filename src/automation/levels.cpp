@@ -108,8 +108,8 @@ Level effective_level(Level stored, Level max_level) {
   return static_cast<Level>(std::min(to_number(stored), to_number(max_level)));
 }
 
-Level level_after_run(Level current, RunStatus finished_as) {
-  if (current == Level::kUnattended && demotes_unattended(finished_as)) return Level::kSupervised;
+Level level_after_run(Level current, store::RunStatus finished_as) {
+  if (current == Level::kUnattended && store::demotes_unattended(finished_as)) return Level::kSupervised;
   return current;
 }
 

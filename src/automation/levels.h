@@ -1,4 +1,4 @@
-// Automation levels 1-4 (DESIGN.md §7): what each lets a run do without a person, how a
+// Automation levels 1-4: what each lets a run do without a person, how a
 // level moves (raise, lower, promote through the gate, demotion), and when a trigger may
 // start a run unattended. Pure functions; the store keeps the level.
 #pragma once
@@ -8,8 +8,8 @@
 #include <string_view>
 
 #include "automation/definition.h"
-#include "automation/run_status.h"
 #include "core/result.h"
+#include "store/run_status.h"
 
 namespace companyos::automation {
 
@@ -44,7 +44,7 @@ Result<Level> promote(Level current, bool gate_passed,
 Level effective_level(Level stored, Level max_level);
 // A failed or reverted run drops level 4 to 3 (in the transaction that records it); other
 // statuses, blocked included, change nothing.
-Level level_after_run(Level current, RunStatus finished_as);
+Level level_after_run(Level current, store::RunStatus finished_as);
 // New steps (a new revision) drop level 4 to 3: the gate's evidence was for the old ones.
 Level level_after_new_revision(Level current);
 

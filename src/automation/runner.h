@@ -1,5 +1,5 @@
-// Runs automations (DESIGN.md §7, issue 6 "Runner"): one run at a time per automation,
-// several automations at once, each run on its own thread.
+// Runs automations: one run at a time per automation, several automations at once, each
+// run on its own thread.
 //
 // A run: preconditions first (a failing one → skipped; a refused one → blocked), then the
 // actions in order (the first failed or blocked one ends them), then the postActions, all of
@@ -10,9 +10,9 @@
 // blocked does not hide it: the run still ends failed (blocked), its reason noting what cut
 // the rest short. Only a stop before anything failed or was blocked ends a run stopped.
 //
-// Retries (DESIGN.md §8): a main action that ran for real and failed is tried again up to
-// maxRetries times, retryIntervalSeconds apart on the injected clock (recheck_deadlines()
-// moves the wait on, as it does an approval's). The run stays running meanwhile; completed
+// Retries: a main action that ran for real and failed is tried again up to maxRetries
+// times, retryIntervalSeconds apart on the injected clock (recheck_deadlines() moves the
+// wait on, as it does an approval's). The run stays running meanwhile; completed
 // steps are not repeated; preconditions, postActions, dry runs and blocked or stopped steps
 // are never retried. A retry whose wait would reach StartRequest::next_trigger_at is not
 // made. A stop during the wait ends the run failed (the action did fail). The step is
@@ -100,8 +100,8 @@ struct ActiveRunInfo {
   std::int64_t run_id = 0;
   std::int64_t automation_id = 0;
   std::string automation_name;
-  int level = 0;       // the run's level
-  std::string status;  // "running" or "waiting"
+  int level = 0;  // the run's level
+  store::RunStatus status = store::RunStatus::kRunning;  // running or waiting
   std::int64_t started_at = 0;
   // While waiting: what the person is asked to approve ("actions[1] set_value on text
   // \"Name\" in gtk3-fixture", or the step's own description), since when, until when.
@@ -194,6 +194,8 @@ class Runner {
   auto with_store(F&& body) const;
 
   Result<store::RunRecord> decide_waiting(std::int64_t run_id, bool approve);
+  // Requires mutex_.
+  static bool advance(ActiveRun& run, store::RunEvent event);
   void run_thread(std::shared_ptr<ActiveRun> run);
   // These three require mutex_.
   void request_stop(ActiveRun& run, std::string reason);

@@ -121,15 +121,15 @@ void start_scheduled_runs(automation::Runner& runner, const std::vector<DueTrigg
       spdlog::warn("schedule: automation {} did not start: {}", trigger.automation_id, run.error().message);
       continue;
     }
-    if (run->status == "skipped") {
+    if (run->status == store::RunStatus::kSkipped) {
       spdlog::info("schedule: run {} of automation {} skipped: {}", run->id, trigger.automation_id,
                    run->reason.value_or("another run was active"));
-    } else if (run->status == "waiting") {
+    } else if (run->status == store::RunStatus::kWaiting) {
       spdlog::info("schedule: run {} of automation {} waits for a person's approval", run->id,
                    trigger.automation_id);
     } else {
       spdlog::info("schedule: run {} of automation {} started unattended ({})", run->id,
-                   trigger.automation_id, run->status);
+                   trigger.automation_id, store::to_string(run->status));
     }
   }
   runner.recheck_deadlines();

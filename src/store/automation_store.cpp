@@ -16,7 +16,7 @@ constexpr std::string_view kSelect =
     "JOIN revisions r ON r.automation_id = a.id AND r.revision = a.current_revision "
     "LEFT JOIN runs l ON l.id = (SELECT max(id) FROM runs WHERE automation_id = a.id) ";
 
-AutomationRecord read_record(const Statement& stmt) {
+Result<AutomationRecord> read_record(const Statement& stmt) {
   AutomationRecord record;
   record.id = stmt.column_int64(0);
   record.name = stmt.column_text(1);
@@ -28,7 +28,9 @@ AutomationRecord read_record(const Statement& stmt) {
   record.created_at = stmt.column_int64(7);
   record.updated_at = stmt.column_int64(8);
   if (!stmt.column_is_null(9)) {
-    LastRun last{stmt.column_int64(9), stmt.column_text(10), stmt.column_int64(11), std::nullopt};
+    auto status = stored_run_status(stmt.column_text(10));
+    if (!status) return std::move(status).take_error();
+    LastRun last{stmt.column_int64(9), *status, stmt.column_int64(11), std::nullopt};
     if (!stmt.column_is_null(12)) last.finished_at = stmt.column_int64(12);
     record.last_run = std::move(last);
   }
@@ -214,14 +216,16 @@ Result<std::vector<AutomationRecord>> AutomationStore::list() const {
     auto more = stmt->step();
     if (!more) return std::move(more).take_error();
     if (!*more) return records;
-    records.push_back(read_record(*stmt));
+    auto record = read_record(*stmt);
+    if (!record) return std::move(record).take_error();
+    records.push_back(std::move(record).value());
   }
 }
 
 Status AutomationStore::remove(std::int64_t id) {
   return db_.transaction([&]() -> Status {
-    auto active = db_.prepare(
-        "SELECT id FROM runs WHERE automation_id = ?1 AND status IN ('running', 'waiting')");
+    auto active = db_.prepare("SELECT id FROM runs WHERE automation_id = ?1 AND status IN (" +
+                              sql_status_list(is_active) + ")");
     if (!active) return std::move(active).take_error();
     active->bind(1, id);
     auto busy = active->step();

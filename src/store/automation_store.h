@@ -11,6 +11,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "store/run_status.h"
 #include "store/statement_cache.h"
 
 namespace companyos::store {
@@ -28,7 +29,7 @@ struct AutomationFields {
 
 struct LastRun {
   std::int64_t id = 0;
-  std::string status;
+  RunStatus status = RunStatus::kRunning;
   std::int64_t started_at = 0;
   std::optional<std::int64_t> finished_at;
 };

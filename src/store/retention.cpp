@@ -1,9 +1,11 @@
 #include "store/retention.h"
 
+#include <string>
 #include <vector>
 
 #include "store/database.h"
 #include "store/run_ledger.h"
+#include "store/run_status.h"
 #include "store/statement_cache.h"
 
 namespace companyos::store {
@@ -19,10 +21,11 @@ Result<std::int64_t> run_counting_changes(Database& db, Statement& stmt) {
 Result<std::int64_t> prune_run_details(StatementCache& sql, std::int64_t automation_id) {
   // A skipped trigger can finish while an older run is still active, so "latest" is by
   // finish time; the id breaks ties within one second.
+  static const std::string kActive = sql_status_list(is_active);
   auto lease = sql.prepare(
-      "DELETE FROM runs WHERE automation_id = ?1 AND status NOT IN ('running', 'waiting') "
+      "DELETE FROM runs WHERE automation_id = ?1 AND status NOT IN (" + kActive + ") "
       "AND id NOT IN (SELECT id FROM runs WHERE automation_id = ?1 "
-      "               AND status NOT IN ('running', 'waiting') "
+      "               AND status NOT IN (" + kActive + ") "
       "               ORDER BY finished_at DESC, id DESC "
       "               LIMIT (SELECT history_limit FROM automations WHERE id = ?1))");
   if (!lease) return std::move(lease).take_error();
@@ -34,10 +37,11 @@ Result<std::int64_t> prune_run_details(StatementCache& sql, std::int64_t automat
 Result<std::int64_t> prune_ledger(StatementCache& sql, std::int64_t automation_id, std::int64_t now) {
   // "Older than the window" is the complement of in_gate_window() minus its boundary: a row
   // exactly 14 days old is kept one more second.
+  static const std::string kExecuted = sql_status_list(is_executed_status);
   auto lease = sql.prepare(
       "DELETE FROM run_ledger WHERE automation_id = ?1 "
       "AND max(finished_at, coalesce(reverted_at, finished_at)) < ?2 "
-      "AND NOT (supervised = 1 AND status IN ('succeeded', 'failed', 'reverted') "
+      "AND NOT (supervised = 1 AND status IN (" + kExecuted + ") "
       "         AND revision = (SELECT current_revision FROM automations WHERE id = ?1))");
   if (!lease) return std::move(lease).take_error();
   Statement& stmt = **lease;

@@ -1,8 +1,5 @@
 #include "store/run_ledger.h"
 
-#include <algorithm>
-#include <array>
-
 #include "store/database.h"
 
 namespace companyos::store {
@@ -12,19 +9,9 @@ constexpr std::string_view kColumns =
     "run_id, automation_id, revision, level, started_at, finished_at, status, supervised, "
     "checks_passed, checks_failed, reverted_at";
 
-constexpr std::array<std::string_view, 3> kExecutedStatuses{"succeeded", "failed", "reverted"};
-
-// "'succeeded', 'failed', 'reverted'": is_executed_status() as an SQL list.
-std::string executed_status_list() {
-  std::string list;
-  for (auto status : kExecutedStatuses) {
-    if (!list.empty()) list += ", ";
-    list += "'" + std::string(status) + "'";
-  }
-  return list;
-}
-
-LedgerRow read_row(const Statement& stmt) {
+Result<LedgerRow> read_row(const Statement& stmt) {
+  auto status = stored_run_status(stmt.column_text(6));
+  if (!status) return std::move(status).take_error();
   LedgerRow row;
   row.run_id = stmt.column_int64(0);
   row.automation_id = stmt.column_int64(1);
@@ -32,7 +19,7 @@ LedgerRow read_row(const Statement& stmt) {
   row.level = static_cast<int>(stmt.column_int64(3));
   row.started_at = stmt.column_int64(4);
   row.finished_at = stmt.column_int64(5);
-  row.status = stmt.column_text(6);
+  row.status = *status;
   row.supervised = stmt.column_int64(7) != 0;
   row.checks_passed = stmt.column_int64(8);
   row.checks_failed = stmt.column_int64(9);
@@ -46,15 +33,13 @@ Result<std::vector<LedgerRow>> read_all(Statement& stmt) {
     auto more = stmt.step();
     if (!more) return std::move(more).take_error();
     if (!*more) return rows;
-    rows.push_back(read_row(stmt));
+    auto row = read_row(stmt);
+    if (!row) return std::move(row).take_error();
+    rows.push_back(std::move(row).value());
   }
 }
 
 }  // namespace
-
-bool is_executed_status(std::string_view status) {
-  return std::find(kExecutedStatuses.begin(), kExecutedStatuses.end(), status) != kExecutedStatuses.end();
-}
 
 Status RunLedger::append(const LedgerRow& row) {
   auto lease = sql_.prepare(
@@ -69,7 +54,7 @@ Status RunLedger::append(const LedgerRow& row) {
       .bind(4, static_cast<std::int64_t>(row.level))
       .bind(5, row.started_at)
       .bind(6, row.finished_at)
-      .bind(7, std::string_view(row.status))
+      .bind(7, to_string(row.status))
       .bind(8, static_cast<std::int64_t>(row.supervised ? 1 : 0))
       .bind(9, row.checks_passed)
       .bind(10, row.checks_failed);
@@ -82,11 +67,10 @@ Status RunLedger::append(const LedgerRow& row) {
 }
 
 Status RunLedger::mark_reverted(std::int64_t run_id, std::int64_t at) {
-  auto lease = sql_.prepare(
-      "UPDATE run_ledger SET status = 'reverted', reverted_at = ?2 WHERE run_id = ?1");
+  auto lease = sql_.prepare("UPDATE run_ledger SET status = ?3, reverted_at = ?2 WHERE run_id = ?1");
   if (!lease) return std::move(lease).take_error();
   Statement& stmt = **lease;
-  stmt.bind(1, run_id).bind(2, at);
+  stmt.bind(1, run_id).bind(2, at).bind(3, to_string(RunStatus::kReverted));
   if (auto st = stmt.run(); !st) return st;
   if (sqlite3_changes(sql_.database().handle()) == 0) {
     return make_error(ErrorCode::kNotFound,
@@ -120,7 +104,7 @@ Result<std::vector<LedgerRow>> RunLedger::gate_evidence(std::int64_t automation_
       "SELECT " + std::string(kColumns) +
       " FROM run_ledger WHERE automation_id = ?1 AND revision = ?2 AND ("
       "  coalesce(reverted_at, finished_at) > ?3 OR finished_at > ?3 OR"
-      "  (supervised = 1 AND status IN (" + executed_status_list() + ")))"
+      "  (supervised = 1 AND status IN (" + sql_status_list(is_executed_status) + ")))"
       " ORDER BY finished_at, run_id");
   if (!lease) return std::move(lease).take_error();
   Statement& stmt = **lease;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "store/run_status.h"
 #include "store/statement_cache.h"
 
 namespace companyos::store {
@@ -21,11 +22,6 @@ constexpr bool in_gate_window(std::int64_t moment, std::int64_t now) {
   return moment > now - kGateWindowSeconds;
 }
 
-// Executed runs did their work (succeeded, failed, reverted); blocked, skipped, stopped and
-// unfinished runs did not and are no evidence for the gate's run counts. The only copy of
-// this rule: the gate and the ledger's own queries use it.
-bool is_executed_status(std::string_view status);
-
 struct LedgerRow {
   std::int64_t run_id = 0;
   std::int64_t automation_id = 0;
@@ -33,7 +29,7 @@ struct LedgerRow {
   int level = 0;  // the automation's level when the run started
   std::int64_t started_at = 0;
   std::int64_t finished_at = 0;
-  std::string status;       // a final status: succeeded, failed, blocked, skipped, stopped, reverted
+  RunStatus status = RunStatus::kSucceeded;  // a final status: is_finished() holds
   bool supervised = false;  // started or approved by a person at level 3
   std::int64_t checks_passed = 0;
   std::int64_t checks_failed = 0;

@@ -1,7 +1,6 @@
 #include "store/run_store.h"
 
 #include <algorithm>
-#include <array>
 
 #include "store/automation_store.h"
 #include "store/database.h"
@@ -10,9 +9,6 @@
 
 namespace companyos::store {
 namespace {
-
-constexpr std::array<std::string_view, 8> kStatuses{
-    "running", "waiting", "succeeded", "failed", "blocked", "skipped", "stopped", "reverted"};
 
 constexpr std::string_view kColumns =
     "id, automation_id, revision, level, status, supervised, started_by, started_at, "
@@ -33,13 +29,20 @@ std::optional<std::string> optional_text(const Statement& stmt, int i) {
   return stmt.column_text(i);
 }
 
-RunRecord read_run(const Statement& stmt) {
+const std::string& active_statuses() {
+  static const std::string list = sql_status_list(is_active);
+  return list;
+}
+
+Result<RunRecord> read_run(const Statement& stmt) {
+  auto status = stored_run_status(stmt.column_text(4));
+  if (!status) return std::move(status).take_error();
   RunRecord run;
   run.id = stmt.column_int64(0);
   run.automation_id = stmt.column_int64(1);
   run.revision = stmt.column_int64(2);
   run.level = static_cast<int>(stmt.column_int64(3));
-  run.status = stmt.column_text(4);
+  run.status = *status;
   run.supervised = stmt.column_int64(5) != 0;
   run.starter = stmt.column_text(6) == "schedule" ? RunStarter::kSchedule : RunStarter::kPerson;
   run.started_at = stmt.column_int64(7);
@@ -59,7 +62,9 @@ Result<std::vector<RunRecord>> read_runs(Statement& stmt) {
     auto more = stmt.step();
     if (!more) return std::move(more).take_error();
     if (!*more) return runs;
-    runs.push_back(read_run(stmt));
+    auto run = read_run(stmt);
+    if (!run) return std::move(run).take_error();
+    runs.push_back(std::move(run).value());
   }
 }
 
@@ -74,10 +79,25 @@ Error automation_not_found(std::int64_t id) {
   return make_error(ErrorCode::kNotFound, "no automation with id " + std::to_string(id), {{"id", id}});
 }
 
-Error wrong_status(std::int64_t run_id, const std::string& status, std::string why) {
+Error wrong_status(std::int64_t run_id, RunStatus status, std::string why) {
   return make_error(ErrorCode::kConflict,
-                    "run " + std::to_string(run_id) + " is " + status + ": " + std::move(why),
+                    "run " + std::to_string(run_id) + " is " + std::string(to_string(status)) + ": " +
+                        std::move(why),
                     {{"run_id", run_id}, {"status", status}});
+}
+
+// The status `event` moves the run to, or CONFLICT when the run's status does not accept it
+// (worded with `why` for a run that has already ended).
+Result<RunStatus> next_status(const RunRecord& run, RunEvent event, std::string_view why) {
+  auto to = transition(run.status, event);
+  if (to) return to;
+  if (is_finished(run.status) && event != RunEvent::kUndo) {
+    return wrong_status(run.id, run.status, "it has ended, so it cannot " + std::string(why));
+  }
+  Error error = std::move(to).take_error();
+  error.message = "run " + std::to_string(run.id) + ": " + error.message;
+  error.details["run_id"] = run.id;
+  return error;
 }
 
 Result<RunRecord> load_run(StatementCache& sql, std::int64_t run_id) {
@@ -94,7 +114,7 @@ Result<RunRecord> load_run(StatementCache& sql, std::int64_t run_id) {
 Result<RunRecord> load_active_run(StatementCache& sql, std::int64_t run_id, std::string_view doing) {
   auto run = load_run(sql, run_id);
   if (!run) return run;
-  if (!is_active_status(run->status)) {
+  if (is_finished(run->status)) {
     return wrong_status(run_id, run->status, "it has ended, so it cannot " + std::string(doing));
   }
   return run;
@@ -129,22 +149,27 @@ Result<CheckCounts> count_checks(StatementCache& sql, std::int64_t run_id) {
   return CheckCounts{passed, stmt.column_int64(1) - passed};
 }
 
-bool is_failure(std::string_view status) { return status == "failed" || status == "reverted"; }
-
 // Inside the caller's transaction: the status change, the ledger row, the demotion and the
 // pruning that follow the end of a run. Returns whether the automation was demoted.
-Result<bool> end_active_run(StatementCache& sql, RunLedger& ledger, std::int64_t run_id,
-                            std::string_view status, const std::optional<std::string>& reason,
-                            std::int64_t now) {
-  auto run = load_active_run(sql, run_id, "end again");
+Result<bool> end_active_run(StatementCache& sql, RunLedger& ledger, std::int64_t run_id, RunEvent event,
+                            const std::optional<std::string>& reason, std::int64_t now) {
+  auto run = load_run(sql, run_id);
   if (!run) return std::move(run).take_error();
+  auto status = next_status(*run, event, "end again");
+  if (!status) return std::move(status).take_error();
+  if (is_active(*status) || event == RunEvent::kUndo) {
+    return make_error(ErrorCode::kInvalidArgs,
+                      "run " + std::to_string(run_id) + ": " + std::string(to_string(event)) +
+                          " does not end a run",
+                      {{"run_id", run_id}, {"event", to_string(event)}});
+  }
   {
     auto lease = sql.prepare(
         "UPDATE runs SET status = ?2, finished_at = ?3, reason = ?4, waiting_since = NULL, "
         "waiting_description = NULL WHERE id = ?1");
     if (!lease) return std::move(lease).take_error();
     Statement& update = **lease;
-    update.bind(1, run_id).bind(2, status).bind(3, now).bind(4, reason);
+    update.bind(1, run_id).bind(2, to_string(*status)).bind(3, now).bind(4, reason);
     if (auto st = update.run(); !st) return std::move(st).take_error();
   }
 
@@ -157,14 +182,14 @@ Result<bool> end_active_run(StatementCache& sql, RunLedger& ledger, std::int64_t
   row.level = run->level;
   row.started_at = run->started_at;
   row.finished_at = now;
-  row.status = std::string(status);
+  row.status = *status;
   row.supervised = run->supervised;
   row.checks_passed = checks->passed;
   row.checks_failed = checks->failed;
   if (auto st = ledger.append(row); !st) return std::move(st).take_error();
 
   bool demoted = false;
-  if (is_failure(status)) {
+  if (demotes_unattended(*status)) {
     auto result = demote_from_unattended(sql, run->automation_id, now);
     if (!result) return std::move(result).take_error();
     demoted = *result;
@@ -176,6 +201,15 @@ Result<bool> end_active_run(StatementCache& sql, RunLedger& ledger, std::int64_t
     return std::move(pruned).take_error();
   }
   return demoted;
+}
+
+// ?2 of a list query: the filter's status, or NULL for every status.
+void bind_status_filter(Statement& stmt, const RunFilter& filter) {
+  if (filter.status) {
+    stmt.bind(2, to_string(*filter.status));
+  } else {
+    stmt.bind_null(2);
+  }
 }
 
 // The insert's primary key would refuse a duplicate too, but as an opaque store error.
@@ -244,7 +278,7 @@ Result<std::int64_t> insert_run(StatementCache& sql, const RunStart& start, std:
   insert.bind(1, *id)
       .bind(2, start.automation_id)
       .bind(3, revision)
-      .bind(4, std::string_view(waiting ? "waiting" : "running"))
+      .bind(4, to_string(waiting ? RunStatus::kWaiting : RunStatus::kRunning))
       .bind(5, level)
       .bind(6, static_cast<std::int64_t>(by_person && level == 3 ? 1 : 0))
       .bind(7, std::string_view(by_person ? "person" : "schedule"))
@@ -261,23 +295,12 @@ Result<std::int64_t> insert_run(StatementCache& sql, const RunStart& start, std:
 
 }  // namespace
 
-bool is_run_status(std::string_view status) {
-  return std::find(kStatuses.begin(), kStatuses.end(), status) != kStatuses.end();
-}
-
-bool is_active_status(std::string_view status) {
-  return status == "running" || status == "waiting";
-}
-
-std::string_view to_string(FinalStatus status) {
-  switch (status) {
-    case FinalStatus::kSucceeded: return "succeeded";
-    case FinalStatus::kFailed: return "failed";
-    case FinalStatus::kBlocked: return "blocked";
-    case FinalStatus::kSkipped: return "skipped";
-    case FinalStatus::kStopped: return "stopped";
-  }
-  return "failed";
+Status check_undoable(const RunRecord& run) {
+  if (transition(run.status, RunEvent::kUndo)) return ok_status();
+  const char* why = run.status == RunStatus::kReverted  ? "it was already undone"
+                    : run.status == RunStatus::kSkipped ? "its preconditions failed, so nothing ran to undo"
+                                                        : "stop it before undoing it";
+  return wrong_status(run.id, run.status, why);
 }
 
 Result<RunRecord> RunStore::start(const RunStart& start) {
@@ -285,8 +308,8 @@ Result<RunRecord> RunStore::start(const RunStart& start) {
   std::int64_t run_id = 0;
   auto status = db_.transaction([&]() -> Status {
     {
-      auto lease = sql_.prepare(
-          "SELECT id, status FROM runs WHERE automation_id = ?1 AND status IN ('running', 'waiting')");
+      auto lease = sql_.prepare("SELECT id, status FROM runs WHERE automation_id = ?1 AND status IN (" +
+                                active_statuses() + ")");
       if (!lease) return std::move(lease).take_error();
       Statement& active = **lease;
       active.bind(1, start.automation_id);
@@ -318,7 +341,7 @@ Result<RunRecord> RunStore::record_skipped(const RunStart& start, std::string re
     auto id = insert_run(sql_, running, now);
     if (!id) return std::move(id).take_error();
     run_id = *id;
-    auto ended = end_active_run(sql_, ledger_, run_id, "skipped", reason, now);
+    auto ended = end_active_run(sql_, ledger_, run_id, RunEvent::kSkip, reason, now);
     if (!ended) return std::move(ended).take_error();
     return ok_status();
   });
@@ -330,13 +353,13 @@ Result<RunRecord> RunStore::wait_for_person(std::int64_t run_id, std::string_vie
   auto status = db_.transaction([&]() -> Status {
     auto run = load_run(sql_, run_id);
     if (!run) return std::move(run).take_error();
-    if (run->status != "running") return wrong_status(run_id, run->status, "only a running run can wait");
+    auto to = transition(run->status, RunEvent::kAskApproval);
+    if (!to) return wrong_status(run_id, run->status, "only a running run can wait");
     auto lease = sql_.prepare(
-        "UPDATE runs SET status = 'waiting', waiting_since = ?2, waiting_description = ?3 "
-        "WHERE id = ?1");
+        "UPDATE runs SET status = ?4, waiting_since = ?2, waiting_description = ?3 WHERE id = ?1");
     if (!lease) return std::move(lease).take_error();
     Statement& stmt = **lease;
-    stmt.bind(1, run_id).bind(2, clock_.unix_seconds()).bind(3, description);
+    stmt.bind(1, run_id).bind(2, clock_.unix_seconds()).bind(3, description).bind(4, to_string(*to));
     return stmt.run();
   });
   if (!status) return std::move(status).take_error();
@@ -347,16 +370,15 @@ Result<RunRecord> RunStore::approve(std::int64_t run_id) {
   auto status = db_.transaction([&]() -> Status {
     auto run = load_run(sql_, run_id);
     if (!run) return std::move(run).take_error();
-    if (run->status != "waiting") {
-      return wrong_status(run_id, run->status, "only a waiting run can be approved");
-    }
+    auto to = transition(run->status, RunEvent::kApprove);
+    if (!to) return wrong_status(run_id, run->status, "only a waiting run can be approved");
     auto lease = sql_.prepare(
-        "UPDATE runs SET status = 'running', approved_at = ?2, waiting_since = NULL, "
+        "UPDATE runs SET status = ?3, approved_at = ?2, waiting_since = NULL, "
         "waiting_description = NULL, supervised = CASE WHEN level = 3 THEN 1 ELSE supervised END "
         "WHERE id = ?1");
     if (!lease) return std::move(lease).take_error();
     Statement& stmt = **lease;
-    stmt.bind(1, run_id).bind(2, clock_.unix_seconds());
+    stmt.bind(1, run_id).bind(2, clock_.unix_seconds()).bind(3, to_string(*to));
     return stmt.run();
   });
   if (!status) return std::move(status).take_error();
@@ -458,7 +480,7 @@ Status RunStore::mark_undone(std::int64_t run_id, int seq) {
   return db_.transaction([&]() -> Status {
     auto run = load_run(sql_, run_id);
     if (!run) return std::move(run).take_error();
-    if (is_active_status(run->status)) return wrong_status(run_id, run->status, "stop it before undoing it");
+    if (is_active(run->status)) return wrong_status(run_id, run->status, "stop it before undoing it");
     auto lease = sql_.prepare("UPDATE run_undo SET undone_at = ?3 WHERE run_id = ?1 AND seq = ?2");
     if (!lease) return std::move(lease).take_error();
     Statement& stmt = **lease;
@@ -489,11 +511,10 @@ Result<std::vector<int>> RunStore::undone_seqs(std::int64_t run_id) const {
   }
 }
 
-Result<FinishedRun> RunStore::finish(std::int64_t run_id, FinalStatus status,
-                                     std::optional<std::string> reason) {
+Result<FinishedRun> RunStore::finish(std::int64_t run_id, RunEvent event, std::optional<std::string> reason) {
   bool demoted = false;
   auto result = db_.transaction([&]() -> Status {
-    auto ended = end_active_run(sql_, ledger_, run_id, to_string(status), reason, clock_.unix_seconds());
+    auto ended = end_active_run(sql_, ledger_, run_id, event, reason, clock_.unix_seconds());
     if (!ended) return std::move(ended).take_error();
     demoted = *ended;
     return ok_status();
@@ -510,19 +531,14 @@ Result<FinishedRun> RunStore::revert(std::int64_t run_id, std::optional<std::str
   auto result = db_.transaction([&]() -> Status {
     auto run = load_run(sql_, run_id);
     if (!run) return std::move(run).take_error();
-    if (is_active_status(run->status)) {
-      return wrong_status(run_id, run->status, "stop it before undoing it");
-    }
-    if (run->status == "reverted") return wrong_status(run_id, run->status, "it was already undone");
-    if (run->status == "skipped") {
-      return wrong_status(run_id, run->status, "its preconditions failed, so nothing ran to undo");
-    }
+    if (auto st = check_undoable(*run); !st) return st;
+    auto status = transition(run->status, RunEvent::kUndo);
+    if (!status) return std::move(status).take_error();
     {
-      auto lease = sql_.prepare(
-          "UPDATE runs SET status = 'reverted', reason = coalesce(?2, reason) WHERE id = ?1");
+      auto lease = sql_.prepare("UPDATE runs SET status = ?3, reason = coalesce(?2, reason) WHERE id = ?1");
       if (!lease) return std::move(lease).take_error();
       Statement& stmt = **lease;
-      stmt.bind(1, run_id).bind(2, reason);
+      stmt.bind(1, run_id).bind(2, reason).bind(3, to_string(*status));
       if (auto st = stmt.run(); !st) return st;
     }
     if (auto st = ledger_.mark_reverted(run_id, now); !st) {
@@ -532,13 +548,15 @@ Result<FinishedRun> RunStore::revert(std::int64_t run_id, std::optional<std::str
       auto checks = count_checks(sql_, run_id);
       if (!checks) return std::move(checks).take_error();
       LedgerRow row{run_id, run->automation_id, run->revision, run->level, run->started_at,
-                    run->finished_at.value_or(now), "reverted", run->supervised,
+                    run->finished_at.value_or(now), *status, run->supervised,
                     checks->passed, checks->failed, now};
       if (auto appended = ledger_.append(row); !appended) return appended;
     }
-    auto demotion = demote_from_unattended(sql_, run->automation_id, now);
-    if (!demotion) return std::move(demotion).take_error();
-    demoted = *demotion;
+    if (demotes_unattended(*status)) {
+      auto demotion = demote_from_unattended(sql_, run->automation_id, now);
+      if (!demotion) return std::move(demotion).take_error();
+      demoted = *demotion;
+    }
     return ok_status();
   });
   if (!result) return std::move(result).take_error();
@@ -553,7 +571,7 @@ Result<std::int64_t> RunStore::mark_interrupted_runs_failed() {
   auto result = db_.transaction([&]() -> Status {
     std::vector<std::int64_t> ids;
     {
-      auto lease = sql_.prepare("SELECT id FROM runs WHERE status IN ('running', 'waiting') ORDER BY id");
+      auto lease = sql_.prepare("SELECT id FROM runs WHERE status IN (" + active_statuses() + ") ORDER BY id");
       if (!lease) return std::move(lease).take_error();
       Statement& stmt = **lease;
       for (;;) {
@@ -565,7 +583,7 @@ Result<std::int64_t> RunStore::mark_interrupted_runs_failed() {
     }
     const std::optional<std::string> reason{std::string(kInterruptedReason)};
     for (std::int64_t id : ids) {
-      if (auto ended = end_active_run(sql_, ledger_, id, "failed", reason, now); !ended) {
+      if (auto ended = end_active_run(sql_, ledger_, id, RunEvent::kDaemonRestart, reason, now); !ended) {
         return std::move(ended).take_error();
       }
     }
@@ -627,11 +645,6 @@ Result<RunDetail> RunStore::detail(std::int64_t run_id) const {
 }
 
 Result<RunPage> RunStore::list(std::int64_t automation_id, const RunFilter& filter) const {
-  if (filter.status && !is_run_status(*filter.status)) {
-    return make_error(ErrorCode::kInvalidArgs, "unknown run status '" + *filter.status + "'",
-                      {{"status", *filter.status},
-                       {"allowed", "running, waiting, succeeded, failed, blocked, skipped, stopped, reverted"}});
-  }
   if (filter.page < 1 || filter.page_size < 1 || filter.page_size > 1000) {
     return make_error(ErrorCode::kInvalidArgs, "page starts at 1 and a page holds 1 to 1000 runs",
                       {{"page", filter.page}, {"page_size", filter.page_size}});
@@ -654,7 +667,8 @@ Result<RunPage> RunStore::list(std::int64_t automation_id, const RunFilter& filt
         "SELECT count(*) FROM runs WHERE automation_id = ?1 AND (?2 IS NULL OR status = ?2)");
     if (!lease) return std::move(lease).take_error();
     Statement& total = **lease;
-    total.bind(1, automation_id).bind(2, filter.status);
+    total.bind(1, automation_id);
+    bind_status_filter(total, filter);
     if (auto row = total.step(); !row) return std::move(row).take_error();
     page.total = total.column_int64(0);
   }
@@ -662,8 +676,8 @@ Result<RunPage> RunStore::list(std::int64_t automation_id, const RunFilter& filt
       "WHERE automation_id = ?1 AND (?2 IS NULL OR status = ?2) ORDER BY id DESC LIMIT ?3 OFFSET ?4"));
   if (!lease) return std::move(lease).take_error();
   Statement& stmt = **lease;
+  bind_status_filter(stmt, filter);
   stmt.bind(1, automation_id)
-      .bind(2, filter.status)
       .bind(3, static_cast<std::int64_t>(filter.page_size))
       .bind(4, static_cast<std::int64_t>(filter.page - 1) * filter.page_size);
   auto runs = read_runs(stmt);
@@ -673,7 +687,7 @@ Result<RunPage> RunStore::list(std::int64_t automation_id, const RunFilter& filt
 }
 
 Result<std::vector<RunRecord>> RunStore::active() const {
-  auto lease = sql_.prepare(select_runs("WHERE status IN ('running', 'waiting') ORDER BY id"));
+  auto lease = sql_.prepare(select_runs("WHERE status IN (" + active_statuses() + ") ORDER BY id"));
   if (!lease) return std::move(lease).take_error();
   return read_runs(**lease);
 }

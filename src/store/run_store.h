@@ -13,18 +13,12 @@
 #include "core/clock.h"
 #include "core/result.h"
 #include "store/run_ledger.h"
+#include "store/run_status.h"
 #include "store/statement_cache.h"
 
 namespace companyos::store {
 
-// The closed set of run statuses (DESIGN.md §7); running and waiting are active.
-bool is_run_status(std::string_view status);
-bool is_active_status(std::string_view status);
-
 enum class RunStarter { kPerson, kSchedule };
-// The ends a runner reports; reverted is reached only through revert().
-enum class FinalStatus { kSucceeded, kFailed, kBlocked, kSkipped, kStopped };
-std::string_view to_string(FinalStatus status);
 
 inline constexpr std::string_view kInterruptedReason = "daemon restarted before completion";
 
@@ -42,7 +36,7 @@ struct RunRecord {
   std::int64_t automation_id = 0;
   std::int64_t revision = 0;
   int level = 0;  // the automation's level when the run started
-  std::string status;
+  RunStatus status = RunStatus::kRunning;
   bool supervised = false;  // started or approved by a person at level 3
   RunStarter starter = RunStarter::kPerson;
   std::int64_t started_at = 0;
@@ -54,6 +48,11 @@ struct RunRecord {
   std::int64_t step_count = 0;
   std::int64_t output_bytes = 0;
 };
+
+// CONFLICT (details.run_id, details.status) when the run cannot be undone: it is still
+// active, was skipped (nothing ran) or is already reverted. revert() refuses the same runs;
+// the runner asks first, before any inverse runs.
+Status check_undoable(const RunRecord& run);
 
 struct StepRecord {
   int seq = 0;
@@ -94,7 +93,7 @@ struct RunDetail {
 };
 
 struct RunFilter {
-  std::optional<std::string> status;
+  std::optional<RunStatus> status;
   int page = 1;  // from 1
   int page_size = 20;
 };
@@ -124,7 +123,8 @@ class RunStore {
   Result<RunRecord> record_skipped(const RunStart& start, std::string reason);
   // running -> waiting (a step asks a person). CONFLICT from any other status.
   Result<RunRecord> wait_for_person(std::int64_t run_id, std::string_view description);
-  // waiting -> running; approval by a person at level 3 makes the run supervised.
+  // waiting -> running; approval by a person at level 3 makes the run supervised. CONFLICT
+  // from any other status.
   Result<RunRecord> approve(std::int64_t run_id);
 
   // While the run is active. CONFLICT for a finished run or a seq already recorded.
@@ -138,8 +138,10 @@ class RunStore {
   // The seqs mark_undone recorded, highest first.
   Result<std::vector<int>> undone_seqs(std::int64_t run_id) const;
 
-  // Ends an active run; writes the ledger row, demotes on failure and prunes history.
-  Result<FinishedRun> finish(std::int64_t run_id, FinalStatus status,
+  // Ends an active run with `event` (transition() decides its status); writes the ledger
+  // row, demotes on failure and prunes history. CONFLICT when the run's status does not
+  // accept the event; INVALID_ARGS for an event that does not end a run (undo: revert()).
+  Result<FinishedRun> finish(std::int64_t run_id, RunEvent event,
                              std::optional<std::string> reason = std::nullopt);
   // A finished run (not skipped, not already reverted) becomes reverted; demotes.
   Result<FinishedRun> revert(std::int64_t run_id, std::optional<std::string> reason = std::nullopt);
@@ -149,7 +151,7 @@ class RunStore {
 
   Result<RunRecord> get(std::int64_t run_id) const;
   Result<RunDetail> detail(std::int64_t run_id) const;
-  // INVALID_ARGS for an unknown status or a page below 1; NOT_FOUND for the automation.
+  // INVALID_ARGS for a page below 1; NOT_FOUND for the automation.
   Result<RunPage> list(std::int64_t automation_id, const RunFilter& filter) const;
   // Running and waiting runs of every automation, oldest first (stop-all, approvals).
   Result<std::vector<RunRecord>> active() const;

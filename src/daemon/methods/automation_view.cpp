@@ -2,7 +2,7 @@
 
 #include "automation/levels.h"
 #include "companyos/methods.h"
-#include "automation/run_status.h"
+#include "store/run_status.h"
 
 namespace companyos::daemon::methods {
 namespace {
@@ -48,7 +48,8 @@ Result<store::RunFilter> run_filter(const nlohmann::json& params) {
   store::RunFilter filter;
   if (const auto it = params.find("status"); it != params.end() && !it->is_null()) {
     const std::string status = it->is_string() ? it->get<std::string>() : it->dump();
-    if (!it->is_string() || !automation::run_status_from_string(status)) {
+    const auto parsed = it->is_string() ? store::run_status_from_string(status) : std::nullopt;
+    if (!parsed) {
       return make_error(ErrorCode::kInvalidArgs, "status '" + status + "' is not a run status",
                         {{"param", "status"},
                          {"got", *it},
@@ -57,7 +58,7 @@ Result<store::RunFilter> run_filter(const nlohmann::json& params) {
                         "use one of running, waiting, succeeded, failed, blocked, skipped, "
                         "stopped, reverted");
     }
-    filter.status = status;
+    filter.status = *parsed;
   }
   if (const auto it = params.find("page"); it != params.end() && !it->is_null()) {
     if (!it->is_number_integer() || it->get<std::int64_t>() < 1 || it->get<std::int64_t>() > ::companyos::methods::kMaxRunsPage) {

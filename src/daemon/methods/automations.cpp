@@ -217,7 +217,7 @@ const MethodSpec kAutomationDelete{
         if (run.automation_id != record->id) continue;
         return reply(make_error(ErrorCode::kConflict,
                                 "automation " + std::to_string(record->id) + " has an active run (" +
-                                    std::to_string(run.run_id) + ", " + run.status + ")",
+                                    std::to_string(run.run_id) + ", " + std::string(store::to_string(run.status)) + ")",
                                 {{"id", record->id}, {"run_id", run.run_id}, {"status", run.status}},
                                 "stop it first: companyos automation stop " + std::to_string(record->id)));
       }

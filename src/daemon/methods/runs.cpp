@@ -140,7 +140,7 @@ const MethodSpec kApprovals{
     .handler = [](const nlohmann::json&, DaemonContext& ctx, Reply reply) {
       nlohmann::json waiting = nlohmann::json::array();
       for (const auto& run : ctx.automations.runner().active()) {
-        if (run.status == "waiting") waiting.push_back(active_run_json(run));
+        if (run.status == store::RunStatus::kWaiting) waiting.push_back(active_run_json(run));
       }
       reply(nlohmann::json{{"approvals", std::move(waiting)}});
     },

@@ -32,6 +32,7 @@ using a11y::testing::FixtureProcess;
 using a11y::testing::in;
 using a11y::testing::wait_for_app;
 using nlohmann::json;
+using store::RunStatus;
 
 template <typename Condition>
 bool eventually(Condition condition, std::chrono::milliseconds timeout = 10s) {
@@ -136,7 +137,7 @@ class RunnerDesktop : public ::testing::Test {
   bool waiting(std::int64_t run_id) {
     return eventually([&] {
       for (const auto& active : runner().active()) {
-        if (active.run_id == run_id && active.status == "waiting") return true;
+        if (active.run_id == run_id && active.status == RunStatus::kWaiting) return true;
       }
       return false;
     });
@@ -187,7 +188,7 @@ TEST_F(RunnerDesktop, SetEntryClickAndFileCheckSucceed) {
   ASSERT_TRUE(run.ok()) << run.error().message;
   const auto detail = finished(run->id);
 
-  EXPECT_EQ(detail.run.status, "succeeded") << detail.run.reason.value_or("");
+  EXPECT_EQ(detail.run.status, RunStatus::kSucceeded) << detail.run.reason.value_or("");
   EXPECT_EQ(read_file(effect_), "hello from companyOS") << "the fixture itself wrote the effect";
   ASSERT_EQ(detail.steps.size(), 3U);
   EXPECT_EQ(detail.steps[0].delivery, "delivered_verified") << "set_value reads the text back";
@@ -201,7 +202,7 @@ TEST_F(RunnerDesktop, AFileCheckThatDoesNotHoldFailsTheRun) {
   auto run = runner().start(id, StartRequest{});
   ASSERT_TRUE(run.ok());
   const auto detail = finished(run->id);
-  EXPECT_EQ(detail.run.status, "failed");
+  EXPECT_EQ(detail.run.status, RunStatus::kFailed);
   EXPECT_EQ(read_file(effect_), "actual");
   ASSERT_EQ(detail.checks.size(), 1U);
   EXPECT_FALSE(detail.checks[0].passed);
@@ -213,7 +214,7 @@ TEST_F(RunnerDesktop, AnAmbiguousTargetBlocksTheRunAndNothingIsClicked) {
   auto run = runner().start(id, StartRequest{});
   ASSERT_TRUE(run.ok());
   const auto detail = finished(run->id);
-  EXPECT_EQ(detail.run.status, "blocked");
+  EXPECT_EQ(detail.run.status, RunStatus::kBlocked);
   ASSERT_EQ(detail.steps.size(), 1U);
   EXPECT_EQ(detail.steps[0].error_code, "AMBIGUOUS_TARGET");
   EXPECT_EQ(detail.steps[0].delivery, "not_delivered");
@@ -240,7 +241,7 @@ TEST_F(RunnerDesktop, ATwinAddedWhileTheRunWaitsBlocksTheClick) {
 
   ASSERT_TRUE(runner().approve(run->id).ok());
   const auto detail = finished(run->id);
-  EXPECT_EQ(detail.run.status, "blocked");
+  EXPECT_EQ(detail.run.status, RunStatus::kBlocked);
   EXPECT_EQ(detail.steps.at(0).error_code, "AMBIGUOUS_TARGET");
   EXPECT_TRUE(stays_absent(effect_));
   EXPECT_TRUE(stays_absent(effect_ + ".twin", 100ms));
@@ -254,7 +255,7 @@ TEST_F(RunnerDesktop, ATargetThatIsGoneBlocksTheRun) {
   auto run = runner().start(id, StartRequest{});
   ASSERT_TRUE(run.ok());
   const auto detail = finished(run->id);
-  EXPECT_EQ(detail.run.status, "blocked");
+  EXPECT_EQ(detail.run.status, RunStatus::kBlocked);
   EXPECT_EQ(detail.steps.at(0).error_code, "ELEMENT_NOT_FOUND");
 }
 
@@ -273,7 +274,7 @@ TEST_F(RunnerDesktop, Level2WaitsForApprovalBeforeEachEffect) {
   EXPECT_TRUE(stays_absent(effect_)) << "nothing clicked before its approval";
   ASSERT_TRUE(runner().approve(run->id).ok());
   const auto detail = finished(run->id);
-  EXPECT_EQ(detail.run.status, "succeeded") << detail.run.reason.value_or("");
+  EXPECT_EQ(detail.run.status, RunStatus::kSucceeded) << detail.run.reason.value_or("");
   EXPECT_EQ(read_file(effect_), "approved text");
 }
 
@@ -286,7 +287,7 @@ TEST_F(RunnerDesktop, DenyAtLevel2LeavesTheEntryAsItWas) {
   ASSERT_TRUE(waiting(run->id));
   auto denied = runner().deny(run->id);
   ASSERT_TRUE(denied.ok());
-  EXPECT_EQ(denied->status, "blocked");
+  EXPECT_EQ(denied->status, RunStatus::kBlocked);
   EXPECT_EQ(entry_text_via_effect(), "kept");
 }
 
@@ -296,12 +297,12 @@ TEST_F(RunnerDesktop, UndoRestoresTheEntrysPreviousText) {
   const auto id = create({set_entry("changed text"), click_write()}, {effect_check("changed text")}, 3);
   auto run = runner().start(id, StartRequest{});
   ASSERT_TRUE(run.ok());
-  ASSERT_EQ(finished(run->id).run.status, "succeeded");
+  ASSERT_EQ(finished(run->id).run.status, RunStatus::kSucceeded);
   EXPECT_EQ(read_file(effect_), "changed text");
 
   auto undone = runner().undo(run->id);
   ASSERT_TRUE(undone.ok()) << undone.error().message;
-  EXPECT_EQ(undone->run.status, "reverted");
+  EXPECT_EQ(undone->run.status, RunStatus::kReverted);
   EXPECT_EQ(undone->undone, (std::vector<int>{1}));
   EXPECT_EQ(undone->not_reversible, (std::vector<int>{2})) << "the click cannot be taken back";
   EXPECT_EQ(entry_text_via_effect(), "original text");
@@ -315,7 +316,7 @@ TEST_F(RunnerDesktop, Level1DryRunResolvesTargetsAndChangesNothing) {
   auto run = runner().start(id, StartRequest{});
   ASSERT_TRUE(run.ok());
   const auto detail = finished(run->id);
-  EXPECT_EQ(detail.run.status, "succeeded") << detail.run.reason.value_or("");
+  EXPECT_EQ(detail.run.status, RunStatus::kSucceeded) << detail.run.reason.value_or("");
   for (const auto& step : detail.steps) EXPECT_EQ(step.status, "would_run") << step.seq;
   EXPECT_TRUE(stays_absent(effect_));
   EXPECT_EQ(entry_text_via_effect(), "before the dry run");
@@ -340,7 +341,7 @@ TEST_F(RunnerDesktop, StopEndsAWaitStepPromptly) {
     const auto asked = std::chrono::steady_clock::now();
     auto stopped = runner().stop(id);
     ASSERT_TRUE(stopped.ok());
-    EXPECT_EQ(stopped->status, "stopped");
+    EXPECT_EQ(stopped->status, RunStatus::kStopped);
     EXPECT_LT(std::chrono::steady_clock::now() - asked, 5s);
     EXPECT_TRUE(stays_absent(effect_)) << "no postActions after a stop";
   }

@@ -14,15 +14,16 @@ namespace companyos::automation {
 namespace {
 
 using store::LedgerRow;
+using store::RunStatus;
 
 constexpr std::int64_t kNow = 1'800'000'000;
 constexpr std::int64_t kDay = 24 * 60 * 60;
 constexpr std::int64_t kWindow = 14 * kDay;
 
-LedgerRow ledger_row(std::int64_t run_id, std::string status, std::int64_t finished_at,
+LedgerRow ledger_row(std::int64_t run_id, RunStatus status, std::int64_t finished_at,
                      bool supervised = true, int level = 3, std::int64_t passed = 4,
                      std::int64_t failed = 0) {
-  return {run_id, 1, 1, level, finished_at - 30, finished_at, std::move(status), supervised,
+  return {run_id, 1, 1, level, finished_at - 30, finished_at, status, supervised,
           passed, failed, std::nullopt};
 }
 
@@ -35,7 +36,7 @@ GateInputs passing_inputs() {
   in.max_level = 4;
   in.now = kNow;
   for (int i = 0; i < 25; ++i) {
-    in.ledger.push_back(ledger_row(i + 1, "succeeded", kNow - (i + 1) * 3600, i < 10, i < 10 ? 3 : 2));
+    in.ledger.push_back(ledger_row(i + 1, RunStatus::kSucceeded, kNow - (i + 1) * 3600, i < 10, i < 10 ? 3 : 2));
   }
   return in;
 }
@@ -91,8 +92,8 @@ INSTANTIATE_TEST_SUITE_P(
         Alone{"nine supervised", [](GateInputs& in) { in.ledger[0].supervised = false; }, 4},
         Alone{"supervised but stopped",
               [](GateInputs& in) {
-                in.ledger[0].status = "stopped";
-                in.ledger.push_back(ledger_row(100, "succeeded", kNow - 60, false, 2));
+                in.ledger[0].status = RunStatus::kStopped;
+                in.ledger.push_back(ledger_row(100, RunStatus::kSucceeded, kNow - 60, false, 2));
               },
               4},
         Alone{"supervised flag at level 2 is not level 3", [](GateInputs& in) { in.ledger[0].level = 2; }, 4},
@@ -102,16 +103,16 @@ INSTANTIATE_TEST_SUITE_P(
               },
               5},
         Alone{"one of 25 blocked",
-              [](GateInputs& in) { in.ledger.back().status = "blocked"; }, 5},
+              [](GateInputs& in) { in.ledger.back().status = RunStatus::kBlocked; }, 5},
         Alone{"one of 25 skipped",
-              [](GateInputs& in) { in.ledger.back().status = "skipped"; }, 5},
+              [](GateInputs& in) { in.ledger.back().status = RunStatus::kSkipped; }, 5},
         Alone{"one of 25 a level-1 dry run",
               [](GateInputs& in) { in.ledger.back().level = 1; }, 5},
         Alone{"one of 25 finished exactly 14 days ago",
               [](GateInputs& in) { in.ledger.back().finished_at = kNow - kWindow; }, 5},
         Alone{"failed checks in a blocked run (98 %)",
               [](GateInputs& in) {
-                in.ledger.push_back(ledger_row(100, "blocked", kNow - 60, false, 3, 0, 2));
+                in.ledger.push_back(ledger_row(100, RunStatus::kBlocked, kNow - 60, false, 3, 0, 2));
               },
               6},
         Alone{"no check ran",
@@ -121,21 +122,21 @@ INSTANTIATE_TEST_SUITE_P(
               6},
         Alone{"a run reverted yesterday",
               [](GateInputs& in) {
-                in.ledger.back().status = "reverted";
+                in.ledger.back().status = RunStatus::kReverted;
                 in.ledger.back().reverted_at = kNow - kDay;
               },
               7},
         Alone{"an old run reverted 13 days ago",
               [](GateInputs& in) {
-                in.ledger.push_back(ledger_row(100, "reverted", kNow - 30 * kDay, false, 2));
+                in.ledger.push_back(ledger_row(100, RunStatus::kReverted, kNow - 30 * kDay, false, 2));
                 in.ledger.back().reverted_at = kNow - 13 * kDay;
               },
               7},
         Alone{"a failed run with no checks",
-              [](GateInputs& in) { in.ledger.push_back(ledger_row(100, "failed", kNow - 60, false, 4, 0)); },
+              [](GateInputs& in) { in.ledger.push_back(ledger_row(100, RunStatus::kFailed, kNow - 60, false, 4, 0)); },
               8},
         Alone{"a failed dry run",
-              [](GateInputs& in) { in.ledger.push_back(ledger_row(100, "failed", kNow - 60, false, 1, 0)); },
+              [](GateInputs& in) { in.ledger.push_back(ledger_row(100, RunStatus::kFailed, kNow - 60, false, 1, 0)); },
               8}),
     [](const auto& info) {
       std::string name = info.param.label;
@@ -159,7 +160,7 @@ TEST_P(GateBoundary, DecidesAtTheEdge) {
 
 void checks_on_one_blocked_run(GateInputs& in, std::int64_t passed, std::int64_t failed) {
   for (auto& row : in.ledger) row.checks_passed = 0;
-  in.ledger.push_back(ledger_row(100, "blocked", kNow - 60, false, 3, passed, failed));
+  in.ledger.push_back(ledger_row(100, RunStatus::kBlocked, kNow - 60, false, 3, passed, failed));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -176,25 +177,25 @@ INSTANTIATE_TEST_SUITE_P(
         Boundary{"a run exactly 14 days old does not",
                  [](GateInputs& in) { in.ledger.back().finished_at = kNow - kWindow; }, false},
         Boundary{"a failure exactly 14 days old no longer blocks",
-                 [](GateInputs& in) { in.ledger.push_back(ledger_row(100, "failed", kNow - kWindow, false, 3)); },
+                 [](GateInputs& in) { in.ledger.push_back(ledger_row(100, RunStatus::kFailed, kNow - kWindow, false, 3)); },
                  true},
         Boundary{"a failure 14 days minus 1 s old blocks",
-                 [](GateInputs& in) { in.ledger.push_back(ledger_row(100, "failed", kNow - kWindow + 1, false, 3)); },
+                 [](GateInputs& in) { in.ledger.push_back(ledger_row(100, RunStatus::kFailed, kNow - kWindow + 1, false, 3)); },
                  false},
         Boundary{"an undo exactly 14 days old no longer blocks",
                  [](GateInputs& in) {
-                   in.ledger.push_back(ledger_row(100, "reverted", kNow - 20 * kDay, false, 3));
+                   in.ledger.push_back(ledger_row(100, RunStatus::kReverted, kNow - 20 * kDay, false, 3));
                    in.ledger.back().reverted_at = kNow - kWindow;
                  },
                  true},
         Boundary{"failed checks exactly 14 days old no longer count",
-                 [](GateInputs& in) { in.ledger.push_back(ledger_row(100, "blocked", kNow - kWindow, false, 3, 0, 50)); },
+                 [](GateInputs& in) { in.ledger.push_back(ledger_row(100, RunStatus::kBlocked, kNow - kWindow, false, 3, 0, 50)); },
                  true},
         Boundary{"old supervised runs still count for condition 4",
                  [](GateInputs& in) {
                    for (int i = 0; i < 10; ++i) {
                      in.ledger[static_cast<std::size_t>(i)].supervised = false;
-                     in.ledger.push_back(ledger_row(200 + i, "succeeded", kNow - 90 * kDay, true, 3));
+                     in.ledger.push_back(ledger_row(200 + i, RunStatus::kSucceeded, kNow - 90 * kDay, true, 3));
                    }
                  },
                  true}),
@@ -210,10 +211,10 @@ TEST(Gate, TextsCarryTheFigures) {
   in.max_level = 3;
   in.now = kNow;
   in.offending_effect_paths = {"actions[0]", "postActions[2]"};
-  for (int i = 0; i < 18; ++i) in.ledger.push_back(ledger_row(i + 1, "succeeded", kNow - 3600, i < 7, i < 7 ? 3 : 2));
-  in.ledger.push_back(ledger_row(50, "failed", kNow - 60, false, 2, 1, 1));
+  for (int i = 0; i < 18; ++i) in.ledger.push_back(ledger_row(i + 1, RunStatus::kSucceeded, kNow - 3600, i < 7, i < 7 ? 3 : 2));
+  in.ledger.push_back(ledger_row(50, RunStatus::kFailed, kNow - 60, false, 2, 1, 1));
   in.ledger.back().checks_passed = 0;
-  in.ledger.push_back(ledger_row(51, "reverted", kNow - 60, false, 2, 0, 0));
+  in.ledger.push_back(ledger_row(51, RunStatus::kReverted, kNow - 60, false, 2, 0, 0));
   in.ledger.back().reverted_at = kNow - 30;
   const GateReport report = evaluate_gate(in);
   EXPECT_EQ(condition(report, 1).text, "1. raised to level 3: level 2 now");
@@ -275,7 +276,7 @@ class GateFromStore : public ::testing::Test {
     ASSERT_TRUE(automations_->set_level(id_, 3).ok());
   }
 
-  void run(store::FinalStatus status, bool check_passes = true) {
+  void run(store::RunEvent event, bool check_passes = true) {
     auto started = runs_->start({id_, store::RunStarter::kPerson, std::nullopt});
     ASSERT_TRUE(started.ok()) << started.error().message;
     store::StepRecord check;
@@ -285,7 +286,7 @@ class GateFromStore : public ::testing::Test {
     check.status = check_passes ? "ok" : "failed";
     check.check_passed = check_passes;
     ASSERT_TRUE(runs_->record_step(started->id, check).ok());
-    ASSERT_TRUE(runs_->finish(started->id, status).ok());
+    ASSERT_TRUE(runs_->finish(started->id, event).ok());
     clock_.advance(std::chrono::hours(6));
   }
 
@@ -311,14 +312,14 @@ class GateFromStore : public ::testing::Test {
 };
 
 TEST_F(GateFromStore, EvidencePassesThenAFailedCheckDemotesAndNewStepsReset) {
-  for (int i = 0; i < 24; ++i) run(store::FinalStatus::kSucceeded);
+  for (int i = 0; i < 24; ++i) run(store::RunEvent::kSucceed);
   EXPECT_EQ(condition(gate(), 5).text, "5. runs in the last 14 days: 24 of 25 needed");
-  run(store::FinalStatus::kSucceeded);
+  run(store::RunEvent::kSucceed);
   GateReport passed = gate();
   EXPECT_TRUE(passed.passed) << to_json(passed).dump(2);
   ASSERT_TRUE(automations_->set_level(id_, 4).ok());
 
-  run(store::FinalStatus::kFailed, false);
+  run(store::RunEvent::kFail, false);
   EXPECT_EQ(automations_->get(id_)->level, 3);
   const GateReport after = gate();
   EXPECT_EQ(failing(after), (std::vector<int>{6, 8}));
@@ -330,12 +331,12 @@ TEST_F(GateFromStore, EvidencePassesThenAFailedCheckDemotesAndNewStepsReset) {
 }
 
 TEST_F(GateFromStore, BlockedRunsChangeNothing) {
-  for (int i = 0; i < 25; ++i) run(store::FinalStatus::kSucceeded);
+  for (int i = 0; i < 25; ++i) run(store::RunEvent::kSucceed);
   ASSERT_TRUE(automations_->set_level(id_, 4).ok());
   const nlohmann::json before = to_json(gate());
   auto started = runs_->start({id_, store::RunStarter::kSchedule, std::nullopt});
   ASSERT_TRUE(started.ok());
-  auto blocked = runs_->finish(started->id, store::FinalStatus::kBlocked, "target is ambiguous");
+  auto blocked = runs_->finish(started->id, store::RunEvent::kBlock, "target is ambiguous");
   ASSERT_TRUE(blocked.ok());
   EXPECT_FALSE(blocked->demoted);
   EXPECT_EQ(automations_->get(id_)->level, 4);
@@ -343,7 +344,7 @@ TEST_F(GateFromStore, BlockedRunsChangeNothing) {
 }
 
 TEST_F(GateFromStore, AnUndoDemotesAndFailsConditionSeven) {
-  for (int i = 0; i < 25; ++i) run(store::FinalStatus::kSucceeded);
+  for (int i = 0; i < 25; ++i) run(store::RunEvent::kSucceed);
   ASSERT_TRUE(automations_->set_level(id_, 4).ok());
   auto last = runs_->list(id_, {});
   ASSERT_TRUE(last.ok());

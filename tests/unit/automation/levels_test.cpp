@@ -9,6 +9,7 @@ namespace companyos::automation {
 namespace {
 
 using L = Level;
+using store::RunStatus;
 
 struct Move {
   std::string_view what;

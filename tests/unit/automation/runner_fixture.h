@@ -270,15 +270,16 @@ class RunnerTest : public ::testing::Test {
     return d.ok() ? *d : store::RunDetail{};
   }
 
-  std::string status(std::int64_t run_id) {
+  std::optional<store::RunStatus> status(std::int64_t run_id) {
     auto run = runs_.get(run_id);
-    return run.ok() ? run->status : "?";
+    if (!run.ok()) return std::nullopt;
+    return run->status;
   }
 
   bool waits_for_person(std::int64_t run_id) {
     return eventually([&] {
       for (const auto& active : runner().active()) {
-        if (active.run_id == run_id && active.status == "waiting") return true;
+        if (active.run_id == run_id && active.status == store::RunStatus::kWaiting) return true;
       }
       return false;
     });

@@ -1,4 +1,4 @@
-// Retries of a failed main action (DESIGN.md §8), driven by the injected clock.
+// Retries of a failed main action, driven by the injected clock.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,6 +18,7 @@ namespace {
 using namespace std::chrono_literals;
 using namespace runner_testing;
 using nlohmann::json;
+using store::RunStatus;
 
 json retrying(json def, int max_retries, int interval_seconds) {
   def["maxRetries"] = max_retries;
@@ -61,7 +62,7 @@ class RunnerRetryTest : public RunnerTest {
     runner().recheck_deadlines();
   }
 
-  bool ends(std::int64_t run_id, const std::string& expected) {
+  bool ends(std::int64_t run_id, RunStatus expected) {
     return eventually([&] { return status(run_id) == expected; });
   }
 };
@@ -76,13 +77,13 @@ TEST_F(RunnerRetryTest, ASecondAttemptThatPassesSucceedsAndEarlierActionsDoNotRe
   const auto run = start(id);
   ASSERT_TRUE(retry_pending(run.id, "flaky", 1));
   EXPECT_EQ(*retry_at(run.id), clock_.unix_seconds() + 10);
-  EXPECT_EQ(status(run.id), "running") << "a pending retry keeps the run running";
-  EXPECT_EQ(runner().active()[0].status, "running");
+  EXPECT_EQ(status(run.id), RunStatus::kRunning) << "a pending retry keeps the run running";
+  EXPECT_EQ(runner().active()[0].status, RunStatus::kRunning);
 
   let_time_pass(9s);
   EXPECT_FALSE(eventually([&] { return calls_of("execute:flaky") > 1; }, 100ms)) << "retried before its interval";
   let_time_pass(1s);
-  ASSERT_TRUE(ends(run.id, "succeeded"));
+  ASSERT_TRUE(ends(run.id, RunStatus::kSucceeded));
   runner().wait_idle();
 
   const auto d = detail(run.id);
@@ -96,7 +97,7 @@ TEST_F(RunnerRetryTest, ASecondAttemptThatPassesSucceedsAndEarlierActionsDoNotRe
   auto rows = ledger_.rows(id);
   ASSERT_TRUE(rows.ok());
   ASSERT_EQ(rows->size(), 1U) << "the gate counts the run once";
-  EXPECT_EQ((*rows)[0].status, "succeeded");
+  EXPECT_EQ((*rows)[0].status, RunStatus::kSucceeded);
 }
 
 TEST_F(RunnerRetryTest, WhenEveryAttemptFailsThePostActionsRunOnceAndTheRunFails) {
@@ -110,7 +111,7 @@ TEST_F(RunnerRetryTest, WhenEveryAttemptFailsThePostActionsRunOnceAndTheRunFails
     ASSERT_TRUE(retry_pending(run.id, "flaky", attempt)) << attempt;
     let_time_pass(30s);
   }
-  ASSERT_TRUE(ends(run.id, "failed"));
+  ASSERT_TRUE(ends(run.id, RunStatus::kFailed));
   runner().wait_idle();
 
   const auto d = detail(run.id);
@@ -126,7 +127,7 @@ TEST_F(RunnerRetryTest, WhenEveryAttemptFailsThePostActionsRunOnceAndTheRunFails
   auto rows = ledger_.rows(id);
   ASSERT_TRUE(rows.ok());
   ASSERT_EQ(rows->size(), 1U);
-  EXPECT_EQ((*rows)[0].status, "failed");
+  EXPECT_EQ((*rows)[0].status, RunStatus::kFailed);
 }
 
 // Trigger 15 s away, 10 s between attempts: the first retry fits, the second would reach it.
@@ -140,7 +141,7 @@ TEST_F(RunnerRetryTest, ARetryWhoseWaitWouldReachTheNextTriggerIsSkippedAndNoted
   const auto run = start(id, Trigger::kSchedule, clock_.unix_seconds() + 15);
   ASSERT_TRUE(retry_pending(run.id, "flaky", 1));
   let_time_pass(10s);
-  ASSERT_TRUE(ends(run.id, "failed")) << "no wait after the second attempt";
+  ASSERT_TRUE(ends(run.id, RunStatus::kFailed)) << "no wait after the second attempt";
   runner().wait_idle();
 
   const auto d = detail(run.id);
@@ -165,7 +166,7 @@ TEST_F(RunnerRetryTest, AStopDuringTheRetryWaitEndsTheRunFailedAtOnce) {
 
   auto stopped = runner().stop(id);  // no clock moves: the stop alone ends the wait
   ASSERT_TRUE(stopped.ok());
-  EXPECT_EQ(stopped->status, "failed") << "the action had failed before the stop";
+  EXPECT_EQ(stopped->status, RunStatus::kFailed) << "the action had failed before the stop";
   EXPECT_EQ(stopped->reason,
             "actions[0]: exit status 3 (attempt 1 of 4; retry cancelled); before the postActions: stopped by a person");
   const auto d = detail(run.id);
@@ -182,14 +183,14 @@ TEST_F(RunnerRetryTest, PreconditionsPostActionsAndBlockedActionsAreNeverRetried
     json pre, actions, post;
     const char* failing;
     StepOutcome result;
-    const char* status;
+    RunStatus status;
   };
   const StepOutcome blocked = outcome(StepStatus::kBlocked, "no element matches", ErrorCode::kElementNotFound);
   const Row rows[] = {
-      {{file_check("pre0")}, {command("act0", false)}, json::array(), "pre0", failed(), "skipped"},
+      {{file_check("pre0")}, {command("act0", false)}, json::array(), "pre0", failed(), RunStatus::kSkipped},
       {json::array(), {command("act1", false)}, {command("post1", false), command("more1", false)}, "post1", failed(),
-       "failed"},
-      {json::array(), {click("act2"), command("next2", false)}, {command("post2", false)}, "act2", blocked, "blocked"},
+       RunStatus::kFailed},
+      {json::array(), {click("act2"), command("next2", false)}, {command("post2", false)}, "act2", blocked, RunStatus::kBlocked},
   };
   int n = 0;
   for (const Row& row : rows) {
@@ -224,7 +225,7 @@ TEST_F(RunnerRetryTest, ARetryAtLevel2AsksAgainAndADenialLeavesTheRunFailed) {
 
   auto denied = runner().deny(run.id);
   ASSERT_TRUE(denied.ok());
-  EXPECT_EQ(denied->status, "failed");
+  EXPECT_EQ(denied->status, RunStatus::kFailed);
   EXPECT_EQ(denied->reason,
             "actions[0]: exit status 3 (attempt 1 of 3; retry not approved); before the postActions: denied by a "
             "person");

@@ -17,6 +17,7 @@ namespace {
 using namespace std::chrono_literals;
 using namespace runner_testing;
 using nlohmann::json;
+using store::RunStatus;
 
 // ---- every status path ------------------------------------------------------------------
 
@@ -24,11 +25,11 @@ TEST_F(RunnerTest, ActionsAndChecksThatPassSucceedSupervisedAtLevel3) {
   executor_.script("set", {outcome(StepStatus::kPassed), false, 250ms});
   const auto id = create(definition("ok", json::array(), {set_value("set"), click("click")}, {file_check("check")}), 3);
   const auto run = start(id);
-  EXPECT_EQ(run.status, "running");
+  EXPECT_EQ(run.status, RunStatus::kRunning);
   runner().wait_idle();
 
   const auto d = detail(run.id);
-  EXPECT_EQ(d.run.status, "succeeded");
+  EXPECT_EQ(d.run.status, RunStatus::kSucceeded);
   EXPECT_TRUE(d.run.supervised);
   EXPECT_EQ(statuses(d), (std::vector<std::string>{"passed", "passed", "passed"}));
   EXPECT_EQ(d.steps[0].seq, 1);
@@ -50,14 +51,14 @@ TEST_F(RunnerTest, FirstFailedActionEndsTheActionsButPostActionsStillRun) {
   runner().wait_idle();
 
   const auto d = detail(run.id);
-  EXPECT_EQ(d.run.status, "failed");
+  EXPECT_EQ(d.run.status, RunStatus::kFailed);
   EXPECT_EQ(d.run.reason, "actions[0]: exit status 3");
   EXPECT_EQ(executor_.calls(), (std::vector<std::string>{"execute:set", "execute:cleanup", "execute:check"}));
   EXPECT_EQ(d.steps[0].error_code, "INTERNAL");
   auto rows = ledger_.rows(id);
   ASSERT_TRUE(rows.ok());
   ASSERT_EQ(rows->size(), 1U);
-  EXPECT_EQ((*rows)[0].status, "failed");
+  EXPECT_EQ((*rows)[0].status, RunStatus::kFailed);
 }
 
 TEST_F(RunnerTest, AFailedCheckFailsTheRunAndCountsAsAFailedCheck) {
@@ -67,7 +68,7 @@ TEST_F(RunnerTest, AFailedCheckFailsTheRunAndCountsAsAFailedCheck) {
   runner().wait_idle();
 
   const auto d = detail(run.id);
-  EXPECT_EQ(d.run.status, "failed");
+  EXPECT_EQ(d.run.status, RunStatus::kFailed);
   ASSERT_EQ(d.checks.size(), 1U);
   EXPECT_FALSE(d.checks[0].passed);
   auto rows = ledger_.rows(id);
@@ -82,7 +83,7 @@ TEST_F(RunnerTest, AFailingPreconditionSkipsTheRunAndNothingElseRuns) {
   runner().wait_idle();
 
   const auto d = detail(run.id);
-  EXPECT_EQ(d.run.status, "skipped");
+  EXPECT_EQ(d.run.status, RunStatus::kSkipped);
   EXPECT_EQ(d.run.reason, "precondition preconditions[0] did not hold: no such file");
   EXPECT_EQ(executor_.calls(), (std::vector<std::string>{"execute:pre"}));
   EXPECT_TRUE(d.checks.empty()) << "a precondition is not a postcondition for the gate";
@@ -99,7 +100,7 @@ TEST_F(RunnerTest, ARefusedTargetBlocksTheRunWithItsReasonAndPostActionsRun) {
   runner().wait_idle();
 
   const auto d = detail(run.id);
-  EXPECT_EQ(d.run.status, "blocked");
+  EXPECT_EQ(d.run.status, RunStatus::kBlocked);
   EXPECT_EQ(d.run.reason, "actions[0]: 2 elements match push button \"Write effect\"");
   EXPECT_EQ(d.steps[0].error_code, "AMBIGUOUS_TARGET");
   EXPECT_EQ(d.steps[0].delivery, "not_delivered");
@@ -119,7 +120,7 @@ TEST_F(RunnerTest, StopCancelsTheActiveStepAndSkipsPostActions) {
 
   auto stopped = runner().stop(id);
   ASSERT_TRUE(stopped.ok());
-  EXPECT_EQ(stopped->status, "stopped");
+  EXPECT_EQ(stopped->status, RunStatus::kStopped);
   EXPECT_EQ(stopped->reason, "stopped by a person");
   const auto d = detail(run.id);
   EXPECT_EQ(statuses(d), (std::vector<std::string>{"stopped"}));
@@ -149,19 +150,19 @@ TEST_F(RunnerTest, Level2WaitsForEachEffectAndApproveContinues) {
   ASSERT_EQ(active.size(), 1U);
   EXPECT_EQ(active[0].waiting_step, "actions[0]");
   EXPECT_EQ(active[0].waiting_description, "actions[0]: set");
-  EXPECT_EQ(status(run.id), "waiting");
+  EXPECT_EQ(status(run.id), RunStatus::kWaiting);
   EXPECT_EQ(executor_.calls(), (std::vector<std::string>{"execute:pre"})) << "no effect before approval";
 
   auto approved = runner().approve(run.id);
   ASSERT_TRUE(approved.ok());
-  EXPECT_EQ(approved->status, "running");
+  EXPECT_EQ(approved->status, RunStatus::kRunning);
   ASSERT_TRUE(waits_for_person(run.id));  // the click has an effect too
   EXPECT_EQ(runner().active()[0].waiting_step, "actions[1]");
   ASSERT_TRUE(runner().approve(run.id).ok());
   runner().wait_idle();
 
   const auto d = detail(run.id);
-  EXPECT_EQ(d.run.status, "succeeded");
+  EXPECT_EQ(d.run.status, RunStatus::kSucceeded);
   EXPECT_FALSE(d.run.supervised) << "supervised means level 3";
   EXPECT_EQ(executor_.calls(),
             (std::vector<std::string>{"execute:pre", "execute:set", "execute:click", "execute:check"}));
@@ -174,7 +175,7 @@ TEST_F(RunnerTest, DenyEndsTheRunBlockedAndRunsNothingMore) {
 
   auto denied = runner().deny(run.id);
   ASSERT_TRUE(denied.ok());
-  EXPECT_EQ(denied->status, "blocked");
+  EXPECT_EQ(denied->status, RunStatus::kBlocked);
   EXPECT_EQ(denied->reason, "denied by a person");
   const auto d = detail(run.id);
   ASSERT_EQ(d.steps.size(), 1U);
@@ -199,7 +200,7 @@ TEST_F(RunnerTest, AnApprovalNotGivenWithinAnHourEndsTheRunBlocked) {
   runner().recheck_deadlines();
   clock_.advance(1min);
   runner().recheck_deadlines();
-  ASSERT_TRUE(eventually([&] { return status(run.id) == "blocked"; }));
+  ASSERT_TRUE(eventually([&] { return status(run.id) == RunStatus::kBlocked; }));
   runner().wait_idle();
 
   const auto d = detail(run.id);
@@ -217,14 +218,14 @@ TEST_F(RunnerTest, PressAlwaysAsksEvenAtLevel3WhileOtherEffectsDoNot) {
   EXPECT_EQ(executor_.calls(), (std::vector<std::string>{"execute:set"}));
   ASSERT_TRUE(runner().approve(run.id).ok());
   runner().wait_idle();
-  EXPECT_EQ(status(run.id), "succeeded");
+  EXPECT_EQ(status(run.id), RunStatus::kSucceeded);
   EXPECT_EQ(executor_.calls(), (std::vector<std::string>{"execute:set", "execute:save"}));
 }
 
 TEST_F(RunnerTest, AScheduledRunBelowLevel4WaitsAndApprovalMakesItSupervised) {
   const auto id = create(definition("scheduled", json::array(), {set_value("set")}, json::array()), 3);
   const auto run = start(id, Trigger::kSchedule);
-  EXPECT_EQ(run.status, "waiting");
+  EXPECT_EQ(run.status, RunStatus::kWaiting);
   EXPECT_FALSE(run.supervised);
   ASSERT_TRUE(waits_for_person(run.id));
   EXPECT_FALSE(runner().active()[0].waiting_step.has_value()) << "the whole run waits, not a step";
@@ -233,16 +234,16 @@ TEST_F(RunnerTest, AScheduledRunBelowLevel4WaitsAndApprovalMakesItSupervised) {
   ASSERT_TRUE(approved.ok());
   EXPECT_TRUE(approved->supervised);
   runner().wait_idle();
-  EXPECT_EQ(status(run.id), "succeeded");
+  EXPECT_EQ(status(run.id), RunStatus::kSucceeded);
 }
 
 TEST_F(RunnerTest, TheNextTriggerEndsAnUnapprovedScheduledRunBlocked) {
   const auto id = create(definition("replaced", json::array(), {set_value("set")}, json::array()), 3);
   const auto first = start(id, Trigger::kSchedule);
   const auto second = start(id, Trigger::kSchedule);
-  EXPECT_EQ(status(first.id), "blocked");
+  EXPECT_EQ(status(first.id), RunStatus::kBlocked);
   EXPECT_EQ(runs_.get(first.id)->reason, "not approved before the next scheduled trigger");
-  EXPECT_EQ(second.status, "waiting");
+  EXPECT_EQ(second.status, RunStatus::kWaiting);
   ASSERT_TRUE(runner().deny(second.id).ok());
 }
 
@@ -250,10 +251,10 @@ TEST_F(RunnerTest, ALevel4ScheduledRunStartsUnattended) {
   allow_level_4();
   const auto id = create(definition("unattended", json::array(), {set_value("set")}, json::array()), 4);
   const auto run = start(id, Trigger::kSchedule);
-  EXPECT_EQ(run.status, "running");
+  EXPECT_EQ(run.status, RunStatus::kRunning);
   runner().wait_idle();
   const auto d = detail(run.id);
-  EXPECT_EQ(d.run.status, "succeeded");
+  EXPECT_EQ(d.run.status, RunStatus::kSucceeded);
   EXPECT_FALSE(d.run.supervised);
 }
 
@@ -272,10 +273,10 @@ TEST_F(RunnerTest, ASecondManualStartWhileARunIsActiveIsAConflict) {
   EXPECT_EQ(second.error().details["run_id"], run.id);
 
   const auto scheduled = start(id, Trigger::kSchedule);
-  EXPECT_EQ(scheduled.status, "skipped") << "a trigger while a run is active is recorded skipped";
+  EXPECT_EQ(scheduled.status, RunStatus::kSkipped) << "a trigger while a run is active is recorded skipped";
 
   const auto concurrent = start(other);  // another automation runs alongside
-  ASSERT_TRUE(eventually([&] { return status(concurrent.id) == "succeeded"; }));
+  ASSERT_TRUE(eventually([&] { return status(concurrent.id) == RunStatus::kSucceeded; }));
   ASSERT_TRUE(runner().stop(id).ok());
   runner().wait_idle();
 }
@@ -314,8 +315,8 @@ TEST_F(RunnerTest, StopAllDisablesEveryAutomationAndStopsEveryActiveRun) {
   ASSERT_TRUE(outcome.ok());
   EXPECT_EQ(outcome->disabled, 2);
   ASSERT_EQ(outcome->stopped.size(), 2U);
-  EXPECT_EQ(status(run_a.id), "stopped");
-  EXPECT_EQ(status(run_b.id), "stopped");
+  EXPECT_EQ(status(run_a.id), RunStatus::kStopped);
+  EXPECT_EQ(status(run_b.id), RunStatus::kStopped);
   EXPECT_EQ(runs_.get(run_a.id)->reason, "stopped by stop-all");
   EXPECT_FALSE(automations_.get(a)->enabled);
   EXPECT_FALSE(automations_.get(b)->enabled);
@@ -326,21 +327,21 @@ TEST_F(RunnerTest, StopAllDisablesEveryAutomationAndStopsEveryActiveRun) {
 TEST_F(RunnerTest, AStopDuringThePostActionsAfterAFailureOrBlockKeepsThatStatus) {
   struct Row {
     StepOutcome action;
-    const char* status;
+    RunStatus status;
     const char* action_step;
     const char* reason;
     int level_after;
   };
   const Row rows[] = {
-      {outcome(StepStatus::kFailed, "exit status 3", ErrorCode::kInternal), "failed", "failed",
+      {outcome(StepStatus::kFailed, "exit status 3", ErrorCode::kInternal), RunStatus::kFailed, "failed",
        "actions[0]: exit status 3; during the postActions: stopped by a person", 3},
-      {outcome(StepStatus::kBlocked, "no element matches", ErrorCode::kElementNotFound), "blocked", "blocked",
+      {outcome(StepStatus::kBlocked, "no element matches", ErrorCode::kElementNotFound), RunStatus::kBlocked, "blocked",
        "actions[0]: no element matches; during the postActions: stopped by a person", 4},
   };
   allow_level_4();
   int n = 0;
   for (const Row& row : rows) {
-    SCOPED_TRACE(row.status);
+    SCOPED_TRACE(std::string(to_string(row.status)));
     const std::string tag = std::to_string(n++);
     executor_.script("act" + tag, {row.action});
     executor_.script("long" + tag, {StepOutcome{}, true});
@@ -377,7 +378,7 @@ TEST_F(RunnerTest, ADenialDuringThePostActionsAfterAFailureKeepsTheRunFailed) {
 
   auto denied = runner().deny(run.id);
   ASSERT_TRUE(denied.ok());
-  EXPECT_EQ(denied->status, "failed");
+  EXPECT_EQ(denied->status, RunStatus::kFailed);
   EXPECT_EQ(denied->reason, "actions[0]: exit status 3; during the postActions: denied by a person");
   EXPECT_EQ(statuses(detail(run.id)), (std::vector<std::string>{"failed", "blocked"}));
   EXPECT_EQ(executor_.calls(), (std::vector<std::string>{"execute:set"}));
@@ -393,11 +394,11 @@ TEST_F(RunnerTest, UndoRunsTheInversesInReverseOrderRevertsAndDemotesLevel4) {
                          4);
   const auto run = start(id);
   runner().wait_idle();
-  ASSERT_EQ(status(run.id), "succeeded");
+  ASSERT_EQ(status(run.id), RunStatus::kSucceeded);
 
   auto undone = runner().undo(run.id);
   ASSERT_TRUE(undone.ok()) << undone.error().message;
-  EXPECT_EQ(undone->run.status, "reverted");
+  EXPECT_EQ(undone->run.status, RunStatus::kReverted);
   EXPECT_TRUE(undone->demoted);
   EXPECT_EQ(undone->undone, (std::vector<int>{2, 1}));
   EXPECT_EQ(undone->not_reversible, (std::vector<int>{3}));
@@ -426,7 +427,7 @@ TEST_F(RunnerTest, AFailedInverseLeavesTheRunAsItWasAndSaysWhatWasUndone) {
   EXPECT_EQ(undone.error().code, ErrorCode::kStaleRef);
   EXPECT_EQ(undone.error().details["seq"], 1);
   EXPECT_EQ(undone.error().details["undone"], json::array({2}));
-  EXPECT_EQ(status(run.id), "succeeded");
+  EXPECT_EQ(status(run.id), RunStatus::kSucceeded);
 }
 
 TEST_F(RunnerTest, ASecondUndoRunsOnlyTheInversesNotYetTakenBack) {
@@ -442,12 +443,12 @@ TEST_F(RunnerTest, ASecondUndoRunsOnlyTheInversesNotYetTakenBack) {
   ASSERT_FALSE(failed.ok());
   EXPECT_EQ(failed.error().details["seq"], 2);
   EXPECT_EQ(failed.error().details["undone"], json::array({3}));
-  EXPECT_EQ(status(run.id), "succeeded");
+  EXPECT_EQ(status(run.id), RunStatus::kSucceeded);
   EXPECT_EQ(automations_.get(id)->level, 4) << "a failed undo changes no level";
 
   auto undone = runner().undo(run.id);
   ASSERT_TRUE(undone.ok()) << undone.error().message;
-  EXPECT_EQ(undone->run.status, "reverted");
+  EXPECT_EQ(undone->run.status, RunStatus::kReverted);
   EXPECT_EQ(undone->undone, (std::vector<int>{3, 2, 1}));
   EXPECT_TRUE(undone->demoted);
   EXPECT_EQ(executor_.calls(),
@@ -516,13 +517,13 @@ TEST_F(RunnerTest, UndoOfARunWithNothingToTakeBackIsRefusedAndChangesNothing) {
   const auto id = create(definition("irreversible", json::array(), {click("only")}, json::array()), 4);
   const auto run = start(id);
   runner().wait_idle();
-  ASSERT_EQ(status(run.id), "succeeded");
+  ASSERT_EQ(status(run.id), RunStatus::kSucceeded);
 
   auto undone = runner().undo(run.id);
   ASSERT_FALSE(undone.ok());
   EXPECT_EQ(undone.error().code, ErrorCode::kConflict);
   EXPECT_EQ(undone.error().details["not_reversible"], json::array({1}));
-  EXPECT_EQ(status(run.id), "succeeded");
+  EXPECT_EQ(status(run.id), RunStatus::kSucceeded);
   EXPECT_EQ(automations_.get(id)->level, 4);
 }
 
@@ -565,7 +566,7 @@ TEST_F(RunnerTest, Level1IsADryRunThatExecutesNothingWithAnEffect) {
   runner().wait_idle();
 
   const auto d = detail(run.id);
-  EXPECT_EQ(d.run.status, "succeeded");
+  EXPECT_EQ(d.run.status, RunStatus::kSucceeded);
   EXPECT_EQ(executor_.calls(), (std::vector<std::string>{"execute:pre", "dry_run:set", "dry_run:click",
                                                          "dry_run:cmd", "dry_run:press", "dry_run:check"}));
   EXPECT_EQ(statuses(d), (std::vector<std::string>{"passed", "would_run", "would_run", "would_run",
@@ -583,7 +584,7 @@ TEST_F(RunnerTest, ALevel1DryRunThatCannotResolveATargetIsBlocked) {
                          1);
   const auto run = start(id);
   runner().wait_idle();
-  EXPECT_EQ(status(run.id), "blocked");
+  EXPECT_EQ(status(run.id), RunStatus::kBlocked);
   EXPECT_EQ(executor_.calls(), (std::vector<std::string>{"dry_run:click"}));
 }
 
@@ -602,7 +603,7 @@ TEST_F(RunnerTest, DestroyingTheRunnerStopsActiveRuns) {
   const auto run = start(id);
   ASSERT_TRUE(eventually([&] { return executor_.blocked_in_step(); }));
   runner_.reset();
-  EXPECT_EQ(status(run.id), "stopped");
+  EXPECT_EQ(status(run.id), RunStatus::kStopped);
   EXPECT_EQ(runs_.get(run.id)->reason, "the daemon stopped");
 }
 

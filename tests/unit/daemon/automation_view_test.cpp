@@ -37,7 +37,7 @@ struct FilterCase {
   const char* name;
   json params;
   bool ok;
-  std::optional<std::string> status;
+  std::optional<store::RunStatus> status;
   int page;
   const char* bad_param;
 };
@@ -62,9 +62,9 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         FilterCase{"defaults", {{"id", 1}}, true, std::nullopt, 1, ""},
         FilterCase{"nulls_are_defaults", {{"status", nullptr}, {"page", nullptr}}, true, std::nullopt, 1, ""},
-        FilterCase{"every_field", {{"status", "failed"}, {"page", 3}}, true, "failed", 3, ""},
-        FilterCase{"waiting", {{"status", "waiting"}}, true, "waiting", 1, ""},
-        FilterCase{"reverted", {{"status", "reverted"}}, true, "reverted", 1, ""},
+        FilterCase{"every_field", {{"status", "failed"}, {"page", 3}}, true, store::RunStatus::kFailed, 3, ""},
+        FilterCase{"waiting", {{"status", "waiting"}}, true, store::RunStatus::kWaiting, 1, ""},
+        FilterCase{"reverted", {{"status", "reverted"}}, true, store::RunStatus::kReverted, 1, ""},
         FilterCase{"unknown_status", {{"status", "done"}}, false, std::nullopt, 0, "status"},
         FilterCase{"status_wrong_case", {{"status", "Failed"}}, false, std::nullopt, 0, "status"},
         FilterCase{"status_not_string", {{"status", 3}}, false, std::nullopt, 0, "status"},
@@ -105,7 +105,7 @@ TEST(AutomationJson, ShowsTheWholeAutomationWithTheRecordsEnabledFlag) {
 
 TEST(AutomationJson, LastRunAndNextRun) {
   auto record = sample_record();
-  record.last_run = store::LastRun{9, "running", 100, std::nullopt};
+  record.last_run = store::LastRun{9, store::RunStatus::kRunning, 100, std::nullopt};
   const json out = automation_json(record, 1'700'031'600);
   EXPECT_EQ(out["last_run"]["id"], 9);
   EXPECT_EQ(out["last_run"]["status"], "running");
@@ -129,10 +129,11 @@ TEST(RunJson, NullsForWhatARunHasNotReached) {
   store::RunRecord run;
   run.id = 7;
   run.automation_id = 4;
-  run.status = "waiting";
+  run.status = store::RunStatus::kWaiting;
   run.starter = store::RunStarter::kSchedule;
   run.waiting_description = "actions[0]: set_value on text \"Text\"";
   const json out = run_json(run);
+  EXPECT_EQ(out["status"], "waiting");
   EXPECT_EQ(out["started_by"], "schedule");
   EXPECT_TRUE(out["finished_at"].is_null());
   EXPECT_TRUE(out["reason"].is_null());
@@ -142,7 +143,7 @@ TEST(RunJson, NullsForWhatARunHasNotReached) {
 TEST(RunJson, DetailCountsChecksAndListsSteps) {
   store::RunDetail detail;
   detail.run.id = 7;
-  detail.run.status = "failed";
+  detail.run.status = store::RunStatus::kFailed;
   store::StepRecord step;
   step.seq = 3;
   step.phase = "post";
@@ -152,6 +153,8 @@ TEST(RunJson, DetailCountsChecksAndListsSteps) {
   detail.steps.push_back(step);
   detail.checks = {{2, true}, {3, false}, {4, true}};
   const json out = run_detail_json(detail);
+  EXPECT_EQ(out["status"], "failed");
+  EXPECT_EQ(out["steps"][0]["status"], "failed");
   EXPECT_EQ(out["checks"]["passed"], 2);
   EXPECT_EQ(out["checks"]["failed"], 1);
   ASSERT_EQ(out["steps"].size(), 1U);

@@ -31,6 +31,7 @@ namespace {
 
 using namespace std::chrono_literals;
 using nlohmann::json;
+using store::RunStatus;
 
 constexpr std::int64_t kStart = 1'773'388'800;  // Fri 2026-03-13 08:00:00 UTC
 
@@ -216,15 +217,16 @@ class TriggerLoopTest : public ::testing::Test {
     return page.ok() ? page->runs : std::vector<store::RunRecord>{};
   }
 
-  std::string status(std::int64_t run_id) {
+  std::optional<RunStatus> status(std::int64_t run_id) {
     auto run = runs_.get(run_id);
-    return run.ok() ? run->status : "?";
+    if (!run.ok()) return std::nullopt;
+    return run->status;
   }
 
   bool waits(std::int64_t run_id) {
     return eventually([&] {
       for (const auto& active : runner().active()) {
-        if (active.run_id == run_id && active.status == "waiting") return true;
+        if (active.run_id == run_id && active.status == RunStatus::kWaiting) return true;
       }
       return false;
     });
@@ -335,7 +337,7 @@ TEST_F(TriggerLoopTest, Level4StartsUnattendedAtTheTriggerAndRearmsForTheNextOne
   runner().wait_idle();
   const auto runs = runs_of(routine.id);
   ASSERT_EQ(runs.size(), 1U);
-  EXPECT_EQ(runs[0].status, "succeeded");
+  EXPECT_EQ(runs[0].status, RunStatus::kSucceeded);
   EXPECT_EQ(runs[0].starter, store::RunStarter::kSchedule);
   EXPECT_FALSE(runs[0].approved_at.has_value());
   EXPECT_FALSE(runs[0].waiting_since.has_value());
@@ -361,14 +363,14 @@ TEST_P(TriggerWaitTest, BelowLevel4OrWithoutUnattendedTheRunWaitsForAPerson) {
 
   auto runs = runs_of(routine.id);
   ASSERT_EQ(runs.size(), 1U);
-  EXPECT_EQ(runs[0].status, "waiting");
+  EXPECT_EQ(runs[0].status, RunStatus::kWaiting);
   EXPECT_EQ(runs[0].starter, store::RunStarter::kSchedule);
   ASSERT_TRUE(waits(runs[0].id));
   EXPECT_EQ(executor_.executed(), 0) << "nothing runs before a person approves";
 
   ASSERT_TRUE(runner().approve(runs[0].id).ok());
   runner().wait_idle();
-  EXPECT_EQ(status(runs[0].id), "succeeded");
+  EXPECT_EQ(status(runs[0].id), RunStatus::kSucceeded);
   EXPECT_EQ(executor_.executed(), 1);
 }
 
@@ -388,9 +390,9 @@ TEST_F(TriggerLoopTest, AnUnapprovedRunEndsBlockedAtTheNextTrigger) {
   fire_at_armed_time();
   const auto runs = runs_of(routine.id);
   ASSERT_EQ(runs.size(), 2U);
-  EXPECT_EQ(status(first.id), "blocked");
+  EXPECT_EQ(status(first.id), RunStatus::kBlocked);
   EXPECT_EQ(runs_.get(first.id)->reason, "not approved before the next scheduled trigger");
-  EXPECT_EQ(runs[0].status, "waiting") << "the new trigger waits in its place";
+  EXPECT_EQ(runs[0].status, RunStatus::kWaiting) << "the new trigger waits in its place";
   EXPECT_EQ(executor_.executed(), 0);
 }
 
@@ -413,8 +415,8 @@ TEST_F(TriggerLoopTest, AWakeUpRechecksApprovalDeadlines) {
   // At 11:05 the approval is overdue, but the waiting run is told so only when something
   // rechecks (its own poll is two hours here): the loop's wake-up.
   fire_at_armed_time();
-  ASSERT_EQ(runs_of(slow.id).at(0).status, "skipped");
-  ASSERT_TRUE(eventually([&] { return status(waiting.id) == "blocked"; }));
+  ASSERT_EQ(runs_of(slow.id).at(0).status, RunStatus::kSkipped);
+  ASSERT_TRUE(eventually([&] { return status(waiting.id) == RunStatus::kBlocked; }));
   EXPECT_EQ(runs_.get(waiting.id)->reason, "not approved within 1 h");
 }
 
@@ -429,9 +431,9 @@ TEST_F(TriggerLoopTest, ATriggerWhileARunIsActiveIsRecordedSkippedNotQueued) {
   fire_at_armed_time();
   const auto runs = runs_of(routine.id);
   ASSERT_EQ(runs.size(), 2U);
-  EXPECT_EQ(runs[0].status, "skipped");
+  EXPECT_EQ(runs[0].status, RunStatus::kSkipped);
   EXPECT_EQ(runs[0].reason, "run " + std::to_string(first.id) + " was still active");
-  EXPECT_EQ(status(first.id), "running");
+  EXPECT_EQ(status(first.id), RunStatus::kRunning);
   EXPECT_EQ(executor_.executed(), 1) << "nothing was queued behind the active run";
   EXPECT_EQ(timer_.armed, kStart + 900);
 }

@@ -56,7 +56,7 @@ class StoreTest : public ::testing::Test {
   }
 
   // Starts a run by a person, records `checks` check steps (passing unless told) and ends it.
-  RunRecord run_once(std::int64_t automation_id, FinalStatus status, int checks = 0,
+  RunRecord run_once(std::int64_t automation_id, RunEvent event, int checks = 0,
                      int failing_checks = 0) {
     auto run = runs_->start({automation_id, RunStarter::kPerson, std::nullopt});
     EXPECT_TRUE(run.ok()) << run.error().message;
@@ -66,7 +66,7 @@ class StoreTest : public ::testing::Test {
       step.check_passed = i >= failing_checks;
       EXPECT_TRUE(runs_->record_step(run->id, step).ok());
     }
-    auto finished = runs_->finish(run->id, status);
+    auto finished = runs_->finish(run->id, event);
     EXPECT_TRUE(finished.ok()) << finished.error().message;
     return finished.ok() ? finished->run : RunRecord{};
   }

@@ -205,16 +205,16 @@ TEST_F(AutomationStoreTest, EnableDisableAndDisableAll) {
 TEST_F(AutomationStoreTest, ListShowsEachOnesLastRun) {
   const std::int64_t a = create("a", 3);
   const std::int64_t b = create("b", 3);
-  run_once(a, FinalStatus::kSucceeded);
+  run_once(a, RunEvent::kSucceed);
   clock_.advance(std::chrono::seconds(10));
-  const RunRecord last = run_once(a, FinalStatus::kFailed);
+  const RunRecord last = run_once(a, RunEvent::kFail);
   auto list = automations_->list();
   ASSERT_TRUE(list.ok());
   ASSERT_EQ(list->size(), 2U);
   EXPECT_EQ((*list)[0].id, a);
   ASSERT_TRUE((*list)[0].last_run.has_value());
   EXPECT_EQ((*list)[0].last_run->id, last.id);
-  EXPECT_EQ((*list)[0].last_run->status, "failed");
+  EXPECT_EQ((*list)[0].last_run->status, RunStatus::kFailed);
   EXPECT_EQ((*list)[0].last_run->finished_at, 1'700'000'010);
   EXPECT_EQ((*list)[1].id, b);
   EXPECT_FALSE((*list)[1].last_run.has_value());
@@ -222,7 +222,7 @@ TEST_F(AutomationStoreTest, ListShowsEachOnesLastRun) {
 
 TEST_F(AutomationStoreTest, RemoveDeletesRevisionsRunsAndLedger) {
   const std::int64_t id = create("a", 3);
-  run_once(id, FinalStatus::kSucceeded);
+  run_once(id, RunEvent::kSucceed);
   ASSERT_TRUE(automations_->remove(id).ok());
   for (const char* table : {"revisions", "runs", "run_ledger"}) {
     auto stmt = db_->prepare(std::string("SELECT count(*) FROM ") + table);
@@ -240,13 +240,13 @@ TEST_F(AutomationStoreTest, RemoveIsRefusedWhileARunIsActive) {
   ASSERT_FALSE(removed.ok());
   EXPECT_EQ(removed.error().code, ErrorCode::kConflict);
   EXPECT_EQ(removed.error().details["run_id"], run->id);
-  ASSERT_TRUE(runs_->finish(run->id, FinalStatus::kStopped).ok());
+  ASSERT_TRUE(runs_->finish(run->id, RunEvent::kStop).ok());
   EXPECT_TRUE(automations_->remove(id).ok());
 }
 
 TEST_F(AutomationStoreTest, LoweringTheHistoryLimitPrunesAtOnce) {
   const std::int64_t id = create("a", 3, 10);
-  for (int i = 0; i < 8; ++i) run_once(id, FinalStatus::kSucceeded);
+  for (int i = 0; i < 8; ++i) run_once(id, RunEvent::kSucceed);
   auto same = automations_->update(id, {"a", definition_with_steps("a", "/bin/true"), true, 20});
   ASSERT_TRUE(same.ok());
   EXPECT_EQ(same->pruned_runs, 0);

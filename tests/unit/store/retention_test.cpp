@@ -38,7 +38,7 @@ TEST_F(RetentionTest, KeepsTheLatestHistoryLimitFinishedRunsAndEveryActiveOne) {
     check.check_passed = true;
     ASSERT_TRUE(runs_->record_step(run->id, check).ok());
     ASSERT_TRUE(runs_->record_undo(run->id, {0, UndoKind::kRestoreValue, "v", std::nullopt, std::nullopt}).ok());
-    ASSERT_TRUE(runs_->finish(run->id, FinalStatus::kSucceeded).ok());
+    ASSERT_TRUE(runs_->finish(run->id, RunEvent::kSucceed).ok());
     ids.push_back(run->id);
   }
   auto active = runs_->start({id, RunStarter::kPerson, std::nullopt});
@@ -59,10 +59,10 @@ TEST_F(RetentionTest, PruningNeverDropsGateEvidence) {
   const std::int64_t id = create("a", 3, 1);
   // 12 supervised runs long ago, then 30 recent ones with checks (5 blocked, 1 failed);
   // the history limit keeps the details of one run.
-  for (int i = 0; i < 12; ++i) run_once(id, FinalStatus::kSucceeded);
+  for (int i = 0; i < 12; ++i) run_once(id, RunEvent::kSucceed);
   clock_.advance(std::chrono::seconds(30 * kDay));
   for (int i = 0; i < 30; ++i) {
-    run_once(id, i < 5 ? FinalStatus::kBlocked : i == 7 ? FinalStatus::kFailed : FinalStatus::kSucceeded, 2);
+    run_once(id, i < 5 ? RunEvent::kBlock : i == 7 ? RunEvent::kFail : RunEvent::kSucceed, 2);
   }
   const auto before = evidence_ids(id);
   EXPECT_EQ(before.size(), 42U);
@@ -84,7 +84,7 @@ TEST_F(RetentionTest, PruningNeverDropsGateEvidence) {
 TEST_F(RetentionTest, LedgerRowsLiveAtLeastFourteenDays) {
   const std::int64_t id = create("a", 4, 1);
   // Level 4 runs are not supervised, so only the window keeps them.
-  const RunRecord old_run = run_once(id, FinalStatus::kSucceeded);
+  const RunRecord old_run = run_once(id, RunEvent::kSucceed);
   clock_.advance(std::chrono::seconds(14 * kDay));
   Retention retention(*db_, clock_);
   ASSERT_TRUE(retention.prune_all().ok());
@@ -94,12 +94,12 @@ TEST_F(RetentionTest, LedgerRowsLiveAtLeastFourteenDays) {
   ASSERT_TRUE(counts.ok());
   EXPECT_EQ(counts->ledger_rows, 1);
   EXPECT_TRUE(RunLedger(*db_).rows(id)->empty());
-  EXPECT_EQ(runs_->get(old_run.id)->status, "succeeded") << "history keeps the latest run's details";
+  EXPECT_EQ(runs_->get(old_run.id)->status, RunStatus::kSucceeded) << "history keeps the latest run's details";
 }
 
 TEST_F(RetentionTest, AnUndoKeepsTheRowForFourteenDaysFromTheUndo) {
   const std::int64_t id = create("a", 4, 5);
-  const RunRecord run = run_once(id, FinalStatus::kSucceeded);
+  const RunRecord run = run_once(id, RunEvent::kSucceed);
   clock_.advance(std::chrono::seconds(10 * kDay));
   ASSERT_TRUE(runs_->revert(run.id).ok());
   clock_.advance(std::chrono::seconds(10 * kDay));
@@ -110,7 +110,7 @@ TEST_F(RetentionTest, AnUndoKeepsTheRowForFourteenDaysFromTheUndo) {
 
 TEST_F(RetentionTest, UndoingARunWhoseLedgerRowAgedOutBringsTheRowBack) {
   const std::int64_t id = create("a", 4, 30);
-  const RunRecord run = run_once(id, FinalStatus::kSucceeded, 2);
+  const RunRecord run = run_once(id, RunEvent::kSucceed, 2);
   clock_.advance(std::chrono::seconds(20 * kDay));
   Retention retention(*db_, clock_);
   ASSERT_TRUE(retention.prune_all().ok());
@@ -120,7 +120,7 @@ TEST_F(RetentionTest, UndoingARunWhoseLedgerRowAgedOutBringsTheRowBack) {
   EXPECT_TRUE(reverted->demoted);
   auto rows = RunLedger(*db_).rows(id);
   ASSERT_EQ(rows->size(), 1U);
-  EXPECT_EQ(rows->front().status, "reverted");
+  EXPECT_EQ(rows->front().status, RunStatus::kReverted);
   EXPECT_EQ(rows->front().reverted_at, clock_.unix_seconds());
   EXPECT_EQ(rows->front().finished_at, 1'700'000'000);
   EXPECT_EQ(rows->front().checks_passed, 2);
@@ -129,9 +129,9 @@ TEST_F(RetentionTest, UndoingARunWhoseLedgerRowAgedOutBringsTheRowBack) {
 
 TEST_F(RetentionTest, SupervisedRunsOfAnOldRevisionAgeOut) {
   const std::int64_t id = create("a", 3, 30);
-  for (int i = 0; i < 3; ++i) run_once(id, FinalStatus::kSucceeded);
+  for (int i = 0; i < 3; ++i) run_once(id, RunEvent::kSucceed);
   ASSERT_TRUE(automations_->update(id, {"a", fixture::definition_with_steps("a", "/bin/false"), true, 30}).ok());
-  run_once(id, FinalStatus::kSucceeded);
+  run_once(id, RunEvent::kSucceed);
   clock_.advance(std::chrono::seconds(20 * kDay));
   Retention retention(*db_, clock_);
   auto counts = retention.prune_all();
@@ -145,7 +145,7 @@ TEST_F(RetentionTest, SupervisedRunsOfAnOldRevisionAgeOut) {
 TEST_F(RetentionTest, RunIdsAreNeverReusedAfterPruning) {
   const std::int64_t a = create("a", 3, 1);
   std::int64_t highest = 0;
-  for (int i = 0; i < 5; ++i) highest = run_once(a, FinalStatus::kSucceeded).id;
+  for (int i = 0; i < 5; ++i) highest = run_once(a, RunEvent::kSucceed).id;
   // Removing the only run row left would let SQLite hand out its id again.
   ASSERT_TRUE(db_->exec("DELETE FROM runs").ok());
   const std::int64_t b = create("b", 3);

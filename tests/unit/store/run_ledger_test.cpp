@@ -13,9 +13,9 @@ constexpr std::int64_t kDay = 24 * 60 * 60;
 class RunLedgerTest : public fixture::StoreTest {
  protected:
   LedgerRow row(std::int64_t run_id, std::int64_t automation_id, std::int64_t finished_at,
-                std::string status = "succeeded", bool supervised = false, std::int64_t revision = 1) {
+                RunStatus status = RunStatus::kSucceeded, bool supervised = false, std::int64_t revision = 1) {
     return {run_id, automation_id, revision, supervised ? 3 : 4, finished_at - 5, finished_at,
-            std::move(status), supervised, 1, 0, std::nullopt};
+            status, supervised, 1, 0, std::nullopt};
   }
   std::vector<std::int64_t> evidence_ids(std::int64_t automation_id) {
     auto rows = RunLedger(*db_).gate_evidence(automation_id, kNow);
@@ -37,9 +37,12 @@ TEST(GateWindow, ARunExactlyFourteenDaysOldIsOutside) {
 }
 
 TEST(ExecutedStatuses, SucceededFailedAndRevertedOnly) {
-  for (const char* status : {"succeeded", "failed", "reverted"}) EXPECT_TRUE(is_executed_status(status)) << status;
-  for (const char* status : {"blocked", "skipped", "stopped", "waiting", "running", "", "Succeeded"}) {
-    EXPECT_FALSE(is_executed_status(status)) << status;
+  for (RunStatus status : {RunStatus::kSucceeded, RunStatus::kFailed, RunStatus::kReverted}) {
+    EXPECT_TRUE(is_executed_status(status)) << to_string(status);
+  }
+  for (RunStatus status : {RunStatus::kBlocked, RunStatus::kSkipped, RunStatus::kStopped, RunStatus::kWaiting,
+                           RunStatus::kRunning}) {
+    EXPECT_FALSE(is_executed_status(status)) << to_string(status);
   }
 }
 
@@ -52,15 +55,15 @@ TEST_F(RunLedgerTest, EvidenceIsTheWindowPlusSupervisedRunsOfTheCurrentRevision)
              row(1, id, kNow - 1),                                // recent
              row(2, id, kNow - 14 * kDay),                        // exactly 14 days: outside
              row(3, id, kNow - 14 * kDay + 1),                    // just inside
-             row(4, id, kNow - 40 * kDay, "succeeded", true),     // supervised, old: kept
-             row(5, id, kNow - 40 * kDay, "blocked", true),       // supervised but not executed
-             row(6, id, kNow - 40 * kDay, "failed"),              // old, unsupervised
+             row(4, id, kNow - 40 * kDay, RunStatus::kSucceeded, true),     // supervised, old: kept
+             row(5, id, kNow - 40 * kDay, RunStatus::kBlocked, true),       // supervised but not executed
+             row(6, id, kNow - 40 * kDay, RunStatus::kFailed),              // old, unsupervised
              row(7, other, kNow - 1),                             // another automation
          }) {
       if (auto st = ledger.append(r); !st) return st;
     }
     LedgerRow undone = row(8, id, kNow - 20 * kDay);
-    undone.status = "reverted";
+    undone.status = RunStatus::kReverted;
     undone.reverted_at = kNow - 2 * kDay;  // the undo is recent even though the run is not
     return ledger.append(undone);
   }).ok());
@@ -73,11 +76,11 @@ TEST_F(RunLedgerTest, EvidenceIsTheWindowPlusSupervisedRunsOfTheCurrentRevision)
 
 TEST_F(RunLedgerTest, ANewRevisionResetsTheEvidence) {
   const std::int64_t id = create("a", 3);
-  for (int i = 0; i < 3; ++i) run_once(id, FinalStatus::kSucceeded, 1);
+  for (int i = 0; i < 3; ++i) run_once(id, RunEvent::kSucceed, 1);
   EXPECT_EQ(evidence_ids(id).size(), 3U);
   ASSERT_TRUE(automations_->update(id, {"a", fixture::definition_with_steps("a", "/bin/false"), true, 30}).ok());
   EXPECT_TRUE(evidence_ids(id).empty());
-  const RunRecord fresh = run_once(id, FinalStatus::kSucceeded, 1);
+  const RunRecord fresh = run_once(id, RunEvent::kSucceed, 1);
   EXPECT_EQ(fresh.revision, 2);
   EXPECT_EQ(evidence_ids(id), (std::vector<std::int64_t>{fresh.id}));
   EXPECT_EQ(RunLedger(*db_).rows(id)->size(), 4U) << "older revisions' rows stay for the window";
@@ -94,7 +97,7 @@ TEST_F(RunLedgerTest, OneRowPerRunAndRevertNeedsARow) {
   ASSERT_TRUE(ledger.mark_reverted(1, kNow + 10).ok());
   auto rows = ledger.rows(id);
   ASSERT_EQ(rows->size(), 1U);
-  EXPECT_EQ(rows->front().status, "reverted");
+  EXPECT_EQ(rows->front().status, RunStatus::kReverted);
   EXPECT_EQ(rows->front().reverted_at, kNow + 10);
   EXPECT_EQ(rows->front().last_event_at(), kNow + 10);
 }

@@ -36,7 +36,7 @@ TEST_F(RunStoreTest, StartRunsTheCurrentRevisionAtTheCurrentLevel) {
   ASSERT_TRUE(automations_->update(id, {"a", fixture::definition_with_steps("a", "/bin/false"), true, 30}).ok());
   auto run = runs_->start({id, RunStarter::kPerson, std::nullopt});
   ASSERT_TRUE(run.ok()) << run.error().message;
-  EXPECT_EQ(run->status, "running");
+  EXPECT_EQ(run->status, RunStatus::kRunning);
   EXPECT_EQ(run->revision, 2);
   EXPECT_EQ(run->level, 3);
   EXPECT_EQ(run->started_at, 1'700'000'000);
@@ -49,13 +49,13 @@ TEST_F(RunStoreTest, ASecondStartWhileOneIsActiveIsAConflict) {
   const std::int64_t b = create("b", 3);
   auto first = runs_->start({a, RunStarter::kSchedule, "approve the scheduled run"});
   ASSERT_TRUE(first.ok());
-  EXPECT_EQ(first->status, "waiting");
+  EXPECT_EQ(first->status, RunStatus::kWaiting);
   auto second = runs_->start({a, RunStarter::kPerson, std::nullopt});
   ASSERT_FALSE(second.ok());
   EXPECT_EQ(second.error().code, ErrorCode::kConflict);
   EXPECT_EQ(second.error().details["run_id"], first->id);
   EXPECT_TRUE(runs_->start({b, RunStarter::kPerson, std::nullopt}).ok()) << "other automations run concurrently";
-  ASSERT_TRUE(runs_->finish(first->id, FinalStatus::kBlocked, "not approved in time").ok());
+  ASSERT_TRUE(runs_->finish(first->id, RunEvent::kBlock, "not approved in time").ok());
   EXPECT_TRUE(runs_->start({a, RunStarter::kPerson, std::nullopt}).ok());
 }
 
@@ -66,14 +66,14 @@ TEST_F(RunStoreTest, ATriggerWhileARunIsActiveIsRecordedSkipped) {
   clock_.advance(std::chrono::seconds(60));
   auto skipped = runs_->record_skipped({id, RunStarter::kSchedule, std::nullopt}, "a run was still active");
   ASSERT_TRUE(skipped.ok()) << skipped.error().message;
-  EXPECT_EQ(skipped->status, "skipped");
+  EXPECT_EQ(skipped->status, RunStatus::kSkipped);
   EXPECT_EQ(skipped->reason, "a run was still active");
   EXPECT_EQ(skipped->finished_at, 1'700'000'060);
-  EXPECT_EQ(runs_->get(active->id)->status, "running");
+  EXPECT_EQ(runs_->get(active->id)->status, RunStatus::kRunning);
   EXPECT_EQ(level_of(id), 4);
   auto rows = RunLedger(*db_).rows(id);
   ASSERT_EQ(rows->size(), 1U);
-  EXPECT_EQ(rows->front().status, "skipped");
+  EXPECT_EQ(rows->front().status, RunStatus::kSkipped);
   EXPECT_EQ(runs_->record_skipped({999, RunStarter::kSchedule, std::nullopt}, "x").error().code,
             ErrorCode::kNotFound);
 }
@@ -84,7 +84,7 @@ TEST_F(RunStoreTest, ARunBehavesAtTheLowerOfItsLevelAndMaxLevel) {
   ASSERT_TRUE(run.ok());
   EXPECT_EQ(run->level, 3);
   EXPECT_TRUE(run->supervised);
-  ASSERT_TRUE(runs_->finish(run->id, FinalStatus::kSucceeded).ok());
+  ASSERT_TRUE(runs_->finish(run->id, RunEvent::kSucceed).ok());
   for (int bad : {0, 5}) {
     auto refused = runs_->start({id, RunStarter::kPerson, std::nullopt, bad});
     ASSERT_FALSE(refused.ok()) << bad;
@@ -112,11 +112,11 @@ TEST_P(Supervision, OnlyAPersonAtLevelThreeSupervises) {
   if (c.approved) {
     auto approved = runs_->approve(run->id);
     ASSERT_TRUE(approved.ok());
-    EXPECT_EQ(approved->status, "running");
+    EXPECT_EQ(approved->status, RunStatus::kRunning);
     EXPECT_EQ(approved->approved_at, 1'700'000'000);
     EXPECT_FALSE(approved->waiting_description.has_value());
   }
-  auto finished = runs_->finish(run->id, FinalStatus::kSucceeded);
+  auto finished = runs_->finish(run->id, RunEvent::kSucceed);
   ASSERT_TRUE(finished.ok());
   EXPECT_EQ(finished->run.supervised, c.supervised);
   EXPECT_EQ(RunLedger(*db_).rows(id)->front().supervised, c.supervised);
@@ -141,7 +141,7 @@ TEST_F(RunStoreTest, WaitingAndApprovalTransitions) {
   clock_.advance(std::chrono::seconds(5));
   auto waiting = runs_->wait_for_person(run->id, "set the entry to a new value");
   ASSERT_TRUE(waiting.ok());
-  EXPECT_EQ(waiting->status, "waiting");
+  EXPECT_EQ(waiting->status, RunStatus::kWaiting);
   EXPECT_EQ(waiting->waiting_since, 1'700'000'005);
   EXPECT_EQ(waiting->waiting_description, "set the entry to a new value");
   EXPECT_EQ(runs_->wait_for_person(run->id, "again").error().code, ErrorCode::kConflict);
@@ -150,7 +150,7 @@ TEST_F(RunStoreTest, WaitingAndApprovalTransitions) {
   ASSERT_EQ(active->size(), 1U);
   EXPECT_EQ(active->front().id, run->id);
   ASSERT_TRUE(runs_->approve(run->id).ok());
-  ASSERT_TRUE(runs_->finish(run->id, FinalStatus::kSucceeded).ok());
+  ASSERT_TRUE(runs_->finish(run->id, RunEvent::kSucceed).ok());
   EXPECT_EQ(runs_->approve(run->id).error().code, ErrorCode::kConflict);
   EXPECT_EQ(runs_->wait_for_person(run->id, "late").error().code, ErrorCode::kConflict);
   EXPECT_TRUE(runs_->active()->empty());
@@ -158,7 +158,8 @@ TEST_F(RunStoreTest, WaitingAndApprovalTransitions) {
 }
 
 struct Ending {
-  FinalStatus status;
+  RunEvent event;
+  RunStatus status;
   bool demotes;
 };
 
@@ -169,38 +170,93 @@ TEST_P(EndingAtLevelFour, OnlyAFailureDemotesAndEveryEndWritesOneLedgerRow) {
   auto run = runs_->start({id, RunStarter::kSchedule, std::nullopt});
   ASSERT_TRUE(run.ok());
   clock_.advance(std::chrono::seconds(3));
-  auto finished = runs_->finish(run->id, GetParam().status, "why it ended");
+  auto finished = runs_->finish(run->id, GetParam().event, "why it ended");
   ASSERT_TRUE(finished.ok()) << finished.error().message;
-  EXPECT_EQ(finished->run.status, to_string(GetParam().status));
+  EXPECT_EQ(finished->run.status, GetParam().status);
   EXPECT_EQ(finished->run.reason, "why it ended");
   EXPECT_EQ(finished->run.finished_at, 1'700'000'003);
   EXPECT_EQ(finished->demoted, GetParam().demotes);
   EXPECT_EQ(level_of(id), GetParam().demotes ? 3 : 4);
   auto rows = RunLedger(*db_).rows(id);
   ASSERT_EQ(rows->size(), 1U);
-  EXPECT_EQ(rows->front().status, to_string(GetParam().status));
+  EXPECT_EQ(rows->front().status, GetParam().status);
   EXPECT_EQ(rows->front().level, 4);
   EXPECT_EQ(rows->front().started_at, 1'700'000'000);
   EXPECT_EQ(rows->front().finished_at, 1'700'000'003);
-  auto again = runs_->finish(run->id, FinalStatus::kSucceeded);
+  auto again = runs_->finish(run->id, RunEvent::kSucceed);
   ASSERT_FALSE(again.ok());
   EXPECT_EQ(again.error().code, ErrorCode::kConflict);
   EXPECT_EQ(rows->size(), RunLedger(*db_).rows(id)->size());
 }
 
 INSTANTIATE_TEST_SUITE_P(Statuses, EndingAtLevelFour,
-                         ::testing::Values(Ending{FinalStatus::kSucceeded, false},
-                                           Ending{FinalStatus::kFailed, true},
-                                           Ending{FinalStatus::kBlocked, false},
-                                           Ending{FinalStatus::kSkipped, false},
-                                           Ending{FinalStatus::kStopped, false}));
+                         ::testing::Values(Ending{RunEvent::kSucceed, RunStatus::kSucceeded, false},
+                                           Ending{RunEvent::kFail, RunStatus::kFailed, true},
+                                           Ending{RunEvent::kBlock, RunStatus::kBlocked, false},
+                                           Ending{RunEvent::kSkip, RunStatus::kSkipped, false},
+                                           Ending{RunEvent::kStop, RunStatus::kStopped, false}));
+
+// finish() moves a run only as the state machine allows: from running or waiting, by the
+// event that ended it. Anything else is refused and leaves the run (and its ledger) as it was.
+struct FinishCase {
+  bool waiting;                      // the run waits for a person when the event comes
+  RunEvent event;
+  std::optional<RunStatus> ends_as;  // absent: refused with `refusal`
+  ErrorCode refusal = ErrorCode::kConflict;
+};
+
+class FinishByEvent : public fixture::StoreTest, public ::testing::WithParamInterface<FinishCase> {};
+
+TEST_P(FinishByEvent, OnlyWhatTheStateMachineAllows) {
+  const FinishCase& c = GetParam();
+  const std::int64_t id = create("a", 3);
+  auto run = runs_->start({id, RunStarter::kSchedule, std::nullopt});
+  ASSERT_TRUE(run.ok());
+  if (c.waiting) {
+    ASSERT_TRUE(runs_->wait_for_person(run->id, "approve the press").ok());
+  }
+  const RunStatus before = c.waiting ? RunStatus::kWaiting : RunStatus::kRunning;
+  auto finished = runs_->finish(run->id, c.event, "why");
+  if (c.ends_as) {
+    ASSERT_TRUE(finished.ok()) << finished.error().message;
+    EXPECT_EQ(finished->run.status, *c.ends_as);
+    EXPECT_FALSE(finished->run.waiting_description.has_value());
+    ASSERT_EQ(RunLedger(*db_).rows(id)->size(), 1U);
+    EXPECT_EQ(RunLedger(*db_).rows(id)->front().status, *c.ends_as);
+    return;
+  }
+  ASSERT_FALSE(finished.ok()) << "became " << to_string(finished->run.status);
+  EXPECT_EQ(finished.error().code, c.refusal);
+  EXPECT_EQ(finished.error().details["run_id"], run->id);
+  EXPECT_EQ(finished.error().details["event"], to_string(c.event));
+  EXPECT_EQ(runs_->get(run->id)->status, before);
+  EXPECT_TRUE(RunLedger(*db_).rows(id)->empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, FinishByEvent,
+    ::testing::Values(FinishCase{false, RunEvent::kSucceed, RunStatus::kSucceeded},
+                      FinishCase{false, RunEvent::kDaemonRestart, RunStatus::kFailed},
+                      FinishCase{false, RunEvent::kDeny, std::nullopt},
+                      FinishCase{false, RunEvent::kApprovalExpired, std::nullopt},
+                      FinishCase{false, RunEvent::kApprove, std::nullopt},
+                      FinishCase{false, RunEvent::kAskApproval, std::nullopt, ErrorCode::kInvalidArgs},
+                      FinishCase{false, RunEvent::kUndo, std::nullopt},
+                      FinishCase{true, RunEvent::kDeny, RunStatus::kBlocked},
+                      FinishCase{true, RunEvent::kApprovalExpired, RunStatus::kBlocked},
+                      FinishCase{true, RunEvent::kStop, RunStatus::kStopped},
+                      FinishCase{true, RunEvent::kFail, RunStatus::kFailed},
+                      FinishCase{true, RunEvent::kBlock, RunStatus::kBlocked},
+                      FinishCase{true, RunEvent::kSucceed, std::nullopt},
+                      FinishCase{true, RunEvent::kSkip, std::nullopt},
+                      FinishCase{true, RunEvent::kApprove, std::nullopt, ErrorCode::kInvalidArgs}));
 
 TEST_F(RunStoreTest, AFailedCheckFailsTheRunAndDemotes) {
   const std::int64_t id = create("a", 4);
-  const RunRecord run = run_once(id, FinalStatus::kFailed, 3, 1);
+  const RunRecord run = run_once(id, RunEvent::kFail, 3, 1);
   EXPECT_EQ(level_of(id), 3);
   const LedgerRow row = ledger_row(run.id);
-  EXPECT_EQ(row.status, "failed");
+  EXPECT_EQ(row.status, RunStatus::kFailed);
   EXPECT_EQ(row.checks_passed, 2);
   EXPECT_EQ(row.checks_failed, 1);
 }
@@ -211,26 +267,26 @@ TEST_F(RunStoreTest, DemotionIsInTheSameTransactionAsTheFailure) {
   ASSERT_TRUE(run.ok());
   // A ledger row already naming this run makes the ledger write fail after the status
   // change: the whole end must roll back.
-  ASSERT_TRUE(RunLedger(*db_).append({run->id, id, 1, 4, 0, 0, "succeeded", false, 0, 0, std::nullopt}).ok());
-  auto failed = runs_->finish(run->id, FinalStatus::kFailed);
+  ASSERT_TRUE(RunLedger(*db_).append({run->id, id, 1, 4, 0, 0, RunStatus::kSucceeded, false, 0, 0, std::nullopt}).ok());
+  auto failed = runs_->finish(run->id, RunEvent::kFail);
   ASSERT_FALSE(failed.ok());
-  EXPECT_EQ(runs_->get(run->id)->status, "running");
+  EXPECT_EQ(runs_->get(run->id)->status, RunStatus::kRunning);
   EXPECT_EQ(level_of(id), 4);
 }
 
 TEST_F(RunStoreTest, UndoRevertsDemotesAndMarksTheLedger) {
   const std::int64_t id = create("a", 4);
-  const RunRecord run = run_once(id, FinalStatus::kSucceeded, 1);
+  const RunRecord run = run_once(id, RunEvent::kSucceed, 1);
   EXPECT_EQ(level_of(id), 4);
   clock_.advance(std::chrono::hours(2));
   auto reverted = runs_->revert(run.id, "undone by a person");
   ASSERT_TRUE(reverted.ok()) << reverted.error().message;
   EXPECT_TRUE(reverted->demoted);
-  EXPECT_EQ(reverted->run.status, "reverted");
+  EXPECT_EQ(reverted->run.status, RunStatus::kReverted);
   EXPECT_EQ(reverted->run.reason, "undone by a person");
   EXPECT_EQ(level_of(id), 3);
   const LedgerRow row = ledger_row(run.id);
-  EXPECT_EQ(row.status, "reverted");
+  EXPECT_EQ(row.status, RunStatus::kReverted);
   EXPECT_EQ(row.reverted_at, 1'700'000'000 + 7200);
   EXPECT_EQ(row.finished_at, 1'700'000'000);
   EXPECT_EQ(row.checks_passed, 1);
@@ -241,12 +297,12 @@ TEST_F(RunStoreTest, UndoRevertsDemotesAndMarksTheLedger) {
 
 TEST_F(RunStoreTest, UndoRefusesActiveAndSkippedRuns) {
   const std::int64_t id = create("a", 3);
-  const RunRecord skipped = run_once(id, FinalStatus::kSkipped);
+  const RunRecord skipped = run_once(id, RunEvent::kSkip);
   EXPECT_EQ(runs_->revert(skipped.id).error().code, ErrorCode::kConflict);
   auto active = runs_->start({id, RunStarter::kPerson, std::nullopt});
   EXPECT_EQ(runs_->revert(active->id).error().code, ErrorCode::kConflict);
   EXPECT_EQ(runs_->revert(424242).error().code, ErrorCode::kNotFound);
-  EXPECT_EQ(runs_->get(active->id)->status, "running");
+  EXPECT_EQ(runs_->get(active->id)->status, RunStatus::kRunning);
 }
 
 TEST_F(RunStoreTest, StepsAreRecordedWithTheirOutcome) {
@@ -289,7 +345,7 @@ TEST_F(RunStoreTest, StepsAreRefusedWhenDuplicatedMisphasedOrLate) {
   EXPECT_EQ(runs_->record_step(run->id, bad).error().code, ErrorCode::kInvalidArgs);
   EXPECT_EQ(runs_->record_step(424242, fixture::make_step(1, "action")).error().code,
             ErrorCode::kNotFound);
-  ASSERT_TRUE(runs_->finish(run->id, FinalStatus::kSucceeded).ok());
+  ASSERT_TRUE(runs_->finish(run->id, RunEvent::kSucceed).ok());
   EXPECT_EQ(runs_->record_step(run->id, fixture::make_step(2, "post")).error().code,
             ErrorCode::kConflict);
   EXPECT_EQ(runs_->detail(run->id)->run.step_count, 1);
@@ -340,7 +396,7 @@ TEST_F(RunStoreTest, InterruptedRunsFailWithTheirLedgerRowAndDemotion) {
   const std::int64_t running = create("running", 4);
   const std::int64_t waiting = create("waiting", 3);
   const std::int64_t done = create("done", 4);
-  const RunRecord finished = run_once(done, FinalStatus::kSucceeded);
+  const RunRecord finished = run_once(done, RunEvent::kSucceed);
   auto a = runs_->start({running, RunStarter::kSchedule, std::nullopt});
   auto b = runs_->start({waiting, RunStarter::kSchedule, "approve"});
   ASSERT_TRUE(a.ok() && b.ok());
@@ -350,16 +406,16 @@ TEST_F(RunStoreTest, InterruptedRunsFailWithTheirLedgerRowAndDemotion) {
   EXPECT_EQ(*marked, 2);
   for (std::int64_t run_id : {a->id, b->id}) {
     auto run = runs_->get(run_id);
-    EXPECT_EQ(run->status, "failed");
+    EXPECT_EQ(run->status, RunStatus::kFailed);
     EXPECT_EQ(run->reason, "daemon restarted before completion");
     EXPECT_EQ(run->finished_at, 1'700'000'300);
     EXPECT_FALSE(run->waiting_description.has_value());
-    EXPECT_EQ(ledger_row(run_id).status, "failed");
+    EXPECT_EQ(ledger_row(run_id).status, RunStatus::kFailed);
   }
   EXPECT_EQ(level_of(running), 3);
   EXPECT_EQ(level_of(waiting), 3);
   EXPECT_EQ(level_of(done), 4);
-  EXPECT_EQ(runs_->get(finished.id)->status, "succeeded");
+  EXPECT_EQ(runs_->get(finished.id)->status, RunStatus::kSucceeded);
   EXPECT_EQ(*runs_->mark_interrupted_runs_failed(), 0);
   EXPECT_EQ(ledger_count(), 3);
 }
@@ -368,7 +424,7 @@ TEST_F(RunStoreTest, ListPagesNewestFirstWithAStatusFilter) {
   const std::int64_t id = create("a", 3);
   std::vector<std::int64_t> ids;
   for (int i = 0; i < 7; ++i) {
-    ids.push_back(run_once(id, i % 3 == 0 ? FinalStatus::kFailed : FinalStatus::kSucceeded).id);
+    ids.push_back(run_once(id, i % 3 == 0 ? RunEvent::kFail : RunEvent::kSucceed).id);
   }
   auto first = runs_->list(id, {std::nullopt, 1, 3});
   ASSERT_TRUE(first.ok());
@@ -380,15 +436,16 @@ TEST_F(RunStoreTest, ListPagesNewestFirstWithAStatusFilter) {
   ASSERT_EQ(last->runs.size(), 1U);
   EXPECT_EQ(last->runs[0].id, ids[0]);
   EXPECT_TRUE(runs_->list(id, {std::nullopt, 4, 3})->runs.empty());
-  auto failed = runs_->list(id, {"failed", 1, 20});
+  auto failed = runs_->list(id, {RunStatus::kFailed, 1, 20});
   ASSERT_TRUE(failed.ok());
   EXPECT_EQ(failed->total, 3);
-  for (const auto& run : failed->runs) EXPECT_EQ(run.status, "failed");
-  EXPECT_EQ(runs_->list(id, {"reverted", 1, 20})->total, 0);
+  for (const auto& run : failed->runs) EXPECT_EQ(run.status, RunStatus::kFailed);
+  EXPECT_EQ(runs_->list(id, {RunStatus::kReverted, 1, 20})->total, 0);
 }
 
+// A status that is not one cannot reach list() any more: RunStatusMachine.OnlyTheEightWords
+// AreStatuses refuses "done", "" and "FAILED" where the words are read.
 struct BadFilter {
-  std::optional<std::string> status;
   int page;
   int page_size;
 };
@@ -397,16 +454,14 @@ class RunListRejects : public fixture::StoreTest, public ::testing::WithParamInt
 
 TEST_P(RunListRejects, BadFiltersWithInvalidArgs) {
   const std::int64_t id = create();
-  auto page = runs_->list(id, {GetParam().status, GetParam().page, GetParam().page_size});
+  auto page = runs_->list(id, {std::nullopt, GetParam().page, GetParam().page_size});
   ASSERT_FALSE(page.ok());
   EXPECT_EQ(page.error().code, ErrorCode::kInvalidArgs);
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, RunListRejects,
-                         ::testing::Values(BadFilter{"done", 1, 20}, BadFilter{"", 1, 20},
-                                           BadFilter{"FAILED", 1, 20}, BadFilter{std::nullopt, 0, 20},
-                                           BadFilter{std::nullopt, -1, 20}, BadFilter{std::nullopt, 1, 0},
-                                           BadFilter{std::nullopt, 1, 1001}));
+                         ::testing::Values(BadFilter{0, 20}, BadFilter{-1, 20}, BadFilter{1, 0},
+                                           BadFilter{1, 1001}));
 
 TEST_F(RunStoreTest, ListOfAnUnknownAutomationIsNotFound) {
   EXPECT_EQ(runs_->list(77, {}).error().code, ErrorCode::kNotFound);
@@ -414,12 +469,14 @@ TEST_F(RunStoreTest, ListOfAnUnknownAutomationIsNotFound) {
 
 TEST(RunStatuses, TheClosedSet) {
   for (const char* status : {"running", "waiting", "succeeded", "failed", "blocked", "skipped", "stopped", "reverted"}) {
-    EXPECT_TRUE(is_run_status(status)) << status;
+    EXPECT_TRUE(run_status_from_string(status).has_value()) << status;
   }
-  for (const char* status : {"", "done", "Running", "cancelled"}) EXPECT_FALSE(is_run_status(status)) << status;
-  EXPECT_TRUE(is_active_status("running"));
-  EXPECT_TRUE(is_active_status("waiting"));
-  EXPECT_FALSE(is_active_status("blocked"));
+  for (const char* status : {"", "done", "Running", "cancelled"}) {
+    EXPECT_FALSE(run_status_from_string(status).has_value()) << status;
+  }
+  EXPECT_TRUE(is_active(RunStatus::kRunning));
+  EXPECT_TRUE(is_active(RunStatus::kWaiting));
+  EXPECT_FALSE(is_active(RunStatus::kBlocked));
 }
 
 }  // namespace

@@ -1,10 +1,8 @@
-#include "automation/run_status.h"
+#include "store/run_status.h"
 
 #include <array>
-#include <nlohmann/json.hpp>
-#include <string>
 
-namespace companyos::automation {
+namespace companyos::store {
 namespace {
 
 constexpr std::array<std::string_view, 8> kStatusNames = {
@@ -20,7 +18,10 @@ using E = RunEvent;
 // A retry keeps a run running, so it is no event. Undo is for finished runs that may have
 // changed something: not skipped ones (preconditions have no effect), nor one still going
 // (stop it first). A second approval of the same step finds the run running and is refused.
-constexpr std::array<RunTransition, 16> kTransitions{{
+// A run can wait for a person after one of its steps failed or was blocked (a postAction or
+// a retry that asks): whatever ends that wait, the run ends failed (blocked), so the gate
+// sees what already happened; so does a waiting run whose definition no longer loads.
+constexpr std::array<RunTransition, 18> kTransitions{{
     {S::kRunning, E::kAskApproval, S::kWaiting},
     {S::kRunning, E::kSkip, S::kSkipped},
     {S::kRunning, E::kSucceed, S::kSucceeded},
@@ -31,6 +32,8 @@ constexpr std::array<RunTransition, 16> kTransitions{{
     {S::kWaiting, E::kApprove, S::kRunning},
     {S::kWaiting, E::kDeny, S::kBlocked},
     {S::kWaiting, E::kApprovalExpired, S::kBlocked},
+    {S::kWaiting, E::kFail, S::kFailed},
+    {S::kWaiting, E::kBlock, S::kBlocked},
     {S::kWaiting, E::kStop, S::kStopped},
     {S::kWaiting, E::kDaemonRestart, S::kFailed},
     {S::kSucceeded, E::kUndo, S::kReverted},
@@ -38,6 +41,10 @@ constexpr std::array<RunTransition, 16> kTransitions{{
     {S::kBlocked, E::kUndo, S::kReverted},
     {S::kStopped, E::kUndo, S::kReverted},
 }};
+
+constexpr std::array<RunStatus, 8> kAllStatuses = {S::kRunning, S::kWaiting, S::kSucceeded,
+                                                   S::kFailed,  S::kBlocked, S::kSkipped,
+                                                   S::kStopped, S::kReverted};
 
 }  // namespace
 
@@ -51,6 +58,8 @@ std::optional<RunStatus> run_status_from_string(std::string_view name) {
   }
   return std::nullopt;
 }
+
+void to_json(nlohmann::json& out, RunStatus status) { out = std::string(to_string(status)); }
 
 std::string_view to_string(RunEvent event) { return kEventNames[static_cast<std::size_t>(event)]; }
 
@@ -77,4 +86,24 @@ bool is_finished(RunStatus status) { return status != S::kRunning && status != S
 
 bool demotes_unattended(RunStatus status) { return status == S::kFailed || status == S::kReverted; }
 
-}  // namespace companyos::automation
+bool is_executed_status(RunStatus status) {
+  return status == S::kSucceeded || status == S::kFailed || status == S::kReverted;
+}
+
+std::string sql_status_list(bool (*holds)(RunStatus)) {
+  std::string list;
+  for (RunStatus status : kAllStatuses) {
+    if (!holds(status)) continue;
+    if (!list.empty()) list += ", ";
+    list += "'" + std::string(to_string(status)) + "'";
+  }
+  return list;
+}
+
+Result<RunStatus> stored_run_status(std::string_view text) {
+  if (auto status = run_status_from_string(text)) return *status;
+  return make_error(ErrorCode::kInternal, "the store holds an unknown run status '" + std::string(text) + "'",
+                    {{"status", text}});
+}
+
+}  // namespace companyos::store

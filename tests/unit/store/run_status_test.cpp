@@ -1,4 +1,4 @@
-#include "automation/run_status.h"
+#include "store/run_status.h"
 
 #include <gtest/gtest.h>
 
@@ -6,9 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "store/run_ledger.h"
-
-namespace companyos::automation {
+namespace companyos::store {
 namespace {
 
 using S = RunStatus;
@@ -20,7 +18,7 @@ constexpr E kEvents[] = {E::kAskApproval, E::kApprove, E::kDeny,         E::kApp
                          E::kSkip,        E::kSucceed, E::kFail,         E::kBlock,
                          E::kStop,        E::kUndo,    E::kDaemonRestart};
 
-TEST(AutomationRunStatus, NamesRoundTripAndMatchTheStoreSchema) {
+TEST(RunStatusMachine, NamesRoundTripAndMatchTheStoreSchema) {
   const char* names[] = {"running", "waiting", "succeeded", "failed",
                          "blocked", "skipped", "stopped",   "reverted"};
   for (std::size_t i = 0; i < std::size(kStatuses); ++i) {
@@ -35,7 +33,7 @@ TEST(AutomationRunStatus, NamesRoundTripAndMatchTheStoreSchema) {
 
 // Every (status, event) pair: the legal ones lead where this table says, all others are
 // refused with CONFLICT and change nothing.
-TEST(AutomationRunStatus, EveryTransitionLegalAndIllegal) {
+TEST(RunStatusMachine, EveryTransitionLegalAndIllegal) {
   const std::map<std::pair<S, E>, S> legal = {
       {{S::kRunning, E::kAskApproval}, S::kWaiting},
       {{S::kRunning, E::kSkip}, S::kSkipped},
@@ -47,6 +45,8 @@ TEST(AutomationRunStatus, EveryTransitionLegalAndIllegal) {
       {{S::kWaiting, E::kApprove}, S::kRunning},
       {{S::kWaiting, E::kDeny}, S::kBlocked},
       {{S::kWaiting, E::kApprovalExpired}, S::kBlocked},
+      {{S::kWaiting, E::kFail}, S::kFailed},
+      {{S::kWaiting, E::kBlock}, S::kBlocked},
       {{S::kWaiting, E::kStop}, S::kStopped},
       {{S::kWaiting, E::kDaemonRestart}, S::kFailed},
       {{S::kSucceeded, E::kUndo}, S::kReverted},
@@ -73,10 +73,10 @@ TEST(AutomationRunStatus, EveryTransitionLegalAndIllegal) {
       EXPECT_EQ(to.error().details["event"], to_string(event));
     }
   }
-  EXPECT_EQ(refused, 8 * 11 - 16);
+  EXPECT_EQ(refused, 8 * 11 - 18);
 }
 
-TEST(AutomationRunStatus, RefusalSaysWhereTheEventIsAllowed) {
+TEST(RunStatusMachine, RefusalSaysWhereTheEventIsAllowed) {
   auto undo = transition(S::kRunning, E::kUndo);
   ASSERT_FALSE(undo.ok());
   EXPECT_EQ(undo.error().message, "a run that is running does not accept undo");
@@ -87,7 +87,7 @@ TEST(AutomationRunStatus, RefusalSaysWhereTheEventIsAllowed) {
   EXPECT_EQ(approve.error().details["allowed_from"], nlohmann::json({"waiting"}));
 }
 
-TEST(AutomationRunStatus, WhatEachStatusMeansForTheGate) {
+TEST(RunStatusMachine, WhatEachStatusMeansForTheGate) {
   struct Row {
     S status;
     bool starts, finished, executed, demotes;
@@ -102,12 +102,13 @@ TEST(AutomationRunStatus, WhatEachStatusMeansForTheGate) {
     SCOPED_TRACE(std::string(to_string(row.status)));
     EXPECT_EQ(can_start_as(row.status), row.starts);
     EXPECT_EQ(is_finished(row.status), row.finished);
-    EXPECT_EQ(store::is_executed_status(to_string(row.status)), row.executed);
+    EXPECT_EQ(is_executed_status(row.status), row.executed);
+    EXPECT_EQ(is_active(row.status), !row.finished);
     EXPECT_EQ(demotes_unattended(row.status), row.demotes);
   }
 }
 
-TEST(AutomationRunStatus, FinishedRunsAcceptOnlyUndo) {
+TEST(RunStatusMachine, FinishedRunsAcceptOnlyUndo) {
   for (S from : kStatuses) {
     if (!is_finished(from)) continue;
     for (E event : kEvents) {
@@ -117,5 +118,47 @@ TEST(AutomationRunStatus, FinishedRunsAcceptOnlyUndo) {
   }
 }
 
+// Words that are no status: the store's own list filter and the daemon's status parameter
+// both come through here, so none of them may pass for one.
+TEST(RunStatusMachine, OnlyTheEightWordsAreStatuses) {
+  const char* not_statuses[] = {"", "done", "Running", "FAILED", "Succeeded", "cancelled", "running ", " waiting", "stop"};
+  for (const char* word : not_statuses) {
+    EXPECT_FALSE(run_status_from_string(word).has_value()) << "'" << word << "'";
+    auto stored = stored_run_status(word);
+    ASSERT_FALSE(stored.ok()) << "'" << word << "'";
+    EXPECT_EQ(stored.error().code, ErrorCode::kInternal);
+    EXPECT_EQ(stored.error().details["status"], word);
+  }
+  for (S status : kStatuses) {
+    auto stored = stored_run_status(to_string(status));
+    ASSERT_TRUE(stored.ok()) << to_string(status);
+    EXPECT_EQ(*stored, status);
+  }
+}
+
+// A status in a reply is spelled as the store spells it, never as the enum's number.
+TEST(RunStatusMachine, AStatusInJsonIsItsWord) {
+  for (S status : kStatuses) {
+    const nlohmann::json alone = status;
+    EXPECT_EQ(alone, std::string(to_string(status)));
+    const nlohmann::json object = {{"status", status}};
+    EXPECT_EQ(object.dump(), R"({"status":")" + std::string(to_string(status)) + R"("})");
+  }
+}
+
+TEST(RunStatusMachine, SqlListsFollowTheRules) {
+  struct Row {
+    bool (*holds)(S);
+    const char* list;
+  };
+  const Row rows[] = {
+      {is_active, "'running', 'waiting'"},
+      {is_finished, "'succeeded', 'failed', 'blocked', 'skipped', 'stopped', 'reverted'"},
+      {is_executed_status, "'succeeded', 'failed', 'reverted'"},
+      {demotes_unattended, "'failed', 'reverted'"},
+  };
+  for (const Row& row : rows) EXPECT_EQ(sql_status_list(row.holds), row.list);
+}
+
 }  // namespace
-}  // namespace companyos::automation
+}  // namespace companyos::store
