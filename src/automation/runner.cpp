@@ -175,8 +175,9 @@ Result<store::RunRecord> Runner::decide_waiting(std::int64_t run_id, bool approv
   run->decision = approve ? Decision::kApproved : Decision::kDenied;
   changed_.notify_all();
   if (approve) {
-    changed_.wait(lock, [&] { return run->approval.has_value() || run->ended; });
-    if (run->approval) return *run->approval;
+    const std::uint64_t answered_before = run->approvals_answered;
+    changed_.wait(lock, [&] { return run->approvals_answered != answered_before || run->ended; });
+    if (run->approvals_answered != answered_before) return *run->approval;
   } else {
     changed_.wait(lock, [&] { return run->ended; });
   }

@@ -49,7 +49,11 @@ struct Runner::ActiveRun {
   std::optional<std::int64_t> waiting_since;
   std::optional<std::int64_t> approval_deadline;
   std::optional<std::int64_t> retry_at;  // a failed action's next attempt, Unix seconds
-  std::optional<Result<store::RunRecord>> approval;  // the store's answer to an approval
+  // The store's answer to the latest approval, and how many have been answered: a person
+  // who approved waits for the count to move, not for the answer to be there, since the
+  // run may already be waiting on its next step by the time that person wakes.
+  std::optional<Result<store::RunRecord>> approval;
+  std::uint64_t approvals_answered = 0;
   bool ended = false;
   std::optional<Result<store::RunRecord>> final_record;
 

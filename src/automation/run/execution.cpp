@@ -187,7 +187,6 @@ class Runner::RunExecution {
     // decision is not reset here: a run created waiting can be approved before its thread
     // gets here. A consumed approval is reset below.
     if (step_path) runner_.advance(run_, store::RunEvent::kAskApproval);
-    run_.approval.reset();
     run_.waiting_description = description;
     run_.waiting_step = step_path;
     run_.waiting_since = clock.unix_seconds();
@@ -215,6 +214,7 @@ class Runner::RunExecution {
     run_.waiting_since.reset();
     run_.approval_deadline.reset();
     run_.approval = approved;
+    ++run_.approvals_answered;
     runner_.changed_.notify_all();
     return approved ? Decision::kApproved : Decision::kStopped;
   }

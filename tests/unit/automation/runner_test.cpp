@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -166,6 +167,30 @@ TEST_F(RunnerTest, Level2WaitsForEachEffectAndApproveContinues) {
   EXPECT_FALSE(d.run.supervised) << "supervised means level 3";
   EXPECT_EQ(executor_.calls(),
             (std::vector<std::string>{"execute:pre", "execute:set", "execute:click", "execute:check"}));
+}
+
+// approve() answers once the run has recorded the approval, even when the run has already
+// gone on to wait for its next step by the time approve() wakes: it used to wait for an
+// answer the next wait had cleared, and hung. Many runs, so the race is met often; each
+// approve() must come back within a generous deadline.
+TEST_F(RunnerTest, ApproveAnswersEvenWhenTheRunAlreadyWaitsAgain) {
+  const auto id = create(definition("assist-many", json::array(),
+                                    {set_value("a"), set_value("b"), set_value("c"), set_value("d")}, json::array()),
+                         2);
+  for (int round = 0; round < 25; ++round) {
+    const auto run = start(id);
+    for (int step = 0; step < 4; ++step) {
+      ASSERT_TRUE(waits_for_person(run.id)) << "round " << round << " step " << step;
+      auto answer = std::async(std::launch::async, [&] { return runner().approve(run.id); });
+      ASSERT_EQ(answer.wait_for(std::chrono::seconds(20)), std::future_status::ready)
+          << "approve() never answered (round " << round << ", step " << step << ")";
+      const auto approved = answer.get();
+      ASSERT_TRUE(approved.ok()) << approved.error().message;
+      EXPECT_EQ(approved->id, run.id);
+    }
+    runner().wait_idle();
+    EXPECT_EQ(detail(run.id).run.status, RunStatus::kSucceeded);
+  }
 }
 
 TEST_F(RunnerTest, DenyEndsTheRunBlockedAndRunsNothingMore) {
