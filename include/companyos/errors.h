@@ -1,4 +1,4 @@
-// The closed set of protocol error codes (DESIGN.md §3), shared by daemon and CLI.
+// The closed set of protocol error codes (docs/protocol.md), shared by daemon and CLI.
 // Codes travel as their upper-case names; an unknown name parses to nullopt.
 #pragma once
 

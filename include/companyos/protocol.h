@@ -1,4 +1,4 @@
-// Wire format shared by daemon and CLI: one JSON object per line (DESIGN.md §3).
+// Wire format shared by daemon and CLI: one JSON object per line (docs/protocol.md).
 // Request {"id","method","params"}; reply {"id","ok":true,"data"} or {"id","ok":false,"error"}.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Retries of a failed main action (DESIGN.md §8, docs/scheduling.md "Retries and the retry
+// Retries of a failed main action (docs/scheduling.md "Retries and the retry
 // budget"): whether another attempt may follow, and the lines a run's output keeps about
 // each attempt. Pure; the runner does the waiting and the recording.
 #pragma once

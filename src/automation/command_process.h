@@ -1,4 +1,4 @@
-// Runs one command step (DESIGN.md §7): an argument vector, never a shell, in its own process
+// Runs one command step (docs/automations.md): an argument vector, never a shell, in its own process
 // group, stdin from /dev/null, an absolute cwd, the daemon's environment plus the step's
 // entries, stdout and stderr captured together up to a cap. At the deadline, or when the
 // caller's stop token fires, the group gets SIGTERM, then SIGKILL after a grace period.

@@ -1,4 +1,4 @@
-// An automation's definition (DESIGN.md §7, docs/automations.md) as plain values. A
+// An automation's definition (docs/automations.md) as plain values. A
 // Definition comes only out of validate_definition (validation.h); to_json gives back its
 // canonical JSON: every field present, defaults filled in, optional fields only when set.
 #pragma once

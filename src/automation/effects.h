@@ -1,4 +1,4 @@
-// The effect class every step declares (DESIGN.md §7): what running it can change, and
+// The effect class every step declares (docs/automations.md): what running it can change, and
 // whether `run undo` can take it back. The promotion gate's condition 3 reads these.
 #pragma once
 

@@ -1,4 +1,4 @@
-// check:"file" (DESIGN.md §7): does the file hold what the step expects — exactly these bytes,
+// check:"file" (docs/automations.md): does the file hold what the step expects — exactly these bytes,
 // these bytes somewhere, or content with this SHA-256. The reason never quotes the content.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Collects a command's output as it arrives: keeps what fits the cap, counts everything, so a
-// step's output stays bounded however much the command prints (DESIGN.md §7: 64 KiB per
+// step's output stays bounded however much the command prints (docs/automations.md: 64 KiB per
 // step, 128 KiB per run — the runner passes what is left of the run's budget as the cap).
 #pragma once
 

@@ -1,4 +1,4 @@
-// The daemon's trigger loop (DESIGN.md §8, issue 7 "Trigger loop"), apart from the timer that
+// The daemon's trigger loop (docs/scheduling.md), apart from the timer that
 // wakes it: one TriggerPlanner holding every automation's schedule, one wake-up armed for the
 // earliest trigger and re-armed after every change, and, when it fires, the triggers that
 // came due handed on to start their runs. Nothing polls: between triggers the loop sleeps.
