@@ -37,7 +37,7 @@ namespace companyos::automation {
 
 struct DesktopStepOptions {
   // Held from activating a window to the last key event of a press, so two XTest users never
-  // interleave; the daemon passes its own (daemon::physical_input_mutex()). Null: a private one.
+  // interleave; the daemon passes its own (desktop::physical_input_mutex()). Null: a private one.
   std::mutex* physical_input_lock = nullptr;
   std::chrono::milliseconds action_timeout{10'000};   // one a11y action, resolve to read-back
   std::chrono::milliseconds poll_interval{200};       // between re-reads of checks and waits

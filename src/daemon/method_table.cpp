@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "daemon/audited_reply.h"
+#include "daemon/methods/audited_reply.h"
 #include "x11/display_server.h"
 
 namespace companyos::daemon {

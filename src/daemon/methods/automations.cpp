@@ -6,11 +6,11 @@
 #include "automation/levels.h"
 #include "automation/validation.h"
 #include "core/clock.h"
-#include "daemon/automation_service.h"
+#include "daemon/services/automation_service.h"
 #include "daemon/context.h"
 #include "daemon/methods/automation_view.h"
 #include "daemon/methods/methods.h"
-#include "daemon/scheduler_service.h"
+#include "daemon/services/scheduler_service.h"
 #include "store/settings.h"
 
 namespace companyos::daemon::methods {

@@ -12,12 +12,12 @@
 #include "a11y/action_reply.h"
 #include "a11y/observer.h"
 #include "core/delivery.h"
-#include "daemon/bare_ref.h"
+#include "daemon/methods/bare_ref.h"
 #include "daemon/context.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
-#include "daemon/physical_click.h"
-#include "daemon/physical_input.h"
+#include "desktop/physical_click.h"
+#include "daemon/methods/physical_input.h"
 
 namespace companyos::daemon::methods {
 namespace {
@@ -52,7 +52,7 @@ void perform(const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
   run_observation(run_params, ctx, std::move(reply),
                   [&engine, request = std::move(request).value(), headed](
                       a11y::Observer& observer, Deadline deadline) -> Result<nlohmann::json> {
-                    if (headed) return physical_click(observer, request, deadline);
+                    if (headed) return desktop::physical_click(observer, request, deadline);
                     auto done = engine.perform(request, deadline);
                     if (!done) return std::move(done).take_error();
                     return a11y::action_reply_to_json(*done);

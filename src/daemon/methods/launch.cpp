@@ -2,7 +2,7 @@
 // entry and `gio launch`, and explaining how a name resolves.
 #include "daemon/context.h"
 #include "daemon/methods/methods.h"
-#include "daemon/worker_pool.h"
+#include "daemon/server/worker_pool.h"
 #include "launch/launch_step.h"
 #include "launch/launcher.h"
 

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <functional>
 
+#include "a11y/selection.h"
 #include "core/deadline.h"
 #include "daemon/context.h"
 #include "daemon/method_table.h"
@@ -12,6 +13,9 @@
 namespace companyos::daemon::methods {
 
 using Observation = std::function<Result<nlohmann::json>(a11y::Observer&, Deadline)>;
+
+// Reads app / window / title params into a query.
+Result<a11y::WindowQuery> window_query_from(const nlohmann::json& params);
 
 // Runs `work` on the worker pool with that deadline.
 void run_observation(const nlohmann::json& params, DaemonContext& ctx, Reply reply, Observation work);

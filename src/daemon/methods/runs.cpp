@@ -4,13 +4,13 @@
 // connection on the main loop; worker jobs touch only the runner, never that connection.
 #include <spdlog/spdlog.h>
 
-#include "daemon/automation_service.h"
+#include "daemon/services/automation_service.h"
 #include "daemon/context.h"
 #include "daemon/methods/automation_view.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/stop_all.h"
-#include "daemon/scheduler_service.h"
-#include "daemon/worker_pool.h"
+#include "daemon/services/scheduler_service.h"
+#include "daemon/server/worker_pool.h"
 
 namespace companyos::daemon::methods {
 namespace {

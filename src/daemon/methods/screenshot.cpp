@@ -5,7 +5,7 @@
 #include "a11y/selection.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
-#include "daemon/target_window.h"
+#include "desktop/target_window.h"
 #include "x11/capture.h"
 #include "x11/connection.h"
 #include "x11/display_server.h"
@@ -14,7 +14,7 @@
 namespace companyos::daemon::methods {
 namespace {
 
-Result<nlohmann::json> take_screenshot(x11::Connection& connection, const TargetWindow& target,
+Result<nlohmann::json> take_screenshot(x11::Connection& connection, const desktop::TargetWindow& target,
                                        const a11y::WindowQuery& query, const std::string& out) {
   const auto& window = target.window;
   const auto xid = target.xid;
@@ -58,9 +58,9 @@ const MethodSpec kScreenshot{
       }
       run_observation(params, ctx, std::move(reply),
                       [query = *query, out](a11y::Observer& observer, Deadline deadline) {
-                        return act_on_target_window(
+                        return desktop::act_on_target_window(
                             "screenshot", observer, deadline, query,
-                            [&](x11::Connection& connection, const TargetWindow& target) {
+                            [&](x11::Connection& connection, const desktop::TargetWindow& target) {
                               return take_screenshot(connection, target, query, out);
                             });
                       });

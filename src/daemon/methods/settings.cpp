@@ -3,7 +3,7 @@
 #include "daemon/context.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/stop_all.h"
-#include "daemon/scheduler_service.h"
+#include "daemon/services/scheduler_service.h"
 
 namespace companyos::daemon::methods {
 namespace {

@@ -3,7 +3,7 @@
 #include "a11y/view.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
-#include "daemon/target_window.h"
+#include "desktop/target_window.h"
 
 namespace companyos::daemon::methods {
 namespace {

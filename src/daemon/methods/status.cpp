@@ -2,7 +2,7 @@
 
 #include "core/version.h"
 #include "daemon/session_probe.h"
-#include "daemon/worker_pool.h"
+#include "daemon/server/worker_pool.h"
 #include "daemon/context.h"
 #include "daemon/methods/methods.h"
 #include "store/database.h"

@@ -21,7 +21,7 @@
 #include "daemon/context.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/wait_request.h"
-#include "daemon/worker_pool.h"
+#include "daemon/server/worker_pool.h"
 
 namespace companyos::daemon::methods {
 namespace {

@@ -10,9 +10,10 @@
 #include "daemon/context.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
-#include "daemon/physical_input.h"
-#include "daemon/target_window.h"
-#include "daemon/worker_pool.h"
+#include "daemon/methods/physical_input.h"
+#include "desktop/target_window.h"
+#include "daemon/server/worker_pool.h"
+#include "desktop/input_lock.h"
 #include "launch/agent_desktop_bridge.h"
 #include "launch/bridge_arguments.h"
 #include "store/settings.h"
@@ -24,7 +25,7 @@
 namespace companyos::daemon::methods {
 namespace {
 
-nlohmann::json target_json(const TargetWindow& target) {
+nlohmann::json target_json(const desktop::TargetWindow& target) {
   return {{"app", target.window.app_name},
           {"role", target.window.role},
           {"window", a11y::window_to_json(target.window)},
@@ -32,7 +33,7 @@ nlohmann::json target_json(const TargetWindow& target) {
 }
 
 // Activates the window and confirms it is the active one; nothing else is sent.
-Result<nlohmann::json> focus_window(x11::Connection& connection, const TargetWindow& target) {
+Result<nlohmann::json> focus_window(x11::Connection& connection, const desktop::TargetWindow& target) {
   if (auto st = x11::activate_window(connection, target.xid); !st) {
     return with_delivery(std::move(st).take_error(), Delivery::kDeliveredUnverified);
   }
@@ -42,7 +43,7 @@ Result<nlohmann::json> focus_window(x11::Connection& connection, const TargetWin
                         {"target", target_json(target)}};
 }
 
-Result<nlohmann::json> close_window(x11::Connection& connection, const TargetWindow& target,
+Result<nlohmann::json> close_window(x11::Connection& connection, const desktop::TargetWindow& target,
                                     Deadline deadline) {
   if (auto st = x11::close_window(connection, target.xid); !st) return std::move(st).take_error();
   // The app may refuse or ask to save: closed is only what the window list shows.
@@ -57,9 +58,9 @@ Result<nlohmann::json> close_window(x11::Connection& connection, const TargetWin
 }
 
 // Activates the window, confirms it stayed active, then types; nothing is typed elsewhere.
-Result<nlohmann::json> press_chord(x11::Connection& connection, const TargetWindow& target,
+Result<nlohmann::json> press_chord(x11::Connection& connection, const desktop::TargetWindow& target,
                                    const x11::KeyChord& chord) {
-  std::lock_guard lock(physical_input_mutex());
+  std::lock_guard lock(desktop::physical_input_mutex());
   if (auto st = x11::activate_window(connection, target.xid); !st) {
     return std::move(st).take_error();  // nothing was typed
   }
@@ -121,9 +122,9 @@ const MethodSpec kFocusWindow{
       if (!program->empty()) return focus_through_bridge(ctx, *program, *query, std::move(reply));
       run_observation(params, ctx, std::move(reply),
                       [query = *query](a11y::Observer& observer, Deadline deadline) -> Result<nlohmann::json> {
-                        return act_on_target_window(
+                        return desktop::act_on_target_window(
                             "focus-window", observer, deadline, query,
-                            [&](x11::Connection& connection, const TargetWindow& target) {
+                            [&](x11::Connection& connection, const desktop::TargetWindow& target) {
                               return focus_window(connection, target);
                             });
                       });
@@ -137,9 +138,9 @@ const MethodSpec kCloseWindow{
       if (!query) return reply(std::move(query).take_error());
       run_observation(params, ctx, std::move(reply),
                       [query = *query](a11y::Observer& observer, Deadline deadline) -> Result<nlohmann::json> {
-                        return act_on_target_window(
+                        return desktop::act_on_target_window(
                             "close-window", observer, deadline, query,
-                            [&](x11::Connection& connection, const TargetWindow& target) {
+                            [&](x11::Connection& connection, const desktop::TargetWindow& target) {
                               return close_window(connection, target, deadline);
                             });
                       });
@@ -173,9 +174,9 @@ const MethodSpec kPress{
       run_observation(params, ctx, std::move(reply),
                       [query = *query, chord = *chord](a11y::Observer& observer, Deadline deadline)
                           -> Result<nlohmann::json> {
-                        return act_on_target_window(
+                        return desktop::act_on_target_window(
                             "press", observer, deadline, query,
-                            [&chord](x11::Connection& connection, const TargetWindow& target) {
+                            [&chord](x11::Connection& connection, const desktop::TargetWindow& target) {
                               return press_chord(connection, target, chord);
                             });
                       });

@@ -1,4 +1,4 @@
-#include "daemon/physical_input.h"
+#include "daemon/methods/physical_input.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The timerfd behind the trigger loop, on a private GLib context and the real wall clock:
 // it fires at an absolute wall time, re-arming replaces the time, and disarming silences it.
 // (A clock set, reported as kClockSet, needs CAP_SYS_TIME and is not exercised here.)
-#include "daemon/realtime_timer.h"
+#include "daemon/services/realtime_timer.h"
 
 #include <gtest/gtest.h>
 

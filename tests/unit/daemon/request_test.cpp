@@ -1,4 +1,4 @@
-#include "daemon/request.h"
+#include "daemon/server/request.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "daemon/server.h"
+#include "daemon/server/server.h"
 
 #include <glib.h>
 #include <pwd.h>
@@ -14,8 +14,8 @@
 
 #include "companyos/protocol.h"
 #include "core/result.h"
-#include "daemon/request.h"
-#include "daemon/socket_setup.h"
+#include "daemon/server/request.h"
+#include "daemon/server/socket_setup.h"
 #include "socket_client.h"
 #include "temp_dir.h"
 

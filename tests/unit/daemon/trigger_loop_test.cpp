@@ -1,7 +1,7 @@
 // The trigger loop driven by a fake clock and a fake timer, with the real Runner on a store
 // file and a step executor that only records: what is armed, what fires, and what the runner
 // makes of each trigger. No real time passes for a trigger.
-#include "daemon/trigger_loop.h"
+#include "daemon/services/trigger_loop.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "daemon/socket_setup.h"
+#include "daemon/server/socket_setup.h"
 
 #include <fcntl.h>
 #include <sys/socket.h>

@@ -1,8 +1,9 @@
-#include "daemon/automation_service.h"
+#include "daemon/services/automation_service.h"
 
 #include <spdlog/spdlog.h>
 
-#include "daemon/physical_input.h"
+#include "daemon/methods/physical_input.h"
+#include "desktop/input_lock.h"
 #include "store/retention.h"
 
 namespace companyos::daemon {
@@ -11,7 +12,7 @@ namespace {
 automation::DesktopStepOptions desktop_step_options() {
   automation::DesktopStepOptions options;
   // Automation steps and interactive presses share one XTest lock.
-  options.physical_input_lock = &physical_input_mutex();
+  options.physical_input_lock = &desktop::physical_input_mutex();
   return options;
 }
 

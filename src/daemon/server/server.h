@@ -14,7 +14,7 @@
 #include <glib.h>
 
 #include "core/unique_fd.h"
-#include "daemon/line_framer.h"
+#include "daemon/server/line_framer.h"
 
 namespace companyos::daemon {
 

@@ -1,4 +1,4 @@
-#include "daemon/server.h"
+#include "daemon/server/server.h"
 
 #include <glib-unix.h>
 #include <sys/socket.h>

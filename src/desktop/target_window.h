@@ -18,7 +18,7 @@ namespace companyos::a11y {
 class Observer;
 }
 
-namespace companyos::daemon {
+namespace companyos::desktop {
 
 struct TargetWindow {
   a11y::WindowInfo window;
@@ -40,7 +40,5 @@ Result<nlohmann::json> act_on_target_window(std::string_view what, a11y::Observe
                                             Deadline deadline, const a11y::WindowQuery& query,
                                             const WindowAct& act);
 
-// Reads app / window / title params into a query.
-Result<a11y::WindowQuery> window_query_from(const nlohmann::json& params);
 
-}  // namespace companyos::daemon
+}  // namespace companyos::desktop

@@ -1,8 +1,8 @@
-#include "daemon/physical_click.h"
+#include "desktop/physical_click.h"
 
 #include <gtest/gtest.h>
 
-namespace companyos::daemon {
+namespace companyos::desktop {
 namespace {
 
 struct Case {
@@ -41,4 +41,4 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 }  // namespace
-}  // namespace companyos::daemon
+}  // namespace companyos::desktop

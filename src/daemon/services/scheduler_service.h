@@ -8,10 +8,10 @@
 
 #include "core/clock.h"
 #include "core/result.h"
-#include "daemon/automation_service.h"
-#include "daemon/realtime_timer.h"
-#include "daemon/trigger_loop.h"
-#include "daemon/worker_pool.h"
+#include "daemon/services/automation_service.h"
+#include "daemon/services/realtime_timer.h"
+#include "daemon/services/trigger_loop.h"
+#include "daemon/server/worker_pool.h"
 #include "store/settings.h"
 
 namespace companyos::daemon {

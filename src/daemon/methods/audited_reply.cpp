@@ -1,4 +1,4 @@
-#include "daemon/audited_reply.h"
+#include "daemon/methods/audited_reply.h"
 
 #include <chrono>
 

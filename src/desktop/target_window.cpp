@@ -1,11 +1,11 @@
-#include "daemon/target_window.h"
+#include "desktop/target_window.h"
 
 #include "a11y/observer.h"
 #include "a11y/render.h"
-#include "daemon/window_match.h"
+#include "desktop/window_match.h"
 #include "x11/display_server.h"
 
-namespace companyos::daemon {
+namespace companyos::desktop {
 
 Status require_x11_session(std::string_view what) {
   const auto server = x11::detect_display_server();
@@ -35,17 +35,6 @@ Result<TargetWindow> find_target_window(a11y::Observer& observer, Deadline deadl
   return TargetWindow{std::move(*window), *xid};
 }
 
-Result<a11y::WindowQuery> window_query_from(const nlohmann::json& params) {
-  a11y::WindowQuery query;
-  query.app = params["app"].get<std::string>();
-  if (params.contains("window") && params.contains("title")) {
-    return make_error(ErrorCode::kInvalidArgs, "give window or title, not both");
-  }
-  if (params.contains("window")) query.window_id = params["window"].get<std::string>();
-  if (params.contains("title")) query.title = params["title"].get<std::string>();
-  return query;
-}
-
 Result<nlohmann::json> act_on_target_window(std::string_view what, a11y::Observer& observer,
                                             Deadline deadline, const a11y::WindowQuery& query,
                                             const WindowAct& act) {
@@ -57,4 +46,4 @@ Result<nlohmann::json> act_on_target_window(std::string_view what, a11y::Observe
   return act(*connection, *target);
 }
 
-}  // namespace companyos::daemon
+}  // namespace companyos::desktop

@@ -1,4 +1,4 @@
-#include "daemon/request.h"
+#include "daemon/server/request.h"
 
 #include "companyos/protocol.h"
 #include "core/text.h"

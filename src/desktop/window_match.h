@@ -9,9 +9,9 @@
 #include "a11y/model.h"
 #include "x11/windows.h"
 
-namespace companyos::daemon {
+namespace companyos::desktop {
 
 std::optional<x11::WindowId> match_x11_window(const a11y::WindowInfo& window,
                                               std::span<const x11::WindowInfo> clients);
 
-}  // namespace companyos::daemon
+}  // namespace companyos::desktop

@@ -1,4 +1,4 @@
-#include "daemon/realtime_timer.h"
+#include "daemon/services/realtime_timer.h"
 
 #include <glib-unix.h>
 #include <sys/timerfd.h>

@@ -1,4 +1,4 @@
-#include "daemon/bare_ref.h"
+#include "daemon/methods/bare_ref.h"
 
 #include <glib.h>
 

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/result.h"
-#include "daemon/line_framer.h"
+#include "daemon/server/line_framer.h"
 
 namespace companyos::daemon {
 

@@ -1,4 +1,4 @@
-#include "daemon/physical_click.h"
+#include "desktop/physical_click.h"
 
 #include <atspi/atspi.h>
 
@@ -10,14 +10,14 @@
 #include "a11y/observer.h"
 #include "a11y/vocabulary.h"
 #include "core/delivery.h"
-#include "daemon/physical_input.h"
-#include "daemon/target_window.h"
-#include "daemon/window_match.h"
+#include "desktop/input_lock.h"
+#include "desktop/target_window.h"
+#include "desktop/window_match.h"
 #include "x11/activation.h"
 #include "x11/pointer.h"
 #include "x11/windows.h"
 
-namespace companyos::daemon {
+namespace companyos::desktop {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -251,4 +251,4 @@ Result<nlohmann::json> physical_click(a11y::Observer& observer, const a11y::Acti
   return click.run();
 }
 
-}  // namespace companyos::daemon
+}  // namespace companyos::desktop

@@ -1,8 +1,8 @@
-#include "daemon/window_match.h"
+#include "desktop/window_match.h"
 
 #include <vector>
 
-namespace companyos::daemon {
+namespace companyos::desktop {
 namespace {
 
 template <typename Keep>
@@ -40,4 +40,4 @@ std::optional<x11::WindowId> match_x11_window(const a11y::WindowInfo& window,
   return candidates.front()->id;
 }
 
-}  // namespace companyos::daemon
+}  // namespace companyos::desktop

@@ -1,4 +1,4 @@
-#include "daemon/line_framer.h"
+#include "daemon/server/line_framer.h"
 
 namespace companyos::daemon {
 

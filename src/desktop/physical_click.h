@@ -20,7 +20,7 @@ namespace companyos::a11y {
 class Observer;
 }
 
-namespace companyos::daemon {
+namespace companyos::desktop {
 
 struct ScreenPoint {
   int x = 0;
@@ -40,4 +40,4 @@ std::optional<ScreenPoint> click_point(const a11y::Bounds& element, bool window_
 Result<nlohmann::json> physical_click(a11y::Observer& observer, const a11y::ActionRequest& request,
                                       Deadline deadline);
 
-}  // namespace companyos::daemon
+}  // namespace companyos::desktop

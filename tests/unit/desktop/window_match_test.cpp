@@ -1,8 +1,8 @@
-#include "daemon/window_match.h"
+#include "desktop/window_match.h"
 
 #include <gtest/gtest.h>
 
-namespace companyos::daemon {
+namespace companyos::desktop {
 namespace {
 
 a11y::WindowInfo a11y_window(std::optional<int> pid, std::string title, std::optional<a11y::Bounds> bounds) {
@@ -61,4 +61,4 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 }  // namespace
-}  // namespace companyos::daemon
+}  // namespace companyos::desktop

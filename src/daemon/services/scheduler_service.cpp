@@ -1,4 +1,4 @@
-#include "daemon/scheduler_service.h"
+#include "daemon/services/scheduler_service.h"
 
 #include <utility>
 

@@ -1,4 +1,4 @@
-#include "daemon/trigger_loop.h"
+#include "daemon/services/trigger_loop.h"
 
 #include <date/date.h>
 

@@ -1,4 +1,4 @@
-#include "daemon/worker_pool.h"
+#include "daemon/server/worker_pool.h"
 
 #include <spdlog/spdlog.h>
 

@@ -1,4 +1,4 @@
-#include "daemon/physical_input.h"
+#include "daemon/methods/physical_input.h"
 
 #include "store/settings.h"
 
@@ -13,11 +13,6 @@ Status check_physical_input(store::Settings& settings, bool headed) {
                                      : "physical input needs --headed on the request",
                     {{"reason", "physical_input_disabled"}},
                     "companyos settings set physical_input true, then repeat with --headed");
-}
-
-std::mutex& physical_input_mutex() {
-  static std::mutex mutex;
-  return mutex;
 }
 
 }  // namespace companyos::daemon

@@ -14,7 +14,7 @@
 
 #include "core/result.h"
 #include "core/unique_fd.h"
-#include "daemon/trigger_loop.h"
+#include "daemon/services/trigger_loop.h"
 
 namespace companyos::daemon {
 
