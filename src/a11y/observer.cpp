@@ -69,6 +69,43 @@ Status Observer::probe(Deadline deadline) {
   return bus_.probe(scope);
 }
 
+BusHealth Observer::bus_health(Deadline deadline) {
+  BusHealth health;
+  {
+    CallScope scope(deadline);
+    auto bus = bus_.bus_channel(scope);
+    if (!bus) {
+      health.error = bus.error().message;
+      return health;
+    }
+    health.bus = true;
+  }
+  auto registry = probe(deadline);
+  health.registry = registry.ok();
+  if (!registry) {
+    health.error = registry.error().message;
+    return health;
+  }
+  CallScope scope(deadline);
+  auto bus = bus_.bus_channel(scope);
+  if (!bus) return health;
+  Channel registry_root = *bus;
+  registry_root.destination = kRegistryName;
+  scope.call(registry_root, kRootPath, kPropertiesInterface, "Get",
+             g_variant_new("(ss)", kAccessibleInterface, "ChildCount"),
+             [&health](GVariant* reply, const GError*) {
+               if (reply == nullptr) return;
+               GVariant* boxed = nullptr;
+               g_variant_get(reply, "(v)", &boxed);
+               if (boxed != nullptr && g_variant_is_of_type(boxed, G_VARIANT_TYPE_INT32)) {
+                 health.apps = g_variant_get_int32(boxed);
+               }
+               if (boxed != nullptr) g_variant_unref(boxed);
+             });
+  scope.wait();
+  return health;
+}
+
 Result<std::vector<AppInfo>> Observer::apps(Deadline deadline) {
   return list_apps(bus_, deadline, ListOptions{options_.per_app_budget, std::nullopt, std::nullopt});
 }

@@ -60,12 +60,22 @@ struct ElementDetails {
   std::optional<std::string> text;  // the Text content (never for password text)
 };
 
+// How the accessibility bus answers, for `status`: the bus, its registry, and how many
+// apps the registry lists (its own child count: one call, whatever state the apps are in).
+struct BusHealth {
+  bool bus = false;
+  bool registry = false;
+  std::optional<int> apps;
+  std::optional<std::string> error;  // why the bus or the registry did not answer
+};
+
 class Observer {
  public:
   explicit Observer(ObserverOptions options = {});
 
   // BUS_UNAVAILABLE unless the accessibility bus answers and the registry is running.
   Status probe(Deadline deadline);
+  BusHealth bus_health(Deadline deadline);
   Result<std::vector<AppInfo>> apps(Deadline deadline);
   // Windows of every app, or of the apps named app (APP_NOT_FOUND, POLICY_DENIED,
   // APP_UNRESPONSIVE as for a snapshot).

@@ -1,6 +1,5 @@
 #include "daemon/session_probe.h"
 
-#include "a11y/bus.h"
 #include "a11y/observer.h"
 #include "core/deadline.h"
 #include "launch/platform.h"
@@ -24,40 +23,10 @@ nlohmann::json probe_x11() {
 }
 
 nlohmann::json probe_accessibility(a11y::Observer& observer, Deadline deadline) {
-  nlohmann::json out = {{"bus", false}, {"registry", false}};
-  {
-    a11y::CallScope scope(deadline);
-    auto bus = observer.bus().bus_channel(scope);
-    if (!bus) {
-      out["error"] = bus.error().message;
-      return out;
-    }
-    out["bus"] = true;
-  }
-  auto registry = observer.probe(deadline);
-  out["registry"] = registry.ok();
-  if (!registry) {
-    out["error"] = registry.error().message;
-    return out;
-  }
-  // The registry's own child count: one call, whatever state the apps are in.
-  a11y::CallScope scope(deadline);
-  auto bus = observer.bus().bus_channel(scope);
-  if (!bus) return out;
-  a11y::Channel registry_root = *bus;
-  registry_root.destination = a11y::kRegistryName;
-  scope.call(registry_root, a11y::kRootPath, a11y::kPropertiesInterface, "Get",
-             g_variant_new("(ss)", a11y::kAccessibleInterface, "ChildCount"),
-             [&out](GVariant* reply, const GError*) {
-               if (reply == nullptr) return;
-               GVariant* boxed = nullptr;
-               g_variant_get(reply, "(v)", &boxed);
-               if (boxed != nullptr && g_variant_is_of_type(boxed, G_VARIANT_TYPE_INT32)) {
-                 out["apps"] = g_variant_get_int32(boxed);
-               }
-               if (boxed != nullptr) g_variant_unref(boxed);
-             });
-  scope.wait();
+  const a11y::BusHealth health = observer.bus_health(deadline);
+  nlohmann::json out = {{"bus", health.bus}, {"registry", health.registry}};
+  if (health.error) out["error"] = *health.error;
+  if (health.apps) out["apps"] = *health.apps;
   return out;
 }
 
