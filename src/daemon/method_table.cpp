@@ -3,6 +3,7 @@
 #include <string>
 
 #include "daemon/methods/audited_reply.h"
+#include "desktop/target_window.h"
 #include "x11/display_server.h"
 
 namespace companyos::daemon {
@@ -13,11 +14,7 @@ Status x11_session_from_environment(std::string_view method) {
     if (value == nullptr) return std::nullopt;
     return std::string(value);
   };
-  const auto server = x11::detect_display_server(env, [](const std::string&) { return true; });
-  if (server == x11::DisplayServer::kX11) return ok_status();
-  return make_error(ErrorCode::kPlatformNotSupported,
-                    std::string(method) + " needs an X11 session; this one is " + std::string(x11::to_string(server)),
-                    {{"display_server", x11::to_string(server)}});
+  return desktop::require_x11(x11::detect_display_server(env, [](const std::string&) { return true; }), method);
 }
 
 MethodTable::MethodTable(std::vector<const MethodSpec*> methods, X11Session x11_session)

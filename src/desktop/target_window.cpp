@@ -7,8 +7,9 @@
 
 namespace companyos::desktop {
 
-Status require_x11_session(std::string_view what) {
-  const auto server = x11::detect_display_server();
+Status require_x11_session(std::string_view what) { return require_x11(x11::detect_display_server(), what); }
+
+Status require_x11(x11::DisplayServer server, std::string_view what) {
   if (server == x11::DisplayServer::kX11) return ok_status();
   return make_error(ErrorCode::kPlatformNotSupported,
                     std::string(what) + " needs an X11 session; this one is " +

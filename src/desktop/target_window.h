@@ -12,6 +12,7 @@
 #include "core/deadline.h"
 #include "core/result.h"
 #include "x11/connection.h"
+#include "x11/display_server.h"
 #include "x11/windows.h"
 
 namespace companyos::a11y {
@@ -27,6 +28,8 @@ struct TargetWindow {
 
 // PLATFORM_NOT_SUPPORTED unless this session is X11 (Wayland: no faked portal session).
 Status require_x11_session(std::string_view what);
+// The same refusal for a display server already known.
+Status require_x11(x11::DisplayServer server, std::string_view what);
 
 // APP_NOT_FOUND / WINDOW_NOT_FOUND / AMBIGUOUS_TARGET / POLICY_DENIED as for a snapshot;
 // WINDOW_NOT_FOUND also when no single X11 window pairs with it.
