@@ -245,27 +245,20 @@ Status ActionRun::check_fingerprint() const {
   const FingerprintInput expected = fingerprint_at_resolution();
   const FingerprintInput actual{identity_of(now().node), target_->window.id, live_pid_,
                                 now().node.bounds};
-  const auto changed = changed_fields(expected, actual);
-  if (changed.empty()) return ok_status();
-  return make_error(ErrorCode::kStaleRef, "the element changed since it was observed (strict mode)",
-                    {{"kind", "fingerprint_changed"},
-                     {"changed", changed},
-                     {"expected", fingerprint_sha256(expected)},
-                     {"actual", fingerprint_sha256(actual)}},
-                    "take a new snapshot, check the element, and act on its new ref");
+  return check_unchanged(expected, actual);
 }
 
 Status ActionRun::check_number() {
   const auto number = parse_number(request_.argument);
   if (!number) {
     return make_error(ErrorCode::kInvalidArgs, "the element takes a number, and value is not one",
-                      {{"field", "value"}}, "give a decimal number such as 42 or 0.5");
+                      {{"param", "value"}}, "give a decimal number such as 42 or 0.5");
   }
   const auto& minimum = now().minimum;
   const auto& maximum = now().maximum;
   if (minimum && maximum && *minimum <= *maximum && (*number < *minimum || *number > *maximum)) {
     return make_error(ErrorCode::kInvalidArgs, "value is outside the element's range",
-                      {{"field", "value"},
+                      {{"param", "value"},
                        {"reason", "out_of_range"},
                        {"minimum", *minimum},
                        {"maximum", *maximum}},

@@ -6,11 +6,10 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <optional>
 #include <set>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "a11y/action_target.h"
 #include "a11y/model.h"
@@ -35,18 +34,20 @@ struct Expectation {
   friend bool operator==(const Expectation&, const Expectation&) = default;
 };
 
-// From {"window": T} | {"state": S, "ref": R} | {"text": T}, each with an optional
-// "timeout_ms" (1..60000, default 3000). INVALID_ARGS naming the field otherwise.
-Result<Expectation> parse_expectation(const nlohmann::json& spec);
+// What the last poll saw: how many windows or elements held the condition, or the code of
+// the error that kept it from looking.
+struct ExpectationObservation {
+  std::optional<std::size_t> matches;
+  std::optional<ErrorCode> error;
+  friend bool operator==(const ExpectationObservation&, const ExpectationObservation&) = default;
+};
 
 struct ExpectationResult {
   bool met = false;
   std::string reason;  // "met", "timeout", "held_before_the_action"
   double waited_ms = 0;
-  nlohmann::json observed;  // what the last poll saw
+  std::optional<ExpectationObservation> observed;  // none before the first poll
 };
-
-nlohmann::json expectation_to_json(const Expectation& expectation, const ExpectationResult& result);
 
 // Reads the condition before the action (before()), then polls it after (after()).
 class ExpectationCheck {
@@ -61,7 +62,7 @@ class ExpectationCheck {
  private:
   // Whether the condition holds now in a way it did not before; nullopt when it cannot be
   // read at the moment.
-  std::optional<bool> newly_holds(Deadline deadline, nlohmann::json& observed);
+  std::optional<bool> newly_holds(Deadline deadline, std::optional<ExpectationObservation>& observed);
   Result<std::set<std::string>> holders(Deadline deadline);
 
   Observer& observer_;

@@ -5,8 +5,6 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "a11y/act/action_kind.h"
 #include "a11y/act/action_readback.h"
 #include "a11y/action_expectation.h"
@@ -46,10 +44,5 @@ struct ActionReply {
   ActionTimings timings;
   double milliseconds = 0;
 };
-
-// {"method","delivery","retry","route","target":{…},"verification","expectation",
-//  "fingerprint","already","answered","timings","ms"} — "retry" is "safe" only for
-//  not_delivered; "already" and "answered" appear only when true and false respectively.
-nlohmann::json action_reply_to_json(const ActionReply& reply);
 
 }  // namespace companyos::a11y

@@ -1,4 +1,4 @@
-// An action as a protocol method asks for it: what to act on, how (the kind and its
+// An action as a caller asks for it: what to act on, how (the kind and its
 // argument), and how carefully (strict fingerprints, secret text, an expectation).
 #pragma once
 
@@ -6,13 +6,10 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "a11y/act/action_kind.h"
 #include "a11y/action_expectation.h"
 #include "a11y/action_target.h"
 #include "a11y/fingerprint.h"
-#include "core/result.h"
 
 namespace companyos::a11y {
 
@@ -37,11 +34,5 @@ struct ActionRequest {
   // click opened) and the reply says answered=false; if not, APP_UNRESPONSIVE.
   std::chrono::milliseconds answer_timeout{1000};
 };
-
-// From a method's params: the target (action_target.h), "strict", "secret", "expect"
-// (action_expectation.h), and per kind "value" (set-value: a string, or a number),
-// "text" (type: non-empty) or "action" (action: a non-empty name). INVALID_ARGS naming
-// the field for anything malformed; no value or text is echoed in the error.
-Result<ActionRequest> parse_action_request(ActionKind kind, const nlohmann::json& params);
 
 }  // namespace companyos::a11y

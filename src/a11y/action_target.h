@@ -1,7 +1,5 @@
-// What an action acts on, as a method's params name it: a ref from a snapshot ("ref":
-// "@s1a:e12", or "ref": "e12" with "snapshot": "s1a"), or a selector resolved against the
-// live windows of an app ("app", "role", "name", optional "id", "window", "title"). Both
-// resolve only to exactly one live element (live_resolve.h).
+// What an action acts on: a ref from a snapshot, or a selector resolved against the live
+// windows of an app. Both resolve only to exactly one live element (live_resolve.h).
 #pragma once
 
 #include <cstdint>
@@ -9,9 +7,6 @@
 #include <string>
 #include <variant>
 
-#include <nlohmann/json.hpp>
-
-#include "core/result.h"
 
 namespace companyos::a11y {
 
@@ -32,11 +27,6 @@ struct Selector {
 };
 
 using ActionTarget = std::variant<RefTarget, Selector>;
-
-// INVALID_ARGS naming the field when params hold neither or both forms, a field of the
-// wrong type, an empty app, an unknown role name, a malformed ref or snapshot id, or a
-// bare "eN" without "snapshot". Keys other than the target's are left to the caller.
-Result<ActionTarget> parse_target(const nlohmann::json& params);
 
 // A short description for messages: the ref, or "push button \"OK\" in app gedit".
 std::string describe(const ActionTarget& target);

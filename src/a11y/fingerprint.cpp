@@ -4,7 +4,6 @@
 
 #include <glib.h>
 
-#include "a11y/render.h"
 #include "a11y/vocabulary.h"
 
 namespace companyos::a11y {
@@ -93,19 +92,15 @@ FingerprintInput fingerprint_input_of(const Snapshot& snapshot, const Node& node
   return FingerprintInput{identity_of(node), snapshot.window.id, snapshot.pid, node.bounds};
 }
 
-nlohmann::json fingerprint_to_json(const FingerprintInput& input) {
-  const Identity& identity = input.identity;
-  return {
-      {"sha256", fingerprint_sha256(input)},
-      {"role", role_name(identity.role)},
-      {"accessible_id",
-       identity.accessible_id_known ? nlohmann::json(identity.accessible_id) : nlohmann::json()},
-      {"name", identity.name},
-      {"description", identity.description},
-      {"window", input.window_id},
-      {"pid", input.pid ? nlohmann::json(*input.pid) : nlohmann::json()},
-      {"bounds", bounds_to_json(input.bounds)},
-  };
+Status check_unchanged(const FingerprintInput& expected, const FingerprintInput& actual) {
+  const auto changed = changed_fields(expected, actual);
+  if (changed.empty()) return ok_status();
+  return make_error(ErrorCode::kStaleRef, "the element changed since it was observed (strict mode)",
+                    {{"kind", "fingerprint_changed"},
+                     {"changed", changed},
+                     {"expected", fingerprint_sha256(expected)},
+                     {"actual", fingerprint_sha256(actual)}},
+                    "take a new snapshot, check the element, and act on its new ref");
 }
 
 }  // namespace companyos::a11y

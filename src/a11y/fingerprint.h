@@ -7,10 +7,9 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "a11y/model.h"
 #include "a11y/read/identity.h"
+#include "core/result.h"
 
 namespace companyos::a11y {
 
@@ -48,7 +47,8 @@ std::vector<std::string> changed_fields(const FingerprintInput& before,
 // The input as a snapshot recorded it: the node's identity, bounds, window id and pid.
 FingerprintInput fingerprint_input_of(const Snapshot& snapshot, const Node& node);
 
-// {"sha256", "role", "accessible_id", "name", "description", "window", "pid", "bounds"}.
-nlohmann::json fingerprint_to_json(const FingerprintInput& input);
+// Strict mode's check just before an action: STALE_REF (details.kind
+// "fingerprint_changed", the changed fields and both hashes) unless nothing changed.
+Status check_unchanged(const FingerprintInput& expected, const FingerprintInput& actual);
 
 }  // namespace companyos::a11y

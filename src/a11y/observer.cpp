@@ -393,30 +393,4 @@ Result<ElementDetails> Observer::get(std::string_view ref, Deadline deadline) {
   return details;
 }
 
-nlohmann::json element_details_to_json(const ElementDetails& details) {
-  const Node& node = details.node;
-  nlohmann::json json = {
-      {"ref", details.ref},
-      {"window", {{"id", details.window.id}, {"title", details.window.title}}},
-      {"role", role_name(node.role)},
-      {"name", node.name},
-      {"description", node.description},
-      {"accessible_id",
-       node.accessible_id_known ? nlohmann::json(node.accessible_id) : nlohmann::json(nullptr)},
-      {"value", node.value ? nlohmann::json(*node.value) : nlohmann::json(nullptr)},
-      {"states", state_names(node.states)},
-      {"actions", node.actions},
-      {"bounds", bounds_to_json(node.bounds)},
-      {"text", details.text ? nlohmann::json(*details.text) : nlohmann::json(nullptr)},
-  };
-  if (node.value_withheld) json["value_withheld"] = true;
-  return json;
-}
-
-nlohmann::json found_element_to_json(const FoundElement& found) {
-  nlohmann::json json = node_to_json(*found.snapshot, *found.node);
-  json["window"] = {{"id", found.snapshot->window.id}, {"title", found.snapshot->window.title}};
-  return json;
-}
-
 }  // namespace companyos::a11y

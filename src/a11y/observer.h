@@ -100,7 +100,5 @@ class Observer {
   SnapshotStore store_;
 };
 
-nlohmann::json element_details_to_json(const ElementDetails& details);
-nlohmann::json found_element_to_json(const FoundElement& found);
 
 }  // namespace companyos::a11y

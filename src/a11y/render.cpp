@@ -49,15 +49,6 @@ void render_view(const Snapshot& snapshot, const ViewNode& view, int depth,
   for (const ViewNode& child : view.children) render_view(snapshot, child, depth + 1, options, out);
 }
 
-nlohmann::json view_to_json(const Snapshot& snapshot, const ViewNode& view) {
-  nlohmann::json json = node_to_json(snapshot, snapshot.nodes[static_cast<std::size_t>(view.node)]);
-  if (view.hidden > 0) json["hidden_descendants"] = view.hidden;
-  auto children = nlohmann::json::array();
-  for (const ViewNode& child : view.children) children.push_back(view_to_json(snapshot, child));
-  json["children"] = std::move(children);
-  return json;
-}
-
 }  // namespace
 
 std::string render_outline_line(const Node& node, const OutlineOptions& options) {
@@ -116,25 +107,6 @@ nlohmann::json bounds_to_json(const std::optional<Bounds>& bounds) {
           {"height", bounds->height}};
 }
 
-nlohmann::json node_to_json(const Snapshot& snapshot, const Node& node) {
-  nlohmann::json json = {
-      {"ref", format_ref(snapshot.id, node.ref)},
-      {"role", role_name(node.role)},
-      {"name", node.name},
-      {"description", node.description},
-      {"accessible_id",
-       node.accessible_id_known ? nlohmann::json(node.accessible_id) : nlohmann::json(nullptr)},
-      {"value", node.value ? nlohmann::json(*node.value) : nlohmann::json(nullptr)},
-      {"states", state_names(node.states)},
-      {"actions", node.actions},
-      {"bounds", bounds_to_json(node.bounds)},
-      {"twin", node.twin},
-  };
-  if (node.value_withheld) json["value_withheld"] = true;
-  if (node.twin) json["twin_group"] = node.twin_group;
-  return json;
-}
-
 nlohmann::json window_to_json(const WindowInfo& window) {
   return {{"id", window.id},
           {"title", window.title},
@@ -144,42 +116,6 @@ nlohmann::json window_to_json(const WindowInfo& window) {
           {"active", window.active()},
           {"states", state_names(window.states)},
           {"bounds", bounds_to_json(window.bounds)}};
-}
-
-nlohmann::json app_to_json(const AppInfo& app) {
-  auto windows = nlohmann::json::array();
-  for (const WindowInfo& window : app.windows) windows.push_back(window_to_json(window));
-  return {{"name", app.name},
-          {"bus_name", app.bus_name},
-          {"pid", app.pid ? nlohmann::json(*app.pid) : nlohmann::json(nullptr)},
-          {"toolkit", app.toolkit},
-          {"toolkit_version", app.toolkit_version},
-          {"responsive", app.responsive},
-          {"policy_denied", app.policy_denied},
-          {"window_count", app.windows.size()},
-          {"windows", std::move(windows)}};
-}
-
-nlohmann::json snapshot_to_json(const Snapshot& snapshot, const ViewNode& view, bool with_tree) {
-  nlohmann::json json = {
-      {"snapshot", snapshot.id},
-      {"app", snapshot.app_name},
-      {"pid", snapshot.pid ? nlohmann::json(*snapshot.pid) : nlohmann::json(nullptr)},
-      {"window", window_to_json(snapshot.window)},
-      {"node_count", snapshot.nodes.size()},
-      {"stats",
-       {{"bulk", snapshot.stats.bulk},
-        {"peer_to_peer", snapshot.stats.peer_to_peer},
-        {"reconciled", snapshot.stats.reconciled},
-        {"walked_live", snapshot.stats.walked_live},
-        {"detail_calls", snapshot.stats.detail_calls},
-        {"truncated", snapshot.stats.truncated},
-        {"milliseconds", snapshot.stats.milliseconds}}},
-  };
-  if (with_tree) {
-    json["tree"] = snapshot.nodes.empty() ? nlohmann::json(nullptr) : view_to_json(snapshot, view);
-  }
-  return json;
 }
 
 }  // namespace companyos::a11y

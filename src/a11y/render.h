@@ -1,6 +1,6 @@
 // Output forms of a snapshot view: an indented outline, one node per line, e.g.
 //   e12 push button "Save" [focusable,enabled] actions=click
-// and complete JSON (every field of every node in the view).
+// (the JSON of a snapshot is the daemon's wire format).
 #pragma once
 
 #include <string>
@@ -26,14 +26,11 @@ std::string render_outline(const Snapshot& snapshot, const ViewNode& view,
                            const OutlineOptions& options = {});
 std::string render_outline_line(const Node& node, const OutlineOptions& options = {});
 
-nlohmann::json node_to_json(const Snapshot& snapshot, const Node& node);
+// A window and bounds as error details carry them (select_window's candidates, a window
+// that cannot be paired with its X11 window); replies reuse them, so each shape has one
+// writer. bounds: null, or {x, y, width, height}.
 nlohmann::json bounds_to_json(const std::optional<Bounds>& bounds);
+// {id, title, role, app, pid, active, states, bounds}
 nlohmann::json window_to_json(const WindowInfo& window);
-nlohmann::json app_to_json(const AppInfo& app);
-// {"snapshot", "app", "pid", "window", "node_count", "stats", "tree"}: the view's tree,
-// each node with ref, role, name, description, accessible_id (null where not read, see
-// AccessibleIds), value, states, actions, bounds, twin, twin_group, children (and
-// hidden_descendants where max_depth cut). Without the tree: the rest, for an outline reply.
-nlohmann::json snapshot_to_json(const Snapshot& snapshot, const ViewNode& view, bool with_tree = true);
 
 }  // namespace companyos::a11y

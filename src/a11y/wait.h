@@ -124,8 +124,6 @@ struct WaitOutcome {
   bool events_active = false;  // the registry accepted the listeners
 };
 
-nlohmann::json wait_outcome_to_json(const WaitOutcome& outcome);
-
 Result<WaitOutcome> wait_for(Observer& observer, const WaitCondition& condition, Deadline deadline,
                              const WaitOptions& options = {});
 

@@ -12,7 +12,7 @@
 #include "a11y/live_resolve.h"
 #include "a11y/vocabulary.h"
 #include "a11y/wait.h"
-#include "automation/app_window.h"
+#include "desktop/window_resolver.h"
 #include "automation/child_environment.h"
 #include "automation/command_process.h"
 #include "automation/element_probe.h"
@@ -137,6 +137,21 @@ Look element_look(const Result<ElementProbe>& probe, const std::string& what,
   }
   if (probe->matches == 0) return not_yet("no element matches " + what);
   return judge(*probe->node);
+}
+
+// The app's one X11 window, as focus-window would pick it; an app not on the
+// accessibility bus by WM_CLASS.
+Result<x11::WindowInfo> app_window(a11y::Observer& observer, const std::string& app,
+                                   x11::Connection& connection, Deadline deadline) {
+  auto resolved = desktop::resolve_window(observer, connection, deadline, a11y::WindowQuery{app, {}, {}},
+                                          desktop::Fallback::kWmClass);
+  if (!resolved) {
+    Error error = std::move(resolved).take_error();
+    // A focus or press step names only the app: a step cannot pick a window by id.
+    if (error.code == ErrorCode::kAmbiguousTarget) error.suggestion = "close the other windows of the app";
+    return error;
+  }
+  return std::move(resolved->client);
 }
 
 std::string window_json(const x11::WindowInfo& window) {
@@ -284,7 +299,7 @@ StepOutcome DesktopStepExecutor::focus(const FocusStep& step, const StepContext&
   }
   auto connection = x11::Connection::open();
   if (!connection) return blocked(connection.error());
-  auto window = find_app_window(observer_, step.app, *connection, after(options_.action_timeout));
+  auto window = app_window(observer_, step.app, *connection, after(options_.action_timeout));
   if (!window) return blocked(window.error());
   if (auto st = x11::activate_window(*connection, window->id); !st) {
     StepOutcome outcome = outcome_from_error(st.error());
@@ -302,7 +317,7 @@ StepOutcome DesktopStepExecutor::press(const PressStep& step, const StepContext&
   if (auto st = check_press_allowed(step, context, chord); !st) return blocked(st.error());
   auto connection = x11::Connection::open();
   if (!connection) return blocked(connection.error());
-  auto window = find_app_window(observer_, step.app, *connection, after(options_.action_timeout));
+  auto window = app_window(observer_, step.app, *connection, after(options_.action_timeout));
   if (!window) return blocked(window.error());
   std::lock_guard lock(options_.physical_input_lock != nullptr ? *options_.physical_input_lock
                                                                : own_physical_input_lock_);
@@ -457,14 +472,14 @@ StepOutcome DesktopStepExecutor::check(const CheckStep& step, const StepContext&
           });
         } else if constexpr (std::is_same_v<T, FrontCheck>) {
           return poll(context, timeout, options_.poll_interval, true, [&](Deadline deadline) {
-            auto pids = accessible_app_pids(observer_, check.app, deadline);
+            auto pids = desktop::accessible_app_pids(observer_, check.app, deadline);
             if (!pids) return refused(pids.error());
             auto connection = x11::Connection::open();
             if (!connection) return refused(connection.error());
             auto active = x11::describe_active_window(*connection);
             if (!active) return not_yet(active.error().message);
             if (!*active) return not_yet("no window is active");
-            if (belongs_to_app(**active, check.app, *pids)) return holds(check.app + " is in front");
+            if (desktop::belongs_to_app(**active, check.app, *pids)) return holds(check.app + " is in front");
             return not_yet("the active window is " + (*active)->wm_class + " \"" + (*active)->title + "\"");
           });
         } else {
@@ -535,7 +550,7 @@ StepOutcome DesktopStepExecutor::dry_run(const Step& step, const StepContext& co
           }
           auto connection = x11::Connection::open();
           if (!connection) return blocked(connection.error());
-          auto window = find_app_window(observer_, body.app, *connection, after(options_.action_timeout));
+          auto window = app_window(observer_, body.app, *connection, after(options_.action_timeout));
           if (!window) return blocked(window.error());
           return passed("would act on window \"" + window->title + "\"");
         } else if constexpr (std::is_same_v<T, ClickStep> || std::is_same_v<T, SetValueStep>) {

@@ -1,5 +1,6 @@
 #include "core/text.h"
 
+#include <algorithm>
 #include <cstddef>
 
 namespace companyos {
@@ -71,6 +72,11 @@ std::optional<std::u32string> decode_utf8(std::string_view text) {
     i += next->length;
   }
   return decoded;
+}
+
+bool equals_ignoring_ascii_case(std::string_view a, std::string_view b) {
+  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  return std::ranges::equal(a, b, {}, lower, lower);
 }
 
 }  // namespace companyos

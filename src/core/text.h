@@ -21,6 +21,10 @@ bool is_valid_utf8_without_nul(std::string_view text);
 // The Unicode code points of `text`; nullopt when it is not valid UTF-8 (as is_valid_utf8).
 std::optional<std::u32string> decode_utf8(std::string_view text);
 
+// Equal but for the case of ASCII letters (as g_ascii_strcasecmp, without the C strings):
+// app names, WM_CLASS, key and month names. Other bytes must be equal.
+bool equals_ignoring_ascii_case(std::string_view a, std::string_view b);
+
 // C0 controls, DEL, and C1 controls as UTF-8 encodes them (0xC2 0x80–0x9F).
 inline bool has_control_characters(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {

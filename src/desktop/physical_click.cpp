@@ -4,7 +4,6 @@
 
 #include "a11y/action_expectation.h"
 #include "a11y/action_policy.h"
-#include "a11y/action_reply.h"
 #include "a11y/fingerprint.h"
 #include "a11y/live_resolve.h"
 #include "a11y/observer.h"
@@ -12,7 +11,7 @@
 #include "core/delivery.h"
 #include "desktop/input_lock.h"
 #include "desktop/target_window.h"
-#include "desktop/window_match.h"
+#include "desktop/window_resolver.h"
 #include "x11/activation.h"
 #include "x11/pointer.h"
 #include "x11/windows.h"
@@ -31,7 +30,7 @@ class PhysicalClick {
   PhysicalClick(a11y::Observer& observer, const a11y::ActionRequest& request, Deadline deadline)
       : observer_(observer), request_(request), deadline_(deadline) {}
 
-  Result<nlohmann::json> run();
+  Result<PointerClickReply> run();
 
  private:
   Result<a11y::LiveTarget> resolve();
@@ -84,15 +83,8 @@ Status PhysicalClick::check_fingerprint(const a11y::LiveTarget& now) const {
   if (!request_.strict) return ok_status();
   const a11y::FingerprintInput actual{a11y::identity_of(now.node), now.window.id, now.pid,
                                       now.node.bounds};
-  const auto changed = a11y::changed_fields(*fingerprint_, actual);
-  if (changed.empty()) return ok_status();
-  return refuse(make_error(ErrorCode::kStaleRef,
-                           "the element changed since it was observed (strict mode)",
-                           {{"kind", "fingerprint_changed"},
-                            {"changed", changed},
-                            {"expected", a11y::fingerprint_sha256(*fingerprint_)},
-                            {"actual", a11y::fingerprint_sha256(actual)}},
-                           "take a new snapshot, check the element, and act on its new ref"));
+  if (auto same = a11y::check_unchanged(*fingerprint_, actual); !same) return refuse(std::move(same).take_error());
+  return ok_status();
 }
 
 // GTK4 answers extents in window coordinates whatever it is asked.
@@ -113,7 +105,7 @@ Status PhysicalClick::bring_forward(x11::Connection& connection) {
                                  "\" with exactly one X11 window",
                              {{"window", target_->window.id}}));
   }
-  xid_ = *xid;
+  xid_ = xid->id;
   if (auto st = x11::activate_window(connection, xid_); !st) return refuse(std::move(st).take_error());
   auto active = x11::active_window(connection);
   if (!active || !*active || **active != xid_) {
@@ -160,7 +152,7 @@ void PhysicalClick::summarize(const a11y::LiveTarget& target) {
       target.node.name, target.position};
 }
 
-Result<nlohmann::json> PhysicalClick::run() {
+Result<PointerClickReply> PhysicalClick::run() {
   reply_.kind = a11y::ActionKind::kClick;
   reply_.route = "xtest:pointer";
   reply_.expectation = request_.expect;
@@ -222,10 +214,7 @@ Result<nlohmann::json> PhysicalClick::run() {
     reply_.timings.verify_ms = milliseconds_since(verify_started);
   }
   reply_.milliseconds = milliseconds_since(started_);
-  nlohmann::json json = a11y::action_reply_to_json(reply_);
-  json["point"] = {{"x", point.x}, {"y", point.y}};
-  json["x11_window"] = xid_;
-  return json;
+  return PointerClickReply{reply_, point, xid_};
 }
 
 }  // namespace
@@ -245,8 +234,8 @@ std::optional<ScreenPoint> click_point(const a11y::Bounds& element, bool window_
   return point;
 }
 
-Result<nlohmann::json> physical_click(a11y::Observer& observer, const a11y::ActionRequest& request,
-                                      Deadline deadline) {
+Result<PointerClickReply> physical_click(a11y::Observer& observer, const a11y::ActionRequest& request,
+                                         Deadline deadline) {
   PhysicalClick click(observer, request, deadline);
   return click.run();
 }

@@ -8,13 +8,13 @@
 
 #include <optional>
 
-#include <nlohmann/json.hpp>
-
+#include "a11y/action_reply.h"
 #include "a11y/action_request.h"
 #include "a11y/model.h"
 #include "core/deadline.h"
 #include "core/result.h"
 #include "x11/geometry.h"
+#include "x11/windows.h"
 
 namespace companyos::a11y {
 class Observer;
@@ -34,10 +34,17 @@ struct ScreenPoint {
 std::optional<ScreenPoint> click_point(const a11y::Bounds& element, bool window_relative,
                                        const x11::Rect& client_area);
 
-// The reply of a semantic click (action_reply_to_json) with route "xtest:pointer", plus
-// "point" {x, y} and "x11_window". Errors carry details.delivery (not_delivered until the
-// button went down) and details.target once the element was resolved.
-Result<nlohmann::json> physical_click(a11y::Observer& observer, const a11y::ActionRequest& request,
-                                      Deadline deadline);
+// What a pointer click did: the reply of a semantic click with route "xtest:pointer", where
+// the pointer clicked, and the X11 window it was brought forward in.
+struct PointerClickReply {
+  a11y::ActionReply action;
+  ScreenPoint point;
+  x11::WindowId x11_window = 0;
+};
+
+// Errors carry details.delivery (not_delivered until the button went down) and
+// details.target once the element was resolved.
+Result<PointerClickReply> physical_click(a11y::Observer& observer, const a11y::ActionRequest& request,
+                                         Deadline deadline);
 
 }  // namespace companyos::desktop

@@ -1,8 +1,7 @@
 #include "desktop/target_window.h"
 
 #include "a11y/observer.h"
-#include "a11y/render.h"
-#include "desktop/window_match.h"
+#include "desktop/window_resolver.h"
 #include "x11/display_server.h"
 
 namespace companyos::desktop {
@@ -19,21 +18,10 @@ Status require_x11(x11::DisplayServer server, std::string_view what) {
 
 Result<TargetWindow> find_target_window(a11y::Observer& observer, Deadline deadline,
                                         const a11y::WindowQuery& query, x11::Connection& connection) {
-  auto apps = observer.apps(deadline);
-  if (!apps) return std::move(apps).take_error();
-  auto selected = a11y::select_apps(*apps, query.app);
-  if (!selected) return std::move(selected).take_error();
-  auto window = a11y::select_window(*selected, query);
-  if (!window) return std::move(window).take_error();
-  auto clients = x11::list_windows(connection);
-  if (!clients) return std::move(clients).take_error();
-  auto xid = match_x11_window(*window, *clients);
-  if (!xid) {
-    return make_error(ErrorCode::kWindowNotFound,
-                      "cannot pair window \"" + window->title + "\" with exactly one X11 window",
-                      {{"window", a11y::window_to_json(*window)}});
-  }
-  return TargetWindow{std::move(*window), *xid};
+  auto resolved = resolve_window(observer, connection, deadline, query);
+  if (!resolved) return std::move(resolved).take_error();
+  // Fallback::kNone: the window is always the accessible one.
+  return TargetWindow{std::move(*resolved->accessible), resolved->client.id};
 }
 
 Result<nlohmann::json> act_on_target_window(std::string_view what, a11y::Observer& observer,

@@ -1,7 +1,5 @@
 #include "launch/in_front.h"
 
-#include <glib.h>
-
 #include <algorithm>
 #include <condition_variable>
 #include <mutex>
@@ -71,10 +69,7 @@ std::optional<x11::WindowInfo> window_in_front(x11::Connection& connection) {
 
 bool names_app(const x11::WindowInfo& window, const std::vector<std::string>& expected_classes) {
   return std::any_of(expected_classes.begin(), expected_classes.end(),
-                     [&window](const std::string& expected) {
-                       return g_ascii_strcasecmp(window.wm_class.c_str(), expected.c_str()) == 0 ||
-                              g_ascii_strcasecmp(window.wm_instance.c_str(), expected.c_str()) == 0;
-                     });
+                     [&window](const std::string& expected) { return x11::has_class(window, expected); });
 }
 
 std::vector<x11::WindowId> current_window_ids(x11::Connection& connection) {

@@ -13,6 +13,8 @@
 #include <variant>
 #include <vector>
 
+#include "core/text.h"
+
 namespace companyos::schedule {
 namespace {
 
@@ -57,13 +59,6 @@ constexpr std::array<Alias, 7> kAliases{{
     {"@yearly", "0 0 1 1 *"},
     {"@annually", "0 0 1 1 *"},
 }};
-
-bool equals_ignoring_case(std::string_view a, std::string_view b) {
-  auto lower = [](char c) {
-    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  };
-  return std::ranges::equal(a, b, {}, lower, lower);
-}
 
 bool is_blank(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 
@@ -184,7 +179,7 @@ class FieldParser {
   Value read_value(std::string_view token, std::string_view item) const {
     if (token.empty()) return std::string("missing value");
     for (std::size_t i = 0; i < spec_.names.size(); ++i) {
-      if (equals_ignoring_case(token, spec_.names[i])) return spec_.min + static_cast<long long>(i);
+      if (equals_ignoring_ascii_case(token, spec_.names[i])) return spec_.min + static_cast<long long>(i);
     }
     auto number = read_number(token);
     if (!number) {
@@ -284,7 +279,7 @@ Result<CronExpression> parse_cron(std::string_view text) {
   }
   if (expression.front() != '@') return parse_fields(expression, expression);
   for (const Alias& alias : kAliases) {
-    if (equals_ignoring_case(expression, alias.name)) return parse_fields(alias.fields, expression);
+    if (equals_ignoring_ascii_case(expression, alias.name)) return parse_fields(alias.fields, expression);
   }
   return make_error(ErrorCode::kInvalidArgs,
                     "schedule: unknown alias \"" + std::string(expression) + "\"",

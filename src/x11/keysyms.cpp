@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "core/text.h"
 #include "x11/xlib.h"
 
 namespace companyos::x11 {
@@ -36,13 +37,6 @@ constexpr std::array<std::pair<std::string_view, Keysym>, 19> kFriendlyNames{{
 
 constexpr int kHighestFunctionKey = 24;
 
-bool equals_ignoring_case(std::string_view a, std::string_view b) {
-  return std::ranges::equal(a, b, [](char x, char y) {
-    return std::tolower(static_cast<unsigned char>(x)) ==
-           std::tolower(static_cast<unsigned char>(y));
-  });
-}
-
 // "f1"…"f24" in either case.
 std::optional<Keysym> function_key(std::string_view name) {
   if (name.size() < 2 || (name[0] != 'f' && name[0] != 'F')) return std::nullopt;
@@ -58,7 +52,7 @@ std::optional<Keysym> function_key(std::string_view name) {
 
 std::optional<Keysym> friendly_keysym(std::string_view name) {
   for (const auto& [friendly, keysym] : kFriendlyNames) {
-    if (equals_ignoring_case(name, friendly)) return keysym;
+    if (equals_ignoring_ascii_case(name, friendly)) return keysym;
   }
   return function_key(name);
 }

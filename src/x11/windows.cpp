@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/text.h"
 #include "x11/error_trap.h"
 #include "x11/properties.h"
 #include "x11/xlib.h"
@@ -86,6 +87,10 @@ Error window_not_found(WindowId id) {
 }
 
 }  // namespace
+
+bool has_class(const WindowInfo& window, std::string_view name) {
+  return equals_ignoring_ascii_case(window.wm_class, name) || equals_ignoring_ascii_case(window.wm_instance, name);
+}
 
 Result<std::vector<WindowInfo>> list_windows(Connection& connection) {
   if (auto alive = connection.check_alive(); !alive) return std::move(alive).take_error();

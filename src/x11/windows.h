@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.h"
@@ -25,6 +26,10 @@ struct WindowInfo {
   Rect frame;               // bounds grown by _NET_FRAME_EXTENTS (= bounds without them)
   bool active = false;
 };
+
+// True when the window's WM_CLASS class or instance is `name`, ignoring ASCII case: how
+// an app's name (or a desktop entry's StartupWMClass) picks its X11 windows.
+bool has_class(const WindowInfo& window, std::string_view name);
 
 // Every mapped, viewable client in the window manager's order; empty when the window
 // manager has no client (an empty _NET_CLIENT_LIST). PLATFORM_NOT_SUPPORTED only when root

@@ -161,7 +161,7 @@ Result<ChosenRoute> choose_route(ActionKind kind, const ElementFacts& element,
       return unsupported(kind, element, "it is not focusable");
     case ActionKind::kNamed:
       if (requested_action.empty()) {
-        return make_error(ErrorCode::kInvalidArgs, "no action name given", {{"field", "action"}},
+        return make_error(ErrorCode::kInvalidArgs, "no action name given", {{"param", "action"}},
                           "name one of the element's actions");
       }
       return choose_named(element, requested_action);

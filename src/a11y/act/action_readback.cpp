@@ -54,11 +54,11 @@ Verification verify_text(std::string_view expected, const std::optional<std::str
   result.check = "text";
   result.matched = read && *read == expected;
   if (secret) {
-    result.expected = {{"characters", character_count(expected)}};
-    result.read = read ? nlohmann::json{{"characters", character_count(*read)}} : nlohmann::json();
+    result.expected = Characters{character_count(expected)};
+    if (read) result.read = Characters{character_count(*read)};
   } else {
     result.expected = std::string(expected);
-    result.read = read ? nlohmann::json(*read) : nlohmann::json();
+    if (read) result.read = *read;
   }
   return result;
 }
@@ -67,8 +67,8 @@ Verification verify_character_count(std::size_t expected, std::optional<int> rea
   Verification result;
   result.check = "characters";
   result.matched = read && *read >= 0 && static_cast<std::size_t>(*read) == expected;
-  result.expected = expected;
-  result.read = read ? nlohmann::json(*read) : nlohmann::json();
+  result.expected = static_cast<std::int64_t>(expected);
+  if (read) result.read = std::int64_t{*read};
   return result;
 }
 
@@ -77,7 +77,7 @@ Verification verify_number(double expected, std::optional<double> read) {
   result.check = "value";
   result.matched = read && numbers_match(expected, *read);
   result.expected = expected;
-  result.read = read ? nlohmann::json(*read) : nlohmann::json();
+  if (read) result.read = *read;
   return result;
 }
 
@@ -85,11 +85,11 @@ Verification verify_state(int atspi_state, bool wanted, std::optional<StateSet> 
   Verification result;
   result.check = "state";
   const std::string nick = state_nick(atspi_state);
-  result.expected = {{"state", nick}, {"present", wanted}};
+  result.expected = StatePresence{nick, wanted};
   if (read) {
     const bool present = has_state(*read, atspi_state);
     result.matched = present == wanted;
-    result.read = {{"state", nick}, {"present", present}};
+    result.read = StatePresence{nick, present};
   }
   return result;
 }
@@ -98,16 +98,9 @@ Verification verify_selected(int index, std::optional<bool> read) {
   Verification result;
   result.check = "selected";
   result.matched = read.value_or(false);
-  result.expected = {{"index", index}, {"selected", true}};
-  result.read = read ? nlohmann::json{{"index", index}, {"selected", *read}} : nlohmann::json();
+  result.expected = ChildSelection{index, true};
+  if (read) result.read = ChildSelection{index, *read};
   return result;
-}
-
-nlohmann::json verification_to_json(const Verification& verification) {
-  return {{"check", verification.check},
-          {"matched", verification.matched},
-          {"expected", verification.expected},
-          {"read", verification.read}};
 }
 
 }  // namespace companyos::a11y

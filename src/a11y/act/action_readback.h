@@ -6,21 +6,41 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
+#include <variant>
 
 #include "a11y/vocabulary.h"
 
 namespace companyos::a11y {
 
+// A count of characters: what a password field or secret text shows instead of its text.
+struct Characters {
+  std::size_t count = 0;
+  friend bool operator==(const Characters&, const Characters&) = default;
+};
+struct StatePresence {
+  std::string state;  // its nick, e.g. "checked"
+  bool present = false;
+  friend bool operator==(const StatePresence&, const StatePresence&) = default;
+};
+struct ChildSelection {
+  int index = 0;
+  bool selected = false;
+  friend bool operator==(const ChildSelection&, const ChildSelection&) = default;
+};
+// What was asked or read: nothing (monostate: nothing came), text, a number, a count
+// (CharacterCount), a count of secret characters, a state, or a child's selection.
+using Reading = std::variant<std::monostate, std::string, double, std::int64_t, Characters, StatePresence,
+                             ChildSelection>;
+
 struct Verification {
   bool matched = false;
-  std::string check;         // "text", "characters", "value", "state", "selected"
-  nlohmann::json expected;   // never secret text
-  nlohmann::json read;       // what was read (never secret text); null when nothing came
+  std::string check;  // "text", "characters", "value", "state", "selected"
+  Reading expected;   // never secret text
+  Reading read;       // never secret text
   friend bool operator==(const Verification&, const Verification&) = default;
 };
 
@@ -44,7 +64,5 @@ Verification verify_number(double expected, std::optional<double> read);
 Verification verify_state(int atspi_state, bool wanted, std::optional<StateSet> read);
 // A container's Selection.IsChildSelected(index) answer.
 Verification verify_selected(int index, std::optional<bool> read);
-
-nlohmann::json verification_to_json(const Verification& verification);
 
 }  // namespace companyos::a11y

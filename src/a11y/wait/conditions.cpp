@@ -153,14 +153,4 @@ Status validate_condition(const WaitCondition& condition) {
   return ok_status();
 }
 
-nlohmann::json wait_outcome_to_json(const WaitOutcome& outcome) {
-  return {{"condition", outcome.condition},
-          {"elapsed_ms", outcome.elapsed.count()},
-          {"seen_by", outcome.seen_by},
-          {"evidence", outcome.evidence},
-          {"checks", outcome.checks},
-          {"events", outcome.events},
-          {"events_active", outcome.events_active}};
-}
-
 }  // namespace companyos::a11y

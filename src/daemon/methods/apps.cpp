@@ -4,6 +4,7 @@
 #include "daemon/methods/observation.h"
 #include "launch/app_match.h"
 #include "launch/desktop_index.h"
+#include "wire/a11y_replies.h"
 
 namespace companyos::daemon::methods {
 
@@ -18,7 +19,7 @@ const MethodSpec kApps{
         const auto index = launch::DesktopIndex::load();
         nlohmann::json out = nlohmann::json::array();
         for (const auto& app : *apps) {
-          auto json = a11y::app_to_json(app);
+          auto json = wire::app_to_json(app);
           const auto match = launch::match_app(index, app.name);
           json["desktop_entry"] = match.chosen ? nlohmann::json(match.chosen->entry.id) : nlohmann::json(nullptr);
           out.push_back(std::move(json));

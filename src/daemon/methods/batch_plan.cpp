@@ -23,11 +23,11 @@ Result<BatchStep> plan_step(std::size_t index, const nlohmann::json& step, const
   if (!step.is_object()) return invalid_step(index, "must be an object {\"command\":…,\"args\":{…}}");
   for (const auto& [key, value] : step.items()) {
     if (key != "command" && key != "args") {
-      return invalid_step(index, "unknown field \"" + key + "\"", {{"field", key}});
+      return invalid_step(index, "unknown field \"" + key + "\"", {{"param", key}});
     }
   }
   if (!step.contains("command") || !step["command"].is_string()) {
-    return invalid_step(index, "command must be a string", {{"field", "command"}});
+    return invalid_step(index, "command must be a string", {{"param", "command"}});
   }
   BatchStep planned;
   planned.command = step["command"].get<std::string>();
@@ -41,7 +41,7 @@ Result<BatchStep> plan_step(std::size_t index, const nlohmann::json& step, const
                         "type, press, focus-window, close-window");
   }
   if (step.contains("args")) {
-    if (!step["args"].is_object()) return invalid_step(index, "args must be an object", {{"field", "args"}});
+    if (!step["args"].is_object()) return invalid_step(index, "args must be an object", {{"param", "args"}});
     planned.args = step["args"];
   }
   if (auto fits = declared::check_params(planned.spec->decl, planned.args); !fits) {
@@ -56,12 +56,12 @@ Result<BatchStep> plan_step(std::size_t index, const nlohmann::json& step, const
 Result<std::vector<BatchStep>> plan_batch(const nlohmann::json& steps, const MethodTable& table) {
   if (!steps.is_array() || steps.empty()) {
     return make_error(ErrorCode::kInvalidArgs, "steps must be a non-empty array",
-                      {{"field", "steps"}}, R"(e.g. [{"command":"click","args":{"ref":"@s1a:e4"}}])");
+                      {{"param", "steps"}}, R"(e.g. [{"command":"click","args":{"ref":"@s1a:e4"}}])");
   }
   if (steps.size() > kMaxBatchSteps) {
     return make_error(ErrorCode::kInvalidArgs,
                       "a batch takes at most " + std::to_string(kMaxBatchSteps) + " steps",
-                      {{"field", "steps"}, {"count", steps.size()}, {"max", kMaxBatchSteps}},
+                      {{"param", "steps"}, {"count", steps.size()}, {"max", kMaxBatchSteps}},
                       "split it into several batches");
   }
   std::vector<BatchStep> planned;

@@ -9,15 +9,16 @@
 #include <string>
 
 #include "a11y/action_engine.h"
-#include "a11y/action_reply.h"
 #include "a11y/observer.h"
 #include "core/delivery.h"
-#include "daemon/methods/bare_ref.h"
+#include "wire/bare_ref.h"
 #include "daemon/context.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
 #include "desktop/physical_click.h"
 #include "daemon/methods/physical_input.h"
+#include "wire/a11y_replies.h"
+#include "wire/action_params.h"
 
 namespace companyos::daemon::methods {
 namespace {
@@ -52,10 +53,14 @@ void perform(const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
   run_observation(run_params, ctx, std::move(reply),
                   [&engine, request = std::move(request).value(), headed](
                       a11y::Observer& observer, Deadline deadline) -> Result<nlohmann::json> {
-                    if (headed) return desktop::physical_click(observer, request, deadline);
+                    if (headed) {
+                      auto clicked = desktop::physical_click(observer, request, deadline);
+                      if (!clicked) return std::move(clicked).take_error();
+                      return wire::pointer_click_to_json(*clicked);
+                    }
                     auto done = engine.perform(request, deadline);
                     if (!done) return std::move(done).take_error();
-                    return a11y::action_reply_to_json(*done);
+                    return wire::action_reply_to_json(*done);
                   });
 }
 
@@ -104,11 +109,11 @@ std::vector<const MethodSpec*> element_action_methods() {
 Result<a11y::ActionRequest> element_action_request(ActionKind kind, const nlohmann::json& params,
                                                    const a11y::SnapshotStore& snapshots) {
   const auto stored = snapshots.list();
-  auto bound = bind_bare_ref(params, stored);
+  auto bound = wire::bind_bare_ref(params, stored);
   if (!bound) return not_delivered(std::move(bound).take_error());
   bound->erase("timeout_ms");
   bound->erase("headed");
-  auto request = a11y::parse_action_request(kind, *bound);
+  auto request = wire::parse_action_request(kind, *bound);
   if (!request) return not_delivered(std::move(request).take_error());
   return request;
 }

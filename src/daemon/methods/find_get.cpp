@@ -1,6 +1,7 @@
 #include "a11y/observer.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
+#include "wire/a11y_replies.h"
 
 namespace companyos::daemon::methods {
 
@@ -24,7 +25,7 @@ const MethodSpec kFind{
         auto found = observer.find(query, deadline);
         if (!found) return std::move(found).take_error();
         nlohmann::json elements = nlohmann::json::array();
-        for (const auto& element : *found) elements.push_back(a11y::found_element_to_json(element));
+        for (const auto& element : *found) elements.push_back(wire::found_element_to_json(element));
         return nlohmann::json{{"count", elements.size()}, {"elements", std::move(elements)}};
       });
     },
@@ -38,7 +39,7 @@ const MethodSpec kGet{
                                                          -> Result<nlohmann::json> {
         auto details = observer.get(ref, deadline);
         if (!details) return std::move(details).take_error();
-        return a11y::element_details_to_json(*details);
+        return wire::element_details_to_json(*details);
       });
     },
 };

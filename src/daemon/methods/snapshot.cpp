@@ -4,6 +4,7 @@
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
 #include "desktop/target_window.h"
+#include "wire/a11y_replies.h"
 
 namespace companyos::daemon::methods {
 namespace {
@@ -46,7 +47,7 @@ const MethodSpec kSnapshot{
                         auto snapshot = observer.snapshot(query, deadline);
                         if (!snapshot) return std::move(snapshot).take_error();
                         const auto tree = a11y::make_view((*snapshot)->nodes, view);
-                        auto json = a11y::snapshot_to_json(**snapshot, tree, format.tree);
+                        auto json = wire::snapshot_to_json(**snapshot, tree, format.tree);
                         if (format.outline) json["outline"] = a11y::render_outline(**snapshot, tree, outline);
                         return json;
                       });

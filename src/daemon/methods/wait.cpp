@@ -20,8 +20,9 @@
 #include "a11y/wait.h"
 #include "daemon/context.h"
 #include "daemon/methods/methods.h"
-#include "daemon/methods/wait_request.h"
+#include "wire/wait_params.h"
 #include "daemon/server/worker_pool.h"
+#include "wire/a11y_replies.h"
 
 namespace companyos::daemon::methods {
 namespace {
@@ -80,7 +81,7 @@ const MethodSpec kWait{
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       // Counted from the request, so time spent queued for a worker is part of the wait.
       const auto received = std::chrono::steady_clock::now();
-      auto request = parse_wait_request(params);
+      auto request = wire::parse_wait_request(params);
       if (!request) return reply(std::move(request).take_error());
       if (const auto* element = std::get_if<a11y::ElementPredicate>(&request->condition);
           element != nullptr && request->app) {
@@ -110,7 +111,7 @@ const MethodSpec kWait{
               }
               return std::move(outcome).take_error();
             }
-            return a11y::wait_outcome_to_json(*outcome);
+            return wire::wait_outcome_to_json(*outcome);
           },
           std::move(reply));
     },

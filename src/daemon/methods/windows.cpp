@@ -2,7 +2,7 @@
 #include "a11y/render.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
-#include "desktop/window_match.h"
+#include "desktop/window_resolver.h"
 #include "x11/connection.h"
 #include "x11/windows.h"
 
@@ -33,7 +33,7 @@ const MethodSpec kWindows{
         for (const auto& window : *windows) {
           auto json = a11y::window_to_json(window);
           auto xid = desktop::match_x11_window(window, clients);
-          json["x11_window"] = xid ? nlohmann::json(*xid) : nlohmann::json(nullptr);
+          json["x11_window"] = xid ? nlohmann::json(xid->id) : nlohmann::json(nullptr);
           out.push_back(std::move(json));
         }
         return nlohmann::json{{"windows", std::move(out)}};

@@ -16,6 +16,7 @@
 #include "a11y/render.h"
 #include "a11y/view.h"
 #include "fixture_process.h"
+#include "wire/a11y_replies.h"
 
 namespace companyos::a11y {
 namespace {
@@ -24,6 +25,8 @@ using namespace std::chrono_literals;
 using testing::FixtureProcess;
 using testing::in;
 using testing::wait_for_app;
+using wire::element_details_to_json;
+using wire::snapshot_to_json;
 
 const Node* find_node(const Snapshot& snapshot, std::string_view role, std::string_view name) {
   for (const Node& node : snapshot.nodes) {

@@ -14,6 +14,8 @@
 
 #include "a11y/action_engine.h"
 #include "fixture_process.h"
+#include "wire/a11y_replies.h"
+#include "wire/action_params.h"
 
 namespace companyos::a11y {
 namespace {
@@ -23,6 +25,8 @@ using nlohmann::json;
 using testing::FixtureProcess;
 using testing::in;
 using testing::wait_for_app;
+using wire::action_reply_to_json;
+using wire::parse_action_request;
 using Clock = std::chrono::steady_clock;
 
 // Polls condition every 5 ms until it holds or timeout passes.
@@ -201,7 +205,7 @@ TEST_F(Actions, SetValueThenClickWritesExactlyTheText) {
           Delivery::kDeliveredVerified);
       EXPECT_EQ(set.route, "EditableText.SetTextContents");
       ASSERT_TRUE(set.verification.has_value());
-      EXPECT_EQ(set.verification->read, text);
+      EXPECT_EQ(set.verification->read, Reading(std::string(text)));
       EXPECT_EQ(set.fingerprint.has_value(), strict);
       const ActionReply click = expect_delivery(ActionKind::kClick, {{"ref", button}, {"strict", strict}},
                                                 Delivery::kDeliveredUnverified);
@@ -310,7 +314,7 @@ TEST_F(Actions, TypeInsertsAtTheCaret) {
                                             Delivery::kDeliveredVerified);
   EXPECT_EQ(typed.route, "EditableText.InsertText");
   ASSERT_TRUE(typed.verification.has_value());
-  const std::string shown = typed.verification->read.get<std::string>();
+  const std::string shown = std::get<std::string>(typed.verification->read);
   EXPECT_EQ(shown.size(), std::string("baseü$;").size());
   EXPECT_NE(shown.find("ü$;"), std::string::npos);
   expect_delivery(ActionKind::kClick, {{"ref", ref(*snapshot, "push button", "Write effect")}},
@@ -334,10 +338,10 @@ TEST_F(Actions, PasswordNeedsSecretAndIsNeverShown) {
       Delivery::kDeliveredVerified);
   ASSERT_TRUE(set.verification.has_value());
   EXPECT_EQ(set.verification->check, "characters");
-  EXPECT_EQ(set.verification->read, 9);
+  EXPECT_EQ(set.verification->read, Reading(std::int64_t{9}));
   const ActionReply typed = expect_delivery(
       ActionKind::kType, {{"ref", password}, {"text", "xy"}, {"secret", true}}, Delivery::kDeliveredVerified);
-  EXPECT_EQ(typed.verification->read, 11);
+  EXPECT_EQ(typed.verification->read, Reading(std::int64_t{11}));
   for (const ActionReply* reply : {&set, &typed}) {
     const std::string shown = action_reply_to_json(*reply).dump();
     EXPECT_EQ(shown.find("hunter2"), std::string::npos) << shown;

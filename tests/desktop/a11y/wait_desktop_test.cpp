@@ -17,6 +17,7 @@
 
 #include "a11y/wait.h"
 #include "fixture_process.h"
+#include "wire/a11y_replies.h"
 
 namespace companyos::a11y {
 namespace {
@@ -25,6 +26,7 @@ using namespace std::chrono_literals;
 using std::chrono::milliseconds;
 using Clock = std::chrono::steady_clock;
 using testing::FixtureProcess;
+using wire::wait_outcome_to_json;
 using testing::in;
 using testing::wait_for_app;
 

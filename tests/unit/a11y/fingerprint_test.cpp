@@ -150,10 +150,23 @@ TEST(Fingerprint, TakesTheSnapshotsRecord) {
   EXPECT_EQ(input.pid, 99);
   EXPECT_EQ(input.bounds, node.bounds);
   EXPECT_EQ(input.identity, identity_of(node));
-  const auto json = fingerprint_to_json(input);
-  EXPECT_EQ(json["sha256"], fingerprint_sha256(input));
-  EXPECT_EQ(json["role"], "push button");
-  EXPECT_TRUE(json["accessible_id"].is_null());
+}
+
+TEST(Fingerprint, StrictCheckRefusesAChangeAndNamesIt) {
+  FingerprintInput before;
+  before.identity.role = ATSPI_ROLE_PUSH_BUTTON;
+  before.identity.name = "OK";
+  before.window_id = "w1";
+  EXPECT_TRUE(check_unchanged(before, before));
+  FingerprintInput after = before;
+  after.identity.name = "Cancel";
+  const Status changed = check_unchanged(before, after);
+  ASSERT_FALSE(changed);
+  EXPECT_EQ(changed.error().code, ErrorCode::kStaleRef);
+  EXPECT_EQ(changed.error().details["kind"], "fingerprint_changed");
+  EXPECT_EQ(changed.error().details["changed"], nlohmann::json::array({"name"}));
+  EXPECT_EQ(changed.error().details["expected"], fingerprint_sha256(before));
+  EXPECT_EQ(changed.error().details["actual"], fingerprint_sha256(after));
 }
 
 }  // namespace

@@ -7,26 +7,10 @@
 namespace companyos::a11y {
 namespace {
 
-ViewOptions options(bool interactive, bool compact, std::optional<int> max_depth) {
-  ViewOptions result;
-  result.interactive = interactive;
-  result.compact = compact;
-  result.max_depth = max_depth;
-  return result;
-}
-
 using testing::editor_nodes;
+using testing::snapshot_of;
+using testing::view_options;
 using testing::make_nodes;
-
-Snapshot snapshot_of(std::vector<Node> nodes) {
-  Snapshot snapshot;
-  snapshot.id = "abc";
-  snapshot.app_name = "editor";
-  snapshot.window.id = "w0123456789ab";
-  snapshot.window.title = "Editor";
-  snapshot.nodes = std::move(nodes);
-  return snapshot;
-}
 
 TEST(Render, OutlineLines) {
   struct Case {
@@ -79,45 +63,15 @@ TEST(Render, OutlineLines) {
 
 TEST(Render, OutlineIndentsTheViewAndMarksCuts) {
   const auto snapshot = snapshot_of(editor_nodes());
-  EXPECT_EQ(render_outline(snapshot, make_view(snapshot.nodes, options(true, true, std::nullopt))),
+  EXPECT_EQ(render_outline(snapshot, make_view(snapshot.nodes, view_options(true, true, std::nullopt))),
             "e1 frame \"Editor\" [active]\n"
             "  e3 panel \"Form\"\n"
             "    e5 push button \"Save\" [enabled,focusable] actions=click\n"
             "    e6 text \"Name\" [editable] actions=focus\n"
             "    e8 check box \"Bold\" actions=click\n");
-  EXPECT_EQ(render_outline(snapshot, make_view(snapshot.nodes, options(false, false, 0))),
+  EXPECT_EQ(render_outline(snapshot, make_view(snapshot.nodes, view_options(false, false, 0))),
             "e1 frame \"Editor\" [active] (+7 hidden)\n");
   EXPECT_EQ(render_outline(snapshot_of({}), ViewNode{}), "");
-}
-
-TEST(Render, JsonIsCompleteAndFollowsTheView) {
-  auto nodes = editor_nodes();
-  nodes[5].value_withheld = true;  // pretend the text is a password field
-  nodes[4].bounds = Bounds{1, 2, 3, 4};
-  const auto snapshot = snapshot_of(nodes);
-  const auto json = snapshot_to_json(snapshot, make_view(snapshot.nodes, options(false, false, 1)));
-  EXPECT_EQ(json["snapshot"], "abc");
-  EXPECT_EQ(json["window"]["id"], "w0123456789ab");
-  EXPECT_EQ(json["node_count"], 8);
-  const auto& root = json["tree"];
-  EXPECT_EQ(root["ref"], "@abc:e1");
-  EXPECT_EQ(root["role"], "frame");
-  EXPECT_EQ(root["states"], nlohmann::json::array({"active"}));
-  EXPECT_TRUE(root["bounds"].is_null());
-  const auto& form = root["children"][0]["children"][0];
-  EXPECT_EQ(form["ref"], "@abc:e3");
-  EXPECT_EQ(form["hidden_descendants"], 5);
-  EXPECT_TRUE(form["children"].empty());
-
-  const auto full = snapshot_to_json(snapshot, make_view(snapshot.nodes, {}));
-  const auto& save = full["tree"]["children"][0]["children"][0]["children"][1];
-  EXPECT_EQ(save["name"], "Save");
-  EXPECT_EQ(save["actions"], nlohmann::json::array({"click"}));
-  EXPECT_EQ(save["bounds"], (nlohmann::json{{"x", 1}, {"y", 2}, {"width", 3}, {"height", 4}}));
-  EXPECT_EQ(save["twin"], false);
-  const auto& secret = full["tree"]["children"][0]["children"][0]["children"][2];
-  EXPECT_TRUE(secret["value"].is_null());
-  EXPECT_EQ(secret["value_withheld"], true);
 }
 
 }  // namespace

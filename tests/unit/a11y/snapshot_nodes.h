@@ -1,13 +1,15 @@
-// Small hand-built snapshots for the view, render and identity tests.
+// Small hand-built snapshots for the view, render, identity and reply tests.
 #pragma once
 
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <atspi/atspi.h>
 
 #include "a11y/model.h"
+#include "a11y/view.h"
 
 namespace companyos::a11y::testing {
 
@@ -18,6 +20,25 @@ struct Spec {
   std::vector<std::string> actions = {};
   std::vector<AtspiStateType> states = {};
 };
+
+inline ViewOptions view_options(bool interactive, bool compact, std::optional<int> max_depth) {
+  ViewOptions result;
+  result.interactive = interactive;
+  result.compact = compact;
+  result.max_depth = max_depth;
+  return result;
+}
+
+// A snapshot "abc" of app "editor", window "Editor", holding these nodes.
+inline Snapshot snapshot_of(std::vector<Node> nodes) {
+  Snapshot snapshot;
+  snapshot.id = "abc";
+  snapshot.app_name = "editor";
+  snapshot.window.id = "w0123456789ab";
+  snapshot.window.title = "Editor";
+  snapshot.nodes = std::move(nodes);
+  return snapshot;
+}
 
 // Nodes in depth-first order (parents before children, as a snapshot lists them).
 inline std::vector<Node> make_nodes(std::initializer_list<Spec> specs) {

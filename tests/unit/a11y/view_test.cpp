@@ -7,15 +7,9 @@
 namespace companyos::a11y {
 namespace {
 
-ViewOptions options(bool interactive, bool compact, std::optional<int> max_depth) {
-  ViewOptions result;
-  result.interactive = interactive;
-  result.compact = compact;
-  result.max_depth = max_depth;
-  return result;
-}
-
 using testing::editor_nodes;
+using testing::snapshot_of;
+using testing::view_options;
 using testing::make_nodes;
 
 // "e1(e2(e3(e4,e5,e6,e7(e8))))": refs of the view, with "+K" after a node that hides K.
@@ -41,16 +35,16 @@ TEST(View, FiltersKeepRefsAndSayWhereTheyCut) {
   };
   const Case cases[] = {
       {"full tree", {}, "e1(e2(e3(e4,e5,e6,e7(e8))))"},
-      {"interactive keeps actionable nodes and ancestors", options(true, false, std::nullopt),
+      {"interactive keeps actionable nodes and ancestors", view_options(true, false, std::nullopt),
        "e1(e2(e3(e5,e6,e7(e8))))"},
-      {"compact folds nameless single-child wrappers", options(false, true, std::nullopt),
+      {"compact folds nameless single-child wrappers", view_options(false, true, std::nullopt),
        "e1(e3(e4,e5,e6,e8))"},
-      {"interactive and compact", options(true, true, std::nullopt), "e1(e3(e5,e6,e8))"},
-      {"depth 0 keeps only the window", options(false, false, 0), "e1+7"},
-      {"depth 1 (wrappers are not levels)", options(false, false, 1), "e1(e2(e3+5))"},
-      {"depth 2", options(false, false, 2), "e1(e2(e3(e4,e5,e6,e7(e8))))"},
-      {"depth 1 compact", options(false, true, 1), "e1(e3+5)"},
-      {"negative depth hides all but the window", options(false, false, -1), "e1+7"},
+      {"interactive and compact", view_options(true, true, std::nullopt), "e1(e3(e5,e6,e8))"},
+      {"depth 0 keeps only the window", view_options(false, false, 0), "e1+7"},
+      {"depth 1 (wrappers are not levels)", view_options(false, false, 1), "e1(e2(e3+5))"},
+      {"depth 2", view_options(false, false, 2), "e1(e2(e3(e4,e5,e6,e7(e8))))"},
+      {"depth 1 compact", view_options(false, true, 1), "e1(e3+5)"},
+      {"negative depth hides all but the window", view_options(false, false, -1), "e1+7"},
   };
   const auto nodes = editor_nodes();
   for (const Case& c : cases) {
@@ -81,7 +75,7 @@ TEST(View, ActionableMeansMoreThanFocus) {
 
 TEST(View, WindowOnlyAndEmptySnapshots) {
   const auto lone = make_nodes({{-1, ATSPI_ROLE_FRAME, "W"}});
-  EXPECT_EQ(shape(lone, make_view(lone, options(true, false, std::nullopt))), "e1");
+  EXPECT_EQ(shape(lone, make_view(lone, view_options(true, false, std::nullopt))), "e1");
   const std::vector<Node> none;
   EXPECT_TRUE(make_view(none, {}).children.empty());
 }
@@ -91,8 +85,8 @@ TEST(View, NamedOrActionableContainersAreLevels) {
   const auto nodes = make_nodes({{-1, ATSPI_ROLE_FRAME, "W"},
                                  {0, ATSPI_ROLE_PANEL, "Named"},
                                  {1, ATSPI_ROLE_PUSH_BUTTON, "OK", {"click"}}});
-  EXPECT_EQ(shape(nodes, make_view(nodes, options(false, true, std::nullopt))), "e1(e2(e3))");
-  EXPECT_EQ(shape(nodes, make_view(nodes, options(false, false, 1))), "e1(e2+1)");
+  EXPECT_EQ(shape(nodes, make_view(nodes, view_options(false, true, std::nullopt))), "e1(e2(e3))");
+  EXPECT_EQ(shape(nodes, make_view(nodes, view_options(false, false, 1))), "e1(e2+1)");
 }
 
 }  // namespace

@@ -13,7 +13,7 @@
 #include "companyos/methods.h"
 #include "core/result.h"
 
-namespace companyos::daemon::methods {
+namespace companyos::wire {
 
 struct WaitRequest {
   a11y::WaitCondition condition;
@@ -27,4 +27,4 @@ struct WaitRequest {
 // refuses (POLICY_DENIED for a password manager).
 Result<WaitRequest> parse_wait_request(const nlohmann::json& params);
 
-}  // namespace companyos::daemon::methods
+}  // namespace companyos::wire

@@ -1,10 +1,10 @@
-#include "daemon/methods/bare_ref.h"
+#include "wire/bare_ref.h"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-namespace companyos::daemon {
+namespace companyos::wire {
 namespace {
 
 using nlohmann::json;
@@ -41,7 +41,7 @@ TEST_P(BareRefs, BindToTheNewestSnapshotOfOneWindow) {
   if (!c.bound) {
     ASSERT_FALSE(bound.ok()) << bound->dump();
     EXPECT_EQ(bound.error().code, ErrorCode::kInvalidArgs);
-    EXPECT_EQ(bound.error().details["field"], "snapshot");
+    EXPECT_EQ(bound.error().details["param"], "snapshot");
     EXPECT_NE(bound.error().suggestion.find("--snapshot"), std::string::npos);
     return;
   }
@@ -83,4 +83,4 @@ TEST(BareRefs, NothingStoredRefusesABareRefWithApp) {
 }
 
 }  // namespace
-}  // namespace companyos::daemon
+}  // namespace companyos::wire

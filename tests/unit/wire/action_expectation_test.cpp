@@ -1,11 +1,13 @@
-#include "a11y/action_expectation.h"
+#include "wire/action_params.h"
+#include "wire/a11y_replies.h"
 
 #include <atspi/atspi.h>
 #include <gtest/gtest.h>
 
-namespace companyos::a11y {
+namespace companyos::wire {
 namespace {
 
+using namespace a11y;
 using nlohmann::json;
 
 TEST(Expectation, ParsesEachKind) {
@@ -57,7 +59,7 @@ TEST(Expectation, RejectsBadSpecsNamingTheField) {
     auto parsed = parse_expectation(c.spec);
     ASSERT_FALSE(parsed.ok()) << c.what;
     EXPECT_EQ(parsed.error().code, ErrorCode::kInvalidArgs) << c.what;
-    EXPECT_EQ(parsed.error().details["field"], c.field) << c.what;
+    EXPECT_EQ(parsed.error().details["param"], c.field) << c.what;
   }
 }
 
@@ -76,4 +78,4 @@ TEST(Expectation, ReportsWhatWasChecked) {
 }
 
 }  // namespace
-}  // namespace companyos::a11y
+}  // namespace companyos::wire

@@ -1,11 +1,12 @@
-#include "a11y/action_target.h"
+#include "wire/action_params.h"
 
 #include <atspi/atspi.h>
 #include <gtest/gtest.h>
 
-namespace companyos::a11y {
+namespace companyos::wire {
 namespace {
 
+using namespace a11y;
 using nlohmann::json;
 
 TEST(ActionTarget, ParsesRefs) {
@@ -92,7 +93,7 @@ TEST(ActionTarget, RejectsBadInputNamingTheField) {
     EXPECT_EQ(target.error().code, ErrorCode::kInvalidArgs) << c.what;
     if (c.field != nullptr) {
       const auto& details = target.error().details;
-      const bool names_field = (details.contains("field") && details["field"] == c.field) ||
+      const bool names_field = (details.contains("param") && details["param"] == c.field) ||
                                (details.contains("ref"));  // parse_ref names the ref itself
       EXPECT_TRUE(names_field) << c.what << ": " << details.dump();
     }
@@ -100,4 +101,4 @@ TEST(ActionTarget, RejectsBadInputNamingTheField) {
 }
 
 }  // namespace
-}  // namespace companyos::a11y
+}  // namespace companyos::wire

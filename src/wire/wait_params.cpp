@@ -1,9 +1,9 @@
-#include "daemon/methods/wait_request.h"
+#include "wire/wait_params.h"
 
 #include <string_view>
 #include <vector>
 
-namespace companyos::daemon::methods {
+namespace companyos::wire {
 namespace {
 
 constexpr std::string_view kFormsHint =
@@ -96,4 +96,4 @@ Result<WaitRequest> parse_wait_request(const nlohmann::json& params) {
   return request;
 }
 
-}  // namespace companyos::daemon::methods
+}  // namespace companyos::wire

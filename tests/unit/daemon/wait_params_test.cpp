@@ -1,5 +1,5 @@
 // The wait method's params: one condition form, its parts, the timeout's range.
-#include "daemon/methods/wait_request.h"
+#include "wire/wait_params.h"
 
 #include "companyos/methods.h"
 #include "daemon/method_table.h"
@@ -11,6 +11,9 @@
 #include <string>
 
 namespace companyos::daemon::methods {
+
+using wire::parse_wait_request;
+using wire::WaitRequest;
 namespace {
 
 using nlohmann::json;

@@ -11,7 +11,7 @@
 #include "a11y/model.h"
 #include "core/result.h"
 
-namespace companyos::daemon {
+namespace companyos::wire {
 
 // Params without a bare ref, or with "snapshot" already, come back unchanged. INVALID_ARGS
 // (saying to pass a snapshot id) when no stored snapshot is of a window of that app that
@@ -20,4 +20,4 @@ namespace companyos::daemon {
 Result<nlohmann::json> bind_bare_ref(const nlohmann::json& params,
                                      std::span<const std::shared_ptr<const a11y::Snapshot>> stored);
 
-}  // namespace companyos::daemon
+}  // namespace companyos::wire

@@ -1,10 +1,11 @@
-#include "a11y/action_request.h"
+#include "wire/action_params.h"
 
 #include <gtest/gtest.h>
 
-namespace companyos::a11y {
+namespace companyos::wire {
 namespace {
 
+using namespace a11y;
 using nlohmann::json;
 
 TEST(ActionRequest, ParsesEachMethodsArgument) {
@@ -81,7 +82,7 @@ TEST(ActionRequest, RejectsBadInputWithoutEchoingValues) {
     auto request = parse_action_request(c.kind, c.params);
     ASSERT_FALSE(request.ok()) << c.what;
     EXPECT_EQ(request.error().code, ErrorCode::kInvalidArgs) << c.what;
-    EXPECT_EQ(request.error().details["field"], c.field) << c.what;
+    EXPECT_EQ(request.error().details["param"], c.field) << c.what;
     const std::string shown = request.error().message + request.error().details.dump() +
                               request.error().suggestion;
     EXPECT_EQ(shown.find(marker), std::string::npos) << c.what << ": " << shown;
@@ -91,8 +92,8 @@ TEST(ActionRequest, RejectsBadInputWithoutEchoingValues) {
   not_utf8["value"] = std::string("caf\xe9");
   auto refused = parse_action_request(ActionKind::kSetValue, not_utf8);
   ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.error().details["field"], "value");
+  EXPECT_EQ(refused.error().details["param"], "value");
 }
 
 }  // namespace
-}  // namespace companyos::a11y
+}  // namespace companyos::wire

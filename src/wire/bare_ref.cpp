@@ -1,11 +1,11 @@
-#include "daemon/methods/bare_ref.h"
+#include "wire/bare_ref.h"
 
 #include <glib.h>
 
 #include <set>
 #include <string>
 
-namespace companyos::daemon {
+namespace companyos::wire {
 namespace {
 
 constexpr const char* kWindowKeys[] = {"app", "window", "title"};
@@ -21,7 +21,7 @@ bool same_app(const std::string& a, const std::string& b) {
 }
 
 Error pass_snapshot(std::string message) {
-  return make_error(ErrorCode::kInvalidArgs, std::move(message), {{"field", "snapshot"}},
+  return make_error(ErrorCode::kInvalidArgs, std::move(message), {{"param", "snapshot"}},
                     "pass --snapshot ID (the id a snapshot printed), or use the full ref "
                     "@<snapshot>:e<N>");
 }
@@ -60,4 +60,4 @@ Result<nlohmann::json> bind_bare_ref(const nlohmann::json& params,
   return bound;
 }
 
-}  // namespace companyos::daemon
+}  // namespace companyos::wire

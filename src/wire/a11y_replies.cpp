@@ -1,0 +1,195 @@
+#include "wire/a11y_replies.h"
+
+#include "a11y/ref.h"
+#include "a11y/render.h"
+#include "a11y/vocabulary.h"
+
+namespace companyos::wire {
+
+using namespace a11y;
+
+namespace {
+
+// What a snapshot's node and a live element's details both say about an element.
+nlohmann::json node_fields(const Node& node) {
+  nlohmann::json json = {
+      {"role", role_name(node.role)},
+      {"name", node.name},
+      {"description", node.description},
+      {"accessible_id",
+       node.accessible_id_known ? nlohmann::json(node.accessible_id) : nlohmann::json(nullptr)},
+      {"value", node.value ? nlohmann::json(*node.value) : nlohmann::json(nullptr)},
+      {"states", state_names(node.states)},
+      {"actions", node.actions},
+      {"bounds", bounds_to_json(node.bounds)},
+  };
+  if (node.value_withheld) json["value_withheld"] = true;
+  return json;
+}
+
+nlohmann::json view_to_json(const Snapshot& snapshot, const ViewNode& view) {
+  nlohmann::json json = node_to_json(snapshot, snapshot.nodes[static_cast<std::size_t>(view.node)]);
+  if (view.hidden > 0) json["hidden_descendants"] = view.hidden;
+  auto children = nlohmann::json::array();
+  for (const ViewNode& child : view.children) children.push_back(view_to_json(snapshot, child));
+  json["children"] = std::move(children);
+  return json;
+}
+
+nlohmann::json target_to_json(const ActionTargetSummary& target) {
+  nlohmann::json json = {{"app", target.app},
+                         {"pid", target.pid ? nlohmann::json(*target.pid) : nlohmann::json()},
+                         {"window", {{"id", target.window_id}, {"title", target.window_title}}},
+                         {"role", target.role},
+                         {"name", target.name},
+                         {"position", target.position}};
+  if (!target.ref.empty()) json["ref"] = target.ref;
+  return json;
+}
+
+nlohmann::json reading_to_json(const a11y::Reading& reading) {
+  return std::visit(
+      [](const auto& value) -> nlohmann::json {
+        using T = std::decay_t<decltype(value)>;
+        if constexpr (std::is_same_v<T, std::monostate>) {
+          return nullptr;
+        } else if constexpr (std::is_same_v<T, a11y::Characters>) {
+          return {{"characters", value.count}};
+        } else if constexpr (std::is_same_v<T, a11y::StatePresence>) {
+          return {{"state", value.state}, {"present", value.present}};
+        } else if constexpr (std::is_same_v<T, a11y::ChildSelection>) {
+          return {{"index", value.index}, {"selected", value.selected}};
+        } else {
+          return value;
+        }
+      },
+      reading);
+}
+
+}  // namespace
+
+nlohmann::json node_to_json(const Snapshot& snapshot, const Node& node) {
+  nlohmann::json json = node_fields(node);
+  json["ref"] = format_ref(snapshot.id, node.ref);
+  json["twin"] = node.twin;
+  if (node.twin) json["twin_group"] = node.twin_group;
+  return json;
+}
+
+nlohmann::json app_to_json(const AppInfo& app) {
+  auto windows = nlohmann::json::array();
+  for (const WindowInfo& window : app.windows) windows.push_back(window_to_json(window));
+  return {{"name", app.name},
+          {"bus_name", app.bus_name},
+          {"pid", app.pid ? nlohmann::json(*app.pid) : nlohmann::json(nullptr)},
+          {"toolkit", app.toolkit},
+          {"toolkit_version", app.toolkit_version},
+          {"responsive", app.responsive},
+          {"policy_denied", app.policy_denied},
+          {"window_count", app.windows.size()},
+          {"windows", std::move(windows)}};
+}
+
+nlohmann::json snapshot_to_json(const Snapshot& snapshot, const ViewNode& view, bool with_tree) {
+  nlohmann::json json = {
+      {"snapshot", snapshot.id},
+      {"app", snapshot.app_name},
+      {"pid", snapshot.pid ? nlohmann::json(*snapshot.pid) : nlohmann::json(nullptr)},
+      {"window", window_to_json(snapshot.window)},
+      {"node_count", snapshot.nodes.size()},
+      {"stats",
+       {{"bulk", snapshot.stats.bulk},
+        {"peer_to_peer", snapshot.stats.peer_to_peer},
+        {"reconciled", snapshot.stats.reconciled},
+        {"walked_live", snapshot.stats.walked_live},
+        {"detail_calls", snapshot.stats.detail_calls},
+        {"truncated", snapshot.stats.truncated},
+        {"milliseconds", snapshot.stats.milliseconds}}},
+  };
+  if (with_tree) {
+    json["tree"] = snapshot.nodes.empty() ? nlohmann::json(nullptr) : view_to_json(snapshot, view);
+  }
+  return json;
+}
+
+nlohmann::json element_details_to_json(const ElementDetails& details) {
+  nlohmann::json json = node_fields(details.node);
+  json["ref"] = details.ref;
+  json["window"] = {{"id", details.window.id}, {"title", details.window.title}};
+  json["text"] = details.text ? nlohmann::json(*details.text) : nlohmann::json(nullptr);
+  return json;
+}
+
+nlohmann::json found_element_to_json(const FoundElement& found) {
+  nlohmann::json json = node_to_json(*found.snapshot, *found.node);
+  json["window"] = {{"id", found.snapshot->window.id}, {"title", found.snapshot->window.title}};
+  return json;
+}
+
+nlohmann::json verification_to_json(const Verification& verification) {
+  return {{"check", verification.check},
+          {"matched", verification.matched},
+          {"expected", reading_to_json(verification.expected)},
+          {"read", reading_to_json(verification.read)}};
+}
+
+nlohmann::json expectation_to_json(const Expectation& expectation, const ExpectationResult& result) {
+  static constexpr const char* kKinds[] = {"window", "state", "text"};
+  nlohmann::json json = {{"kind", kKinds[static_cast<int>(expectation.kind)]},
+                         {"expected", expectation.text},
+                         {"met", result.met},
+                         {"reason", result.reason},
+                         {"waited_ms", result.waited_ms},
+                         {"timeout_ms", expectation.timeout.count()}};
+  if (expectation.element) json["ref"] = describe(*expectation.element);
+  if (result.observed) {
+    json["observed"] = result.observed->error
+                           ? nlohmann::json{{"error", std::string(to_string(*result.observed->error))}}
+                           : nlohmann::json{{"matches", result.observed->matches.value_or(0)}};
+  }
+  return json;
+}
+
+nlohmann::json action_reply_to_json(const ActionReply& reply) {
+  nlohmann::json json = {
+      {"method", std::string(method_name(reply.kind))},
+      {"delivery", std::string(to_string(reply.delivery))},
+      {"retry", std::string(to_string(retry_for(reply.delivery)))},
+      {"route", reply.route},
+      {"target", target_to_json(reply.target)},
+      {"verification",
+       reply.verification ? verification_to_json(*reply.verification) : nlohmann::json()},
+      {"timings",
+       {{"resolve_ms", reply.timings.resolve_ms},
+        {"preflight_ms", reply.timings.preflight_ms},
+        {"deliver_ms", reply.timings.deliver_ms},
+        {"verify_ms", reply.timings.verify_ms}}},
+      {"ms", reply.milliseconds},
+  };
+  if (reply.already) json["already"] = true;
+  if (!reply.answered) json["answered"] = false;
+  if (reply.fingerprint) json["fingerprint"] = *reply.fingerprint;
+  if (reply.expectation && reply.expectation_result) {
+    json["expectation"] = expectation_to_json(*reply.expectation, *reply.expectation_result);
+  }
+  return json;
+}
+
+nlohmann::json wait_outcome_to_json(const WaitOutcome& outcome) {
+  return {{"condition", outcome.condition},
+          {"elapsed_ms", outcome.elapsed.count()},
+          {"seen_by", outcome.seen_by},
+          {"evidence", outcome.evidence},
+          {"checks", outcome.checks},
+          {"events", outcome.events},
+          {"events_active", outcome.events_active}};
+}
+
+nlohmann::json pointer_click_to_json(const desktop::PointerClickReply& click) {
+  nlohmann::json json = action_reply_to_json(click.action);
+  json["point"] = {{"x", click.point.x}, {"y", click.point.y}};
+  json["x11_window"] = click.x11_window;
+  return json;
+}
+
+}  // namespace companyos::wire
