@@ -32,6 +32,7 @@ std::string_view to_string(StepStatus status);
 
 struct StepContext {
   std::string path;  // "actions[2]", for messages
+  std::int64_t run_id = 0;  // the run the step belongs to (0 in tests that have none)
   // Bytes of output this step may keep: 64 KiB, or less when the run's 128 KiB are nearly
   // used. The runner cuts anything longer.
   std::size_t output_cap = store::kStepOutputCap;

@@ -565,7 +565,7 @@ Result<FinishedRun> RunStore::revert(std::int64_t run_id, std::optional<std::str
   return FinishedRun{std::move(run).value(), demoted};
 }
 
-Result<std::int64_t> RunStore::mark_interrupted_runs_failed() {
+Result<std::int64_t> RunStore::mark_interrupted_runs_failed(const std::map<std::int64_t, std::string>& notes) {
   const std::int64_t now = clock_.unix_seconds();
   std::int64_t count = 0;
   auto result = db_.transaction([&]() -> Status {
@@ -581,8 +581,9 @@ Result<std::int64_t> RunStore::mark_interrupted_runs_failed() {
         ids.push_back(stmt.column_int64(0));
       }
     }
-    const std::optional<std::string> reason{std::string(kInterruptedReason)};
     for (std::int64_t id : ids) {
+      std::string reason(kInterruptedReason);
+      if (const auto note = notes.find(id); note != notes.end()) reason += "; " + note->second;
       if (auto ended = end_active_run(sql_, ledger_, id, RunEvent::kDaemonRestart, reason, now); !ended) {
         return std::move(ended).take_error();
       }

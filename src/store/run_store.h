@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -146,8 +147,9 @@ class RunStore {
   // A finished run (not skipped, not already reverted) becomes reverted; demotes.
   Result<FinishedRun> revert(std::int64_t run_id, std::optional<std::string> reason = std::nullopt);
   // At daemon start: every running or waiting run fails with kInterruptedReason, each with its
-  // ledger row and demotion, in one transaction. Returns how many.
-  Result<std::int64_t> mark_interrupted_runs_failed();
+  // ledger row and demotion, in one transaction. Returns how many. A note for a run is added
+  // to its reason ("daemon restarted before completion; <note>").
+  Result<std::int64_t> mark_interrupted_runs_failed(const std::map<std::int64_t, std::string>& notes = {});
 
   Result<RunRecord> get(std::int64_t run_id) const;
   Result<RunDetail> detail(std::int64_t run_id) const;

@@ -235,6 +235,7 @@ class Runner::RunExecution {
   StepContext context_for(const PlannedStep& planned) const {
     StepContext context;
     context.path = planned.path;
+    context.run_id = run_.started.id;
     const std::size_t left = output_used_ >= store::kRunOutputCap ? 0 : store::kRunOutputCap - output_used_;
     context.output_cap = std::min(store::kStepOutputCap, left);
     context.stop = run_.stop.get_token();

@@ -79,6 +79,7 @@ Result<UndoOutcome> Runner::undo(std::int64_t run_id) {
     }
     StepContext context;
     context.path = plan.at(static_cast<std::size_t>(record.seq - 1)).path;
+    context.run_id = run_id;
     context.physical_input = settings->physical_input;
     context.agent_desktop_path = settings->agent_desktop_path;
     if (auto done = executor_.undo(*step, record, context); !done) {

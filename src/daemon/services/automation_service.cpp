@@ -1,5 +1,9 @@
 #include "daemon/services/automation_service.h"
 
+#include <filesystem>
+#include <map>
+#include <string>
+
 #include <spdlog/spdlog.h>
 
 #include "daemon/methods/physical_input.h"
@@ -9,11 +13,18 @@
 namespace companyos::daemon {
 namespace {
 
-automation::DesktopStepOptions desktop_step_options() {
+automation::DesktopStepOptions desktop_step_options(automation::ProcessGroupRecord* process_groups) {
   automation::DesktopStepOptions options;
   // Automation steps and interactive presses share one XTest lock.
   options.physical_input_lock = &desktop::physical_input_mutex();
+  options.process_groups = process_groups;
   return options;
+}
+
+std::optional<automation::ProcessGroupRecord> process_groups_beside(const std::string& db_path) {
+  const std::filesystem::path path(db_path);
+  if (db_path.empty() || db_path == ":memory:" || !path.has_parent_path()) return std::nullopt;
+  return automation::ProcessGroupRecord(path.parent_path() / "process-groups");
 }
 
 // The system clock needs no polling: a waiting run sleeps until its deadline, a decision, a
@@ -33,7 +44,8 @@ AutomationService::AutomationService(Token, store::Database& db, store::Database
       runs_(db, clock),
       ledger_(db),
       runner_db_(std::move(runner_db)),
-      executor_(observer, actions, clock, desktop_step_options()),
+      process_groups_(process_groups_beside(runner_db_.path())),
+      executor_(observer, actions, clock, desktop_step_options(process_groups_ ? &*process_groups_ : nullptr)),
       runner_(runner_db_, executor_, clock, runner_options()) {}
 
 Result<std::unique_ptr<AutomationService>> AutomationService::open(store::Database& db,
@@ -50,7 +62,16 @@ Result<std::unique_ptr<AutomationService>> AutomationService::open(store::Databa
 }
 
 void AutomationService::recover_interrupted_runs(store::Database& db, const Clock& clock) {
-  if (auto failed = runs_.mark_interrupted_runs_failed(); !failed) {
+  std::map<std::int64_t, std::string> notes;
+  if (process_groups_) {
+    for (const auto& killed : process_groups_->kill_left_over()) {
+      spdlog::warn("killed process group {}, left running by a command step of run {}", killed.group,
+                   killed.run_id);
+      notes[killed.run_id] = "its command step's process group " + std::to_string(killed.group) +
+                             " was still running and was killed";
+    }
+  }
+  if (auto failed = runs_.mark_interrupted_runs_failed(notes); !failed) {
     spdlog::error("runs left active by the previous daemon: {}", failed.error().message);
   } else if (*failed > 0) {
     spdlog::warn("{} run(s) left active by the previous daemon marked failed ({})", *failed,

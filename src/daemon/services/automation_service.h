@@ -3,6 +3,8 @@
 // connection of its own and runs steps on the desktop. Built once at start, after the store.
 #pragma once
 
+#include <optional>
+
 #include <memory>
 
 #include "a11y/action_engine.h"
@@ -26,7 +28,9 @@ class AutomationService {
  public:
   // Opens the runner's connection on db's file. Before anything can start a run, runs that
   // a previous daemon left running or waiting become failed ("daemon restarted before
-  // completion") and history is pruned; a failure there is logged, not fatal.
+  // completion") and history is pruned; a failure there is logged, not fatal. Before that,
+  // the process groups of command steps a killed daemon left running are killed, and the
+  // run they belonged to says so.
   static Result<std::unique_ptr<AutomationService>> open(store::Database& db, a11y::Observer& observer,
                                                          a11y::ActionEngine& actions, const Clock& clock);
 
@@ -50,6 +54,8 @@ class AutomationService {
   store::RunStore runs_;
   store::RunLedger ledger_;
   store::Database runner_db_;
+  // Beside the store's file; none for an in-memory store.
+  std::optional<automation::ProcessGroupRecord> process_groups_;
   automation::DesktopStepExecutor executor_;
   automation::Runner runner_;
 };
