@@ -313,10 +313,26 @@ CommandSpec command_spec(const CommandLine& line, std::size_t output_cap) {
 }
 
 Result<CommandResult> run_command(const CommandSpec& spec, const Clock& clock,
-                                  std::stop_token stop, ProcessGroupRecord* groups, std::int64_t run_id) {
+                                  std::stop_token stop, StepProcessRecord* groups, std::int64_t run_id) {
   if (Status checked = check_spec(spec); !checked) return std::move(checked).take_error();
   if (Status checked = check_cwd(spec.cwd); !checked) return std::move(checked).take_error();
-  auto environment = child_environment(daemon_environment(), spec.env);
+  // Recorded before it starts, so no moment exists when it runs unrecorded.
+  std::optional<std::string> token;
+  if (groups != nullptr) {
+    auto added = groups->add(run_id);
+    if (!added) return std::move(added).take_error();
+    token = std::move(*added);
+  }
+  struct Forget {
+    StepProcessRecord* groups;
+    const std::optional<std::string>& token;
+    ~Forget() {
+      if (groups != nullptr && token) groups->remove(*token);
+    }
+  } forget{groups, token};
+  std::map<std::string, std::string> env = spec.env;
+  if (token) env[std::string(kStepTokenVariable)] = *token;
+  auto environment = child_environment(daemon_environment(), env);
   if (!environment) return std::move(environment).take_error();
   auto program = resolve_executable(spec.executable, search_path_of(*environment));
   if (!program) return std::move(program).take_error();
@@ -333,22 +349,12 @@ Result<CommandResult> run_command(const CommandSpec& spec, const Clock& clock,
   if (!spawned) return std::move(spawned).take_error();
   result.pid = *spawned;
   output->close_write_end();
-  if (groups != nullptr) {
-    if (auto recorded = groups->add(result.pid, run_id); !recorded) {
-      ::kill(-result.pid, SIGKILL);
-      int status = 0;
-      while (::waitpid(result.pid, &status, 0) < 0 && errno == EINTR) {
-      }
-      return std::move(recorded).take_error();
-    }
-  }
 
   OutputCapture capture(spec.output_cap);
   Supervision supervision(result.pid, *output, capture, clock, std::move(stop));
   result.end = supervision.watch(started + spec.timeout);
   if (result.end != CommandEnd::kExited) supervision.terminate(spec.kill_grace);
   supervision.finish(result);
-  if (groups != nullptr) groups->remove(result.pid);
   result.duration = std::chrono::duration_cast<milliseconds>(clock.steady() - started);
   if (result.end == CommandEnd::kExited && result.signal) result.end = CommandEnd::kSignalled;
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "automation/definition.h"
-#include "automation/process_groups.h"
+#include "automation/step_processes.h"
 #include "core/clock.h"
 #include "core/result.h"
 #include "store/output_cap.h"
@@ -70,10 +70,10 @@ CommandSpec command_spec(const CommandLine& line, std::size_t output_cap = store
 // no such cwd), PERM_DENIED (not executable, cwd not enterable), INTERNAL (pipes, spawn).
 // Blocks until the command has ended and been reaped. The deadline, the grace and the duration
 // are read from `clock`, which must move on (SystemClock outside tests).
-// With `groups`, the command's process group is recorded for `run_id` while it runs
-// (process_groups.h); a group that cannot be recorded is killed at once and the error returned.
+// With `groups`, the command is recorded for `run_id` from before it starts until it is
+// reaped (step_processes.h); one that cannot be recorded is not started (INTERNAL).
 Result<CommandResult> run_command(const CommandSpec& spec, const Clock& clock,
-                                  std::stop_token stop = {}, ProcessGroupRecord* groups = nullptr,
+                                  std::stop_token stop = {}, StepProcessRecord* groups = nullptr,
                                   std::int64_t run_id = 0);
 
 }  // namespace companyos::automation

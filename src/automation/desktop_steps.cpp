@@ -231,7 +231,7 @@ StepOutcome DesktopStepExecutor::execute(const Step& step, const StepContext& co
 
 StepOutcome DesktopStepExecutor::run_command_step(const CommandStep& step, const StepContext& context) {
   auto result = run_command(command_spec(step.command, context.output_cap), clock_, context.stop,
-                            options_.process_groups, context.run_id);
+                            options_.step_processes, context.run_id);
   if (!result) return blocked(result.error());  // nothing was started
   if (result->end == CommandEnd::kStopped) {
     StepOutcome outcome = stopped();
@@ -460,7 +460,7 @@ StepOutcome DesktopStepExecutor::check(const CheckStep& step, const StepContext&
         using T = std::decay_t<decltype(check)>;
         if constexpr (std::is_same_v<T, CommandCheck>) {
           auto result = run_command(command_spec(check.command, context.output_cap), clock_, context.stop,
-                                    options_.process_groups, context.run_id);
+                                    options_.step_processes, context.run_id);
           if (!result) return blocked(result.error());
           if (result->end == CommandEnd::kStopped) return stopped();
           StepOutcome outcome = check_outcome(result->succeeded(), result->describe());
@@ -601,7 +601,7 @@ Status DesktopStepExecutor::undo(const Step& step, const store::UndoRecord& reco
         return make_error(ErrorCode::kInternal, "a command undo needs a command step that declares one");
       }
       auto result = run_command(command_spec(*command->undo, context.output_cap), clock_, context.stop,
-                                options_.process_groups, context.run_id);
+                                options_.step_processes, context.run_id);
       if (!result) return std::move(result).take_error();
       if (!result->succeeded()) {
         return make_error(result->end == CommandEnd::kTimedOut ? ErrorCode::kTimeout : ErrorCode::kInternal,

@@ -29,7 +29,7 @@
 
 #include "a11y/action_engine.h"
 #include "a11y/observer.h"
-#include "automation/process_groups.h"
+#include "automation/step_processes.h"
 #include "automation/step_executor.h"
 #include "core/clock.h"
 #include "launch/launch_step.h"
@@ -44,8 +44,8 @@ struct DesktopStepOptions {
   std::chrono::milliseconds poll_interval{200};       // between re-reads of checks and waits
   std::chrono::milliseconds stop_slice{1'000};        // longest a11y call between stop checks
   launch::LaunchStepOptions launch;                   // injectable gio, index, platform
-  // Where command steps record their process groups while they run; null: not recorded.
-  ProcessGroupRecord* process_groups = nullptr;
+  // Where command steps are recorded while they run (step_processes.h); null: not recorded.
+  StepProcessRecord* step_processes = nullptr;
 };
 
 class DesktopStepExecutor final : public StepExecutor {

@@ -13,18 +13,18 @@
 namespace companyos::daemon {
 namespace {
 
-automation::DesktopStepOptions desktop_step_options(automation::ProcessGroupRecord* process_groups) {
+automation::DesktopStepOptions desktop_step_options(automation::StepProcessRecord* step_processes) {
   automation::DesktopStepOptions options;
   // Automation steps and interactive presses share one XTest lock.
   options.physical_input_lock = &desktop::physical_input_mutex();
-  options.process_groups = process_groups;
+  options.step_processes = step_processes;
   return options;
 }
 
-std::optional<automation::ProcessGroupRecord> process_groups_beside(const std::string& db_path) {
+std::optional<automation::StepProcessRecord> step_processes_beside(const std::string& db_path) {
   const std::filesystem::path path(db_path);
   if (db_path.empty() || db_path == ":memory:" || !path.has_parent_path()) return std::nullopt;
-  return automation::ProcessGroupRecord(path.parent_path() / "process-groups");
+  return automation::StepProcessRecord(path.parent_path() / "step-processes");
 }
 
 // The system clock needs no polling: a waiting run sleeps until its deadline, a decision, a
@@ -44,8 +44,8 @@ AutomationService::AutomationService(Token, store::Database& db, store::Database
       runs_(db, clock),
       ledger_(db),
       runner_db_(std::move(runner_db)),
-      process_groups_(process_groups_beside(runner_db_.path())),
-      executor_(observer, actions, clock, desktop_step_options(process_groups_ ? &*process_groups_ : nullptr)),
+      step_processes_(step_processes_beside(runner_db_.path())),
+      executor_(observer, actions, clock, desktop_step_options(step_processes_ ? &*step_processes_ : nullptr)),
       runner_(runner_db_, executor_, clock, runner_options()) {}
 
 Result<std::unique_ptr<AutomationService>> AutomationService::open(store::Database& db,
@@ -63,12 +63,12 @@ Result<std::unique_ptr<AutomationService>> AutomationService::open(store::Databa
 
 void AutomationService::recover_interrupted_runs(store::Database& db, const Clock& clock) {
   std::map<std::int64_t, std::string> notes;
-  if (process_groups_) {
-    for (const auto& killed : process_groups_->kill_left_over()) {
-      spdlog::warn("killed process group {}, left running by a command step of run {}", killed.group,
+  if (step_processes_) {
+    for (const auto& killed : step_processes_->kill_left_over()) {
+      spdlog::warn("killed {} process(es) left running by a command step of run {}", killed.pids.size(),
                    killed.run_id);
-      notes[killed.run_id] = "its command step's process group " + std::to_string(killed.group) +
-                             " was still running and was killed";
+      notes[killed.run_id] = "its command step's " + std::to_string(killed.pids.size()) +
+                             " process(es) were still running and were killed";
     }
   }
   if (auto failed = runs_.mark_interrupted_runs_failed(notes); !failed) {

@@ -55,7 +55,7 @@ class AutomationService {
   store::RunLedger ledger_;
   store::Database runner_db_;
   // Beside the store's file; none for an in-memory store.
-  std::optional<automation::ProcessGroupRecord> process_groups_;
+  std::optional<automation::StepProcessRecord> step_processes_;
   automation::DesktopStepExecutor executor_;
   automation::Runner runner_;
 };

@@ -316,11 +316,11 @@ def check_restart(check, daemon, automation_id, tmp):
     check.expect(rc == 0 and data(env).get("new_revision") is True, "update makes a new revision")
     run_id, pids = start_sleeping(check, automation_id, argv)
     daemon.kill()
-    # A killed daemon cannot end its step's process group; the next daemon does, from its record.
+    # A killed daemon cannot end its step's processes; the next daemon does, from its record.
     check.expect(bool(processes_with_argv(argv)), f"the step's process ({pids}) outlives the killed daemon")
     daemon.start()
     gone = wait_for("sleep gone", lambda: not processes_with_argv(argv), timeout=10) is True
-    check.expect(gone, f"the restarted daemon killed the step's process group ({pids})")
+    check.expect(gone, f"the restarted daemon killed the step's processes ({pids})")
     if not gone:  # end what the test caused, so it does not outlive the test
         for pid in pids:
             for end in (os.killpg, os.kill):
@@ -331,7 +331,7 @@ def check_restart(check, daemon, automation_id, tmp):
     run = run_record(run_id)
     reason = run.get("reason") or ""
     check.expect(run.get("status") == "failed" and reason.startswith("daemon restarted before completion; ")
-                 and "process group" in reason and "killed" in reason,
+                 and "were still running and were killed" in reason,
                  f"a run the daemon died in is failed on restart and says what was killed "
                  f"({run.get('status')}: {reason})")
 
