@@ -9,7 +9,9 @@ namespace companyos::daemon {
 struct WorkerPool::Task {
   Job job;
   Reply done;
+  std::string lane;
   std::optional<Result<nlohmann::json>> result;
+  std::shared_ptr<WorkerPool*> pool;
 };
 
 namespace {
@@ -18,18 +20,37 @@ using TaskPtr = std::unique_ptr<WorkerPool::Task>;
 
 }  // namespace
 
-WorkerPool::WorkerPool(GMainContext* main_context, int max_threads)
-    : main_context_(g_main_context_ref(main_context)) {
+WorkerPool::WorkerPool(GMainContext* main_context, int max_threads, std::size_t lane_limit)
+    : main_context_(g_main_context_ref(main_context)), lanes_(lane_limit) {
   pool_ = g_thread_pool_new(&WorkerPool::execute, this, max_threads, FALSE, nullptr);
 }
 
 WorkerPool::~WorkerPool() {
+  *self_ = nullptr;
   g_thread_pool_free(pool_, FALSE, TRUE);
   g_main_context_unref(main_context_);
 }
 
-void WorkerPool::run(Job job, Reply done) {
-  auto task = std::make_unique<Task>(Task{std::move(job), std::move(done), std::nullopt});
+void WorkerPool::run(Job job, Reply done, std::string lane) {
+  auto task = std::make_unique<Task>(Task{std::move(job), std::move(done), std::move(lane), std::nullopt, self_});
+  const std::string key = task->lane;
+  if (auto admitted = lanes_.admit(key, std::move(task))) start(std::move(*admitted));
+}
+
+void WorkerPool::finished(const std::string& lane, const Result<nlohmann::json>& result) {
+  if (!result && result.error().code == ErrorCode::kAppUnresponsive) {
+    // The app did not answer: what waits behind it would wait out its deadline and learn
+    // the same, or less (an expired call reads as a missing app).
+    for (auto& waiting : lanes_.take_waiting(lane)) {
+      Error error = result.error();
+      error.details["reason"] = "queued_behind_unanswered_requests";
+      waiting->done(std::move(error));
+    }
+  }
+  if (auto next = lanes_.finish(lane)) start(std::move(*next));
+}
+
+void WorkerPool::start(std::unique_ptr<Task> task) {
   GError* raw_error = nullptr;
   // Ownership passes to the pool; execute() takes it back.
   Task* raw = task.release();
@@ -37,7 +58,10 @@ void WorkerPool::run(Job job, Reply done) {
     TaskPtr reclaimed(raw);
     std::string message = raw_error != nullptr ? raw_error->message : "thread pool refused work";
     g_clear_error(&raw_error);
-    reclaimed->done(make_error(ErrorCode::kInternal, "cannot start worker: " + message));
+    const std::string lane = reclaimed->lane;
+    Result<nlohmann::json> refused = make_error(ErrorCode::kInternal, "cannot start worker: " + message);
+    reclaimed->done(refused);
+    finished(lane, refused);
   }
 }
 
@@ -55,7 +79,9 @@ void WorkerPool::execute(gpointer data, gpointer self_ptr) {
       self->main_context_, G_PRIORITY_DEFAULT,
       [](gpointer p) -> gboolean {
         auto* t = static_cast<Task*>(p);
+        const Result<nlohmann::json> result = *t->result;
         t->done(std::move(*t->result));
+        if (WorkerPool* pool = *t->pool) pool->finished(t->lane, result);
         return G_SOURCE_REMOVE;
       },
       task.release(), [](gpointer p) { TaskPtr(static_cast<Task*>(p)); });

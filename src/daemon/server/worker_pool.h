@@ -3,13 +3,16 @@
 #pragma once
 
 #include <functional>
+#include <cstddef>
 #include <memory>
+#include <string>
 
 #include <glib.h>
 #include <nlohmann/json.hpp>
 
 #include "core/result.h"
 #include "daemon/method_table.h"
+#include "daemon/server/lanes.h"
 
 namespace companyos::daemon {
 
@@ -17,21 +20,35 @@ class WorkerPool {
  public:
   using Job = std::function<Result<nlohmann::json>()>;
 
-  // Results are delivered on main_context (the main loop's context).
-  WorkerPool(GMainContext* main_context, int max_threads);
+  // Results are delivered on main_context (the main loop's context). At most lane_limit jobs
+  // of one lane run at once (lanes.h).
+  WorkerPool(GMainContext* main_context, int max_threads, std::size_t lane_limit = kDefaultLaneLimit);
   ~WorkerPool();  // waits for running jobs; each is bounded by its own deadline
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
-  void run(Job job, Reply done);
+  // Of the 8 workers, one app's requests hold at most 2: three hung apps still leave two.
+  static constexpr std::size_t kDefaultLaneLimit = 2;
+
+  // From the main loop's thread only. lane: the app the job is about ("app:<name>"), or ""
+  // for work about no one app; a job waits its lane's turn without holding a thread. When a
+  // job of a lane ends APP_UNRESPONSIVE, the jobs waiting in that lane are not run: each is
+  // answered with that error at once (details.reason "queued_behind_unanswered_requests").
+  void run(Job job, Reply done, std::string lane = {});
 
   struct Task;  // one job and its reply; defined in the .cpp
 
  private:
   static void execute(gpointer task, gpointer self);
+  void start(std::unique_ptr<Task> task);
+  void finished(const std::string& lane, const Result<nlohmann::json>& result);
 
   GMainContext* main_context_;
   GThreadPool* pool_ = nullptr;
+  Lanes<std::unique_ptr<Task>> lanes_;
+  // Where a finished job's reply (on the main loop) finds the pool to start its lane's
+  // next job; emptied by the destructor, so a reply delivered after it starts nothing.
+  std::shared_ptr<WorkerPool*> self_ = std::make_shared<WorkerPool*>(this);
 };
 
 }  // namespace companyos::daemon

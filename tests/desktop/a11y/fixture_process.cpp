@@ -2,6 +2,11 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <system_error>
 #include <thread>
 
 namespace companyos::a11y::testing {
@@ -33,8 +38,34 @@ int FixtureProcess::pid() const {
   return id ? std::atoi(id) : -1;
 }
 
+namespace {
+
+// Whether every thread of the process is stopped ('T' in /proc/<pid>/task/<tid>/stat).
+bool all_threads_stopped(int pid) {
+  std::error_code error;
+  bool any = false;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", error)) {
+    std::ifstream in(task.path() / "stat");
+    const std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto closing = stat.rfind(')');
+    if (closing == std::string::npos || closing + 2 >= stat.size()) return false;
+    if (stat[closing + 2] != 'T' && stat[closing + 2] != 't') return false;
+    any = true;
+  }
+  return any;
+}
+
+}  // namespace
+
 void FixtureProcess::pause() const {
-  if (process_) g_subprocess_send_signal(process_.get(), SIGSTOP);
+  if (!process_) return;
+  g_subprocess_send_signal(process_.get(), SIGSTOP);
+  // A stop lands asynchronously: until every thread has stopped, a busy app could still
+  // answer the request a hung-app test sends next.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!all_threads_stopped(pid()) && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
 }
 
 void FixtureProcess::resume() const {

@@ -27,7 +27,7 @@ class FixtureProcess {
 
   bool running() const { return process_ != nullptr; }
   int pid() const;
-  void pause() const;   // SIGSTOP
+  void pause() const;   // SIGSTOP, returning once every thread has stopped
   void resume() const;  // SIGCONT
   void stop();          // SIGTERM, then reap
 

@@ -177,8 +177,40 @@ def check_hung_app(check, alpha):
         check.expect(rc == 1 and env["error"]["code"] == "APP_UNRESPONSIVE",
                      "the hung app's snapshot is APP_UNRESPONSIVE")
         check.expect(elapsed is not None and elapsed < 4.0, f"within its deadline ({elapsed and round(elapsed, 2)} s)")
+        check_hung_app_share(check)
     finally:
         os.kill(alpha.process.pid, signal.SIGCONT)
+
+
+def check_hung_app_share(check):
+    """Ten requests to the hung app hold at most its lane's share of the workers: another
+    app's snapshot keeps its usual time (it took 1.8-3.9 s when they held all eight)."""
+    usual = min(cli("snapshot", "--app", "obs-beta")[2] for _ in range(3))
+    hung = []
+
+    def ask_hung():
+        hung.append(cli("snapshot", "--app", "obs-alpha", "--timeout", "2000"))
+
+    threads = [threading.Thread(target=ask_hung) for _ in range(10)]
+    for thread in threads:
+        thread.start()
+    # While they are in flight (each holds on for its 2 s deadline), time the healthy app
+    # several times; the slowest counts.
+    during = []
+    while any(thread.is_alive() for thread in threads) and len(during) < 8:
+        rc, _, elapsed = cli("snapshot", "--app", "obs-beta")
+        during.append((rc, elapsed))
+    for thread in threads:
+        thread.join(30)
+    slowest = max((elapsed for _, elapsed in during), default=0.0)
+    check.expect(during and all(rc == 0 for rc, _ in during) and slowest < usual + 1.0,
+                 f"another app's snapshot keeps its time while 10 requests hang "
+                 f"(usual {usual:.3f} s, slowest {slowest:.3f} s of {len(during)})")
+    codes = sorted({env.get("error", {}).get("code") for rc, env, _ in hung if rc != 0})
+    check.expect(len(hung) == 10 and all(rc == 1 for rc, _, _ in hung) and
+                 codes == ["APP_UNRESPONSIVE"] and max(e for _, _, e in hung) < 4.0,
+                 f"each hung request is APP_UNRESPONSIVE within its deadline ({codes}, "
+                 f"slowest {max((e for _, _, e in hung), default=0):.2f} s)")
 
 
 def check_twins(check, tmp):
