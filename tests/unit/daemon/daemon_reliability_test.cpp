@@ -88,5 +88,32 @@ TEST_F(DaemonProcess, ConfirmedWritesSurviveSigkillAfterAnOutsideClientReadTheSt
   EXPECT_EQ(again->wait(), 0);
 }
 
+// A value nested 100,000 deep used to crash the daemon (recursion on the main thread): it
+// is refused with INVALID_ARGS before anything recurses over it, and the connection and
+// the daemon go on serving.
+TEST_F(DaemonProcess, ADeeplyNestedRequestIsRefusedAndTheConnectionKeepsServing) {
+  auto daemon = start_serving();
+  LineClient c(testing::connect_unix(socket_));
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  const std::string requests[] = {
+      R"({"id":1,"method":"settings.set","params":{"key":"max_level","value":)" + deep + "}}\n",
+      R"({"id":2,"method":"batch","params":{"steps":[{"command":"set-value","args":{"value":)" +
+          deep + "}}]}}\n",
+  };
+  for (const auto& line : requests) {
+    ASSERT_TRUE(c.send_raw(line));
+    auto refused = c.read_reply();
+    ASSERT_TRUE(refused.has_value()) << "no reply to a deeply nested request";
+    EXPECT_EQ((*refused)["ok"], false);
+    EXPECT_EQ((*refused)["error"]["code"], "INVALID_ARGS") << refused->dump();
+    EXPECT_EQ((*refused)["error"]["details"]["max_depth"], 128) << refused->dump();
+    auto pong = c.call({{"id", "after"}, {"method", "ping"}});
+    ASSERT_TRUE(pong.has_value()) << "the connection must stay usable";
+    EXPECT_EQ((*pong)["id"], "after");
+    EXPECT_EQ((*pong)["ok"], true);
+  }
+  EXPECT_TRUE(daemon->running());
+}
+
 }  // namespace
 }  // namespace companyos
