@@ -19,6 +19,11 @@ namespace {
 constexpr std::size_t kMaxBufferedOutput = 8 * 1024 * 1024;
 constexpr std::size_t kMaxQueuedLines = 256;
 constexpr std::size_t kReadChunk = 64 * 1024;
+// Out of descriptors, accept() is retried this often: fast enough that a freed descriptor
+// is used within a fraction of a second, slow enough to cost nothing while none is free.
+constexpr guint kAcceptRetryMs = 200;
+// At most one line about refused peers of another uid per this interval.
+constexpr auto kRefusalLogInterval = std::chrono::seconds(10);
 
 // Removes a GLib source when it goes out of scope or is replaced.
 class SourceGuard {
@@ -197,13 +202,17 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::stop_source client_gone_;
 };
 
-Server::Server(UniqueFd listen_fd, uid_t allowed_uid, LineHandler handler)
-    : listen_fd_(std::move(listen_fd)), allowed_uid_(allowed_uid), handler_(std::move(handler)) {
+Server::Server(UniqueFd listen_fd, uid_t allowed_uid, LineHandler handler, const Clock& clock)
+    : listen_fd_(std::move(listen_fd)),
+      allowed_uid_(allowed_uid),
+      refusal_log_(clock, kRefusalLogInterval),
+      handler_(std::move(handler)) {
   listen_source_ = g_unix_fd_add(listen_fd_.get(), G_IO_IN, &Server::on_accept, this);
 }
 
 Server::~Server() {
   stop_accepting();
+  if (refusal_summary_source_ != 0) g_source_remove(refusal_summary_source_);
   for (auto& [id, conn] : connections_) conn->detach();
 }
 
@@ -211,6 +220,10 @@ void Server::stop_accepting() {
   if (listen_source_ != 0) {
     g_source_remove(listen_source_);
     listen_source_ = 0;
+  }
+  if (retry_source_ != 0) {
+    g_source_remove(retry_source_);
+    retry_source_ = 0;
   }
   listen_fd_.reset();
 }
@@ -227,26 +240,51 @@ gboolean Server::on_accept(gint, GIOCondition, gpointer self) {
   return G_SOURCE_CONTINUE;
 }
 
+gboolean Server::on_accept_retry(gpointer self) {
+  auto* server = static_cast<Server*>(self);
+  server->retry_source_ = 0;
+  server->listen_source_ = g_unix_fd_add(server->listen_fd_.get(), G_IO_IN, &Server::on_accept, server);
+  server->accept_pending();
+  return G_SOURCE_REMOVE;
+}
+
+void Server::pause_accepting(int error) {
+  if (!accept_paused_) {
+    accept_paused_ = true;
+    spdlog::warn("cannot accept connections: {}; pausing new connections and retrying every {} ms "
+                 "until a descriptor is free ({} connections open)",
+                 std::strerror(error), kAcceptRetryMs, connections_.size());
+  }
+  if (listen_source_ != 0) {
+    g_source_remove(listen_source_);
+    listen_source_ = 0;
+  }
+  if (retry_source_ == 0) retry_source_ = g_timeout_add(kAcceptRetryMs, &Server::on_accept_retry, this);
+}
+
 void Server::accept_pending() {
-  for (;;) {
+  while (listen_fd_.valid()) {
     UniqueFd client(::accept4(listen_fd_.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC));
     if (!client.valid()) {
-      if (errno == EINTR) continue;
-      if (errno != EAGAIN && errno != EWOULDBLOCK) {
-        spdlog::warn("accept failed: {}", std::strerror(errno));
-      }
+      const int error = errno;
+      if (error == EINTR) continue;
+      if (error == EAGAIN || error == EWOULDBLOCK) return;
+      // The peer gave up before we took it: the next one may be fine.
+      if (error == ECONNABORTED || error == EPROTO) continue;
+      // EMFILE, ENFILE, ENOBUFS, ENOMEM: nothing to accept with until something is freed;
+      // anything else would fail the same way at once, so it waits the same way.
+      pause_accepting(error);
       return;
+    }
+    if (accept_paused_) {
+      accept_paused_ = false;
+      spdlog::info("accepting connections again ({} open)", connections_.size());
     }
     ucred cred{};
     socklen_t len = sizeof(cred);
     if (::getsockopt(client.get(), SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 ||
         cred.uid != allowed_uid_) {
-      spdlog::warn("refused a client of uid {} (pid {}): this daemon serves uid {} only",
-                   cred.uid, cred.pid, allowed_uid_);
-      const std::string refusal = protocol::to_line(protocol::error_envelope(
-          nullptr, make_error(ErrorCode::kPermDenied,
-                              "this daemon serves only uid " + std::to_string(allowed_uid_))));
-      (void)::send(client.get(), refusal.data(), refusal.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+      refuse(client, cred);
       continue;
     }
     const std::uint64_t id = next_id_++;
@@ -254,6 +292,37 @@ void Server::accept_pending() {
     connections_.emplace(id, conn);
     conn->start();
   }
+}
+
+void Server::refuse(const UniqueFd& client, const ucred& cred) {
+  const auto verdict = refusal_log_.note();
+  if (verdict.log) {
+    spdlog::warn("refused a client of uid {} (pid {}): this daemon serves uid {} only{}", cred.uid,
+                 cred.pid, allowed_uid_,
+                 verdict.left_out_before == 0
+                     ? std::string()
+                     : " (" + std::to_string(verdict.left_out_before) + " more refused before, not logged)");
+  } else if (refusal_summary_source_ == 0) {
+    // The flood may stop here: a summary still reports what was left out.
+    const auto interval = std::chrono::duration_cast<std::chrono::milliseconds>(kRefusalLogInterval);
+    refusal_summary_source_ =
+        g_timeout_add(static_cast<guint>(interval.count()), &Server::on_refusal_summary, this);
+  }
+  const std::string refusal = protocol::to_line(protocol::error_envelope(
+      nullptr, make_error(ErrorCode::kPermDenied,
+                          "this daemon serves only uid " + std::to_string(allowed_uid_))));
+  (void)::send(client.get(), refusal.data(), refusal.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+gboolean Server::on_refusal_summary(gpointer self) {
+  auto* server = static_cast<Server*>(self);
+  if (auto count = server->refusal_log_.take_summary()) {
+    spdlog::warn("refused {} more clients of other uids in the last {} s", *count,
+                 std::chrono::duration_cast<std::chrono::seconds>(kRefusalLogInterval).count());
+  }
+  if (server->refusal_log_.left_out() > 0) return G_SOURCE_CONTINUE;
+  server->refusal_summary_source_ = 0;
+  return G_SOURCE_REMOVE;
 }
 
 void Server::close_connection(std::uint64_t id) {

@@ -1,10 +1,16 @@
 // The daemon under the faults of issue 11's outside probes, judged from outside: the store
 // file, /proc, the log, the replies other clients get.
+#include <pwd.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstring>
 
 #include <algorithm>
 #include <filesystem>
+#include <sstream>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -113,6 +119,141 @@ TEST_F(DaemonProcess, ADeeplyNestedRequestIsRefusedAndTheConnectionKeepsServing)
     EXPECT_EQ((*pong)["ok"], true);
   }
   EXPECT_TRUE(daemon->running());
+}
+
+std::size_t count_lines(const std::string& text, const std::string& containing = {}) {
+  std::size_t count = 0;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    auto end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    if (text.compare(start, end - start, "") != 0 &&
+        (containing.empty() || text.substr(start, end - start).find(containing) != std::string::npos)) {
+      ++count;
+    }
+    start = end + 1;
+  }
+  return count;
+}
+
+std::size_t open_fds(pid_t pid) {
+  std::error_code ec;
+  std::size_t count = 0;
+  for (auto it = std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fd", ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    ++count;
+  }
+  return count;
+}
+
+// CPU time (user + system) the process has used so far.
+std::chrono::milliseconds cpu_time(pid_t pid) {
+  const std::string stat = testing::read_file("/proc/" + std::to_string(pid) + "/stat");
+  std::istringstream fields(stat.substr(stat.rfind(')') + 2));
+  std::string field;
+  long utime = 0;
+  long stime = 0;
+  for (int i = 3; fields >> field; ++i) {  // field 3 is the state; 14 utime, 15 stime
+    if (i == 14) utime = std::stol(field);
+    if (i == 15) {
+      stime = std::stol(field);
+      break;
+    }
+  }
+  return std::chrono::milliseconds((utime + stime) * 1000 / ::sysconf(_SC_CLK_TCK));
+}
+
+// With fewer descriptors than clients, accept() fails with EMFILE and the listening
+// socket stays readable: the daemon used to retry at once, forever (a core at 100 % and
+// ~170,000 log lines a second). It must pause, say so once, and serve again when
+// descriptors free up.
+TEST_F(DaemonProcess, OutOfDescriptorsItBacksOffQuietlyAndServesAgainWhenTheyFree) {
+  constexpr rlim_t kLimit = 40;
+  auto daemon = start_serving({}, [] {
+    const rlimit limit{kLimit, kLimit};
+    ::setrlimit(RLIMIT_NOFILE, &limit);
+  });
+  std::vector<UniqueFd> extra;
+  for (int i = 0; i < 60; ++i) {  // fewer than the listen backlog past what it can accept
+    extra.push_back(testing::connect_unix(socket_));
+    ASSERT_TRUE(extra.back().valid()) << i;
+  }
+  ASSERT_TRUE(testing::wait_for([&] { return open_fds(daemon->pid) >= kLimit; }, 10s))
+      << "the daemon never ran out of descriptors: " << open_fds(daemon->pid);
+  // A client queued behind the others while nothing can be accepted.
+  LineClient waiting(testing::connect_unix(socket_));
+  ASSERT_TRUE(waiting.send_json({{"id", "queued"}, {"method", "ping"}}));
+
+  const auto cpu_before = cpu_time(daemon->pid);
+  const auto window_start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(waiting.read_reply(2s).has_value()) << "served with no descriptor to spare?";
+  const auto window = std::chrono::steady_clock::now() - window_start;
+  const auto cpu_used = cpu_time(daemon->pid) - cpu_before;
+  EXPECT_LT(cpu_used, std::chrono::duration_cast<std::chrono::milliseconds>(window) / 5)
+      << "the daemon spun while out of descriptors";
+  const std::string log = daemon->stderr_text();
+  EXPECT_LT(count_lines(log), 50U) << log.substr(0, 2000);
+  EXPECT_TRUE(daemon->running());
+
+  extra.clear();
+  auto pong = waiting.read_reply(10s);
+  ASSERT_TRUE(pong.has_value()) << "the queued client was never served";
+  EXPECT_EQ((*pong)["id"], "queued");
+  LineClient fresh(testing::connect_unix(socket_));
+  auto again = fresh.call({{"id", "fresh"}, {"method", "ping"}});
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ((*again)["ok"], true);
+  EXPECT_LT(count_lines(daemon->stderr_text()), 50U);
+}
+
+// Every refused peer of another uid used to be one warning: 2,000 refusals, 2,000 lines.
+// Its own socket sits in a 0700 directory that another user cannot even reach, so the
+// refusals come through a socket passed as systemd would pass one, in an open directory.
+TEST_F(DaemonProcess, RefusalsOfAnotherUserAreLoggedRateLimited) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to act as another user";
+  const passwd* nobody = ::getpwnam("nobody");
+  ASSERT_NE(nobody, nullptr);
+  testing::TempDir open_dir;
+  ASSERT_EQ(::chmod(open_dir.path().c_str(), 0755), 0);
+  const std::string passed = open_dir.file("passed.sock");
+  UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM, 0));
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strncpy(addr.sun_path, passed.c_str(), sizeof(addr.sun_path) - 1);
+  ASSERT_EQ(::bind(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  ASSERT_EQ(::chmod(passed.c_str(), 0666), 0);
+  ASSERT_EQ(::listen(fd.get(), 64), 0);
+  const int listen_fd = fd.get();
+  auto daemon = start_daemon({}, [listen_fd] {
+    ::dup2(listen_fd, 3);
+    ::setenv("LISTEN_FDS", "1", 1);
+    ::setenv("LISTEN_PID", std::to_string(::getpid()).c_str(), 1);
+  });
+  fd.reset();
+  ASSERT_TRUE(testing::wait_until_serving(passed, 10s)) << daemon->stderr_text();
+
+  constexpr int kAttempts = 2000;
+  const pid_t child = ::fork();
+  if (child == 0) {
+    if (::setgid(nobody->pw_gid) != 0 || ::setuid(nobody->pw_uid) != 0) ::_exit(10);
+    int refused = 0;
+    for (int i = 0; i < kAttempts; ++i) {
+      LineClient c(testing::connect_unix(passed));
+      auto reply = c.read_reply(5s);
+      if (reply && (*reply)["error"]["code"] == "PERM_DENIED") ++refused;
+    }
+    ::_exit(refused == kAttempts ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "every attempt is refused";
+  const std::string log = daemon->stderr_text();
+  EXPECT_GE(count_lines(log, "refused"), 1U) << "the first refusal is logged";
+  EXPECT_LE(count_lines(log, "refused"), 3U) << log.substr(0, 2000);
+  LineClient own(testing::connect_unix(passed));
+  auto pong = own.call({{"id", 1}, {"method", "ping"}});
+  ASSERT_TRUE(pong.has_value());
+  EXPECT_EQ((*pong)["ok"], true);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "companyos/protocol.h"
+#include "core/clock.h"
 #include "core/result.h"
 #include "daemon/server/request.h"
 #include "daemon/server/socket_setup.h"
@@ -92,7 +93,7 @@ class ServerTest : public ::testing::Test {
     path_ = tmp_.file("s");
     auto listener = listen_on_path(path_);
     ASSERT_TRUE(listener.ok()) << listener.error().message;
-    server_ = std::make_unique<Server>(std::move(listener->fd), ::geteuid(), test_handler);
+    server_ = std::make_unique<Server>(std::move(listener->fd), ::geteuid(), test_handler, clock_);
   }
   void TearDown() override {
     held_requests().clear();
@@ -103,6 +104,7 @@ class ServerTest : public ::testing::Test {
 
   companyos::testing::TempDir tmp_;
   std::string path_;
+  FakeClock clock_;
   std::unique_ptr<Server> server_;
 };
 
@@ -247,11 +249,12 @@ TEST(ServerPeerCredentials, AClientOfAnotherUidIsRefused) {
   ASSERT_EQ(::chmod(path.c_str(), 0666), 0);
   ASSERT_EQ(::listen(listen_fd.get(), 8), 0);
   std::atomic<int> handled{0};
+  FakeClock clock;
   Server server(std::move(listen_fd), ::geteuid(), [&](const FramedLine& line, std::stop_token client_gone,
                                                          std::function<void(std::string)> done) {
     ++handled;
     test_handler(line, std::move(client_gone), std::move(done));
-  });
+  }, clock);
 
   pid_t child = ::fork();
   ASSERT_GE(child, 0);
