@@ -11,13 +11,11 @@
 
 #include "companyos/protocol.h"
 #include "core/result.h"
+#include "daemon/server/flow_control.h"
 
 namespace companyos::daemon {
 namespace {
 
-// Reading pauses while this much reply data waits for a slow reader.
-constexpr std::size_t kMaxBufferedOutput = 8 * 1024 * 1024;
-constexpr std::size_t kMaxQueuedLines = 256;
 constexpr std::size_t kReadChunk = 64 * 1024;
 // Out of descriptors, accept() is retried this often: fast enough that a freed descriptor
 // is used within a fraction of a second, slow enough to cost nothing while none is free.
@@ -69,11 +67,24 @@ class Connection : public std::enable_shared_from_this<Connection> {
     auto* conn = static_cast<Connection*>(self);
     conn->write_watch_.forget();
     conn->flush();
+    // The client took some replies: requests held back for want of room may go on.
+    if (!conn->closing_) {
+      conn->process_queue();
+      conn->update_read_watch();
+      conn->maybe_close();
+    }
     return G_SOURCE_REMOVE;
   }
 
-  bool reading_paused() const {
-    return out_.size() >= kMaxBufferedOutput || queue_.size() >= kMaxQueuedLines;
+  Backlog backlog() const { return Backlog{out_.size(), queue_.size(), queued_bytes_}; }
+  bool reading_paused() const { return !may_read(backlog()); }
+
+  void enqueue(std::vector<FramedLine>& lines) {
+    for (auto& line : lines) {
+      queued_bytes_ += line.text.size();
+      queue_.push_back(std::move(line));
+    }
+    lines.clear();
   }
 
   void update_read_watch() {
@@ -103,16 +114,19 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
     char buffer[kReadChunk];
     std::vector<FramedLine> lines;
-    for (;;) {
+    // Stops while the queue is full, so a pipelining client waits in its own socket
+    // buffer instead of in our memory.
+    while (!reading_paused()) {
       ssize_t n = ::recv(fd_.get(), buffer, sizeof buffer, 0);
       if (n > 0) {
         framer_.feed(std::string_view(buffer, static_cast<std::size_t>(n)), lines);
-        if (lines.size() >= kMaxQueuedLines) break;
+        enqueue(lines);
         continue;
       }
       if (n == 0) {
         eof_ = true;
         if (auto last = framer_.finish()) lines.push_back(std::move(*last));
+        enqueue(lines);
         break;
       }
       if (errno == EINTR) continue;
@@ -121,7 +135,6 @@ class Connection : public std::enable_shared_from_this<Connection> {
       fail();
       return;
     }
-    for (auto& line : lines) queue_.push_back(std::move(line));
     process_queue();
     update_read_watch();
     maybe_close();
@@ -130,9 +143,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void process_queue() {
     if (in_dispatch_) return;  // a synchronous reply re-entered; the outer loop continues
     in_dispatch_ = true;
-    while (!busy_ && !queue_.empty() && !closing_) {
+    // Replies the client has not taken yet hold the rest back: answering them now would
+    // only move the requests from the queue into unsent replies, which are larger.
+    while (!busy_ && !queue_.empty() && !closing_ && may_dispatch(backlog())) {
       FramedLine line = std::move(queue_.front());
       queue_.pop_front();
+      queued_bytes_ -= line.text.size();
       busy_ = true;
       std::weak_ptr<Connection> weak = weak_from_this();
       server_.handler_(line, client_gone_.get_token(), [weak](std::string reply) {
@@ -192,6 +208,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   UniqueFd fd_;
   LineFramer framer_;
   std::deque<FramedLine> queue_;
+  std::size_t queued_bytes_ = 0;  // text of the lines in queue_
   std::string out_;
   SourceGuard read_watch_;
   SourceGuard write_watch_;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iostream>
 #include <sstream>
 #include <thread>
 
@@ -252,6 +253,99 @@ TEST_F(DaemonProcess, RefusalsOfAnotherUserAreLoggedRateLimited) {
   EXPECT_LE(count_lines(log, "refused"), 3U) << log.substr(0, 2000);
   LineClient own(testing::connect_unix(passed));
   auto pong = own.call({{"id", 1}, {"method", "ping"}});
+  ASSERT_TRUE(pong.has_value());
+  EXPECT_EQ((*pong)["ok"], true);
+}
+
+// Clients that pipeline requests and never read their replies used to make the daemon
+// queue every reply in memory (GBs) and starve everyone else (ping p99 of seconds).
+// Memory is judged from /proc, latency from another client's side.
+TEST_F(DaemonProcess, NonReadingPipelinersNeitherGrowTheDaemonNorSlowOtherClients) {
+  constexpr int kHogs = 32;
+  constexpr std::size_t kBytesPerHog = 300'000;
+  constexpr long kRssBoundKb = 100 * 1024;
+  constexpr auto kPingBound = 200ms;  // loose; docs/reliability.md has the measured figure
+  auto daemon = start_serving();
+
+  std::string burst;
+  while (burst.size() < kBytesPerHog) burst += "{\"id\":1,\"method\":\"methods\"}\n";
+  std::vector<UniqueFd> hogs;
+  for (int i = 0; i < kHogs; ++i) {
+    hogs.push_back(testing::connect_unix(socket_));
+    ASSERT_TRUE(hogs.back().valid());
+  }
+
+  std::atomic<bool> stop{false};
+  std::atomic<long> peak_rss_kb{0};
+  // The hogs write what the daemon will take (it may stop reading them) and never read.
+  std::thread feeder([&] {
+    std::vector<std::size_t> sent(kHogs, 0);
+    while (!stop.load()) {
+      bool all_sent = true;
+      for (int i = 0; i < kHogs; ++i) {
+        auto& done = sent[static_cast<std::size_t>(i)];
+        if (done >= burst.size()) continue;
+        all_sent = false;
+        const ssize_t n = ::send(hogs[static_cast<std::size_t>(i)].get(), burst.data() + done,
+                                 burst.size() - done, MSG_DONTWAIT | MSG_NOSIGNAL);
+        if (n > 0) done += static_cast<std::size_t>(n);
+      }
+      if (all_sent) return;
+      std::this_thread::sleep_for(1ms);
+    }
+  });
+  // A daemon that grows past the bound has failed already; it is stopped before it can
+  // take the machine's memory with it.
+  std::thread sampler([&] {
+    while (!stop.load()) {
+      const auto rss = testing::proc_status_kb(daemon->pid, "VmRSS");
+      if (!rss) return;
+      peak_rss_kb = std::max(peak_rss_kb.load(), *rss);
+      if (*rss > kRssBoundKb) {
+        ::kill(daemon->pid, SIGKILL);
+        return;
+      }
+      std::this_thread::sleep_for(20ms);
+    }
+  });
+
+  std::vector<std::chrono::microseconds> latencies;
+  int unanswered = 0;
+  {
+    LineClient pinger(testing::connect_unix(socket_));
+    const auto until = std::chrono::steady_clock::now() + 5s;
+    for (int i = 0; std::chrono::steady_clock::now() < until; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      auto pong = pinger.call({{"id", i}, {"method", "ping"}});
+      if (!pong || (*pong)["id"] != i) {
+        ++unanswered;
+        break;
+      }
+      latencies.push_back(std::chrono::duration_cast<std::chrono::microseconds>(
+          std::chrono::steady_clock::now() - start));
+      std::this_thread::sleep_for(5ms);
+    }
+  }
+  stop = true;
+  feeder.join();
+  sampler.join();
+
+  EXPECT_LE(peak_rss_kb.load(), kRssBoundKb) << "daemon RSS peaked at " << peak_rss_kb.load() << " kB";
+  EXPECT_EQ(unanswered, 0);
+  ASSERT_GE(latencies.size(), 50U);
+  std::sort(latencies.begin(), latencies.end());
+  const auto p99 = latencies[latencies.size() * 99 / 100];
+  EXPECT_LT(p99, kPingBound) << "ping p99 " << p99.count() << " us over " << latencies.size()
+                             << " pings (median " << latencies[latencies.size() / 2].count() << " us)";
+  // Figures for the record (ctest --output-on-failure or -V shows them).
+  std::cout << "peak VmRSS " << peak_rss_kb.load() << " kB; ping p50 "
+            << latencies[latencies.size() / 2].count() << " us, p99 " << p99.count() << " us over "
+            << latencies.size() << " pings\n";
+
+  ASSERT_TRUE(daemon->running()) << "the daemon died";
+  hogs.clear();
+  LineClient after(testing::connect_unix(socket_));
+  auto pong = after.call({{"id", "after"}, {"method", "ping"}});
   ASSERT_TRUE(pong.has_value());
   EXPECT_EQ((*pong)["ok"], true);
 }
