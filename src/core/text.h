@@ -21,12 +21,6 @@ bool is_valid_utf8_without_nul(std::string_view text);
 // The Unicode code points of `text`; nullopt when it is not valid UTF-8 (as is_valid_utf8).
 std::optional<std::u32string> decode_utf8(std::string_view text);
 
-// How deeply arrays and objects nest in the JSON text `text` ("[]" is 1, "{\"a\":[1]}" is 2).
-// Brackets inside strings do not count (escapes are honoured, so "\"" does not end one),
-// and a stray closer never takes the depth below zero. One pass and no recursion, so it
-// can vet outside text before a parser or a copy that recurses per level sees it.
-std::size_t json_nesting_depth(std::string_view text);
-
 // C0 controls, DEL, and C1 controls as UTF-8 encodes them (0xC2 0x80–0x9F).
 inline bool has_control_characters(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {

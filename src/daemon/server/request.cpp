@@ -1,6 +1,7 @@
 #include "daemon/server/request.h"
 
 #include "companyos/protocol.h"
+#include "core/json_depth.h"
 #include "core/text.h"
 
 namespace companyos::daemon {
