@@ -12,6 +12,9 @@
 namespace companyos::protocol {
 
 inline constexpr std::size_t kMaxLineBytes = 4 * 1024 * 1024;
+// Arrays and objects nest at most this deep in a request line, the request object
+// included: copying and printing JSON recurse once per level.
+inline constexpr std::size_t kMaxJsonDepth = 128;
 
 struct ErrorBody {
   ErrorCode code = ErrorCode::kInternal;

@@ -163,7 +163,7 @@ int run_daemon(const DaemonOptions& options) {
                        std::move(client_gone)));
   };
 
-  auto server = std::make_unique<Server>(std::move(listener.fd), ::geteuid(), handle_line);
+  auto server = std::make_unique<Server>(std::move(listener.fd), ::geteuid(), handle_line, clock);
   shutdown.server = server.get();
   shutdown.listener = &listener;
 

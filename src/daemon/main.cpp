@@ -1,12 +1,18 @@
 // companyosd: the per-user desktop automation daemon.
 #include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
 
 #include "core/logging.h"
 #include "core/paths.h"
 #include "core/version.h"
 #include "daemon/daemon.h"
+#include "x11/connection.h"
 
 int main(int argc, char** argv) {
+  // Workers, runs and libraries (libatspi reads the bus address from the X root window)
+  // use Xlib from several threads; without this, two `status` requests at once corrupted
+  // the heap in Xlib's shared extension records.
+  const bool x11_threads = companyos::x11::init_threads();
   CLI::App app{"companyosd - the companyOS desktop automation daemon.\n"
                "Serves the companyos CLI and agents over a private Unix socket."};
   app.footer(
@@ -32,5 +38,6 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   companyos::logging::init(*companyos::logging::parse_level(level));
+  if (!x11_threads) spdlog::warn("Xlib cannot be made thread-safe; X11 requests may crash the daemon");
   return companyos::daemon::run_daemon(options);
 }

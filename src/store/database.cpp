@@ -1,6 +1,5 @@
 #include "store/database.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,20 +27,35 @@ Status ensure_parent_directory(const std::string& path) {
   return ok_status();
 }
 
-// Creating the file ourselves fixes its mode before SQLite ever writes to it; SQLite gives
-// the -wal and -shm files the same mode.
-Status ensure_private_file(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (fd < 0) {
+// SQLite creates the database with 0644 less the umask, and its -wal and -shm with the
+// database's mode; so a private umask while it opens makes all three private from birth.
+// The file must never be opened here instead: closing any descriptor of it drops every
+// POSIX lock SQLite holds on it in this process, and an outside client that then finds
+// it unlocked checkpoints and deletes the WAL that still holds our confirmed writes.
+class ScopedUmask {
+ public:
+  explicit ScopedUmask(mode_t mask) : previous_(::umask(mask)) {}
+  ~ScopedUmask() { ::umask(previous_); }
+  ScopedUmask(const ScopedUmask&) = delete;
+  ScopedUmask& operator=(const ScopedUmask&) = delete;
+
+ private:
+  mode_t previous_;
+};
+
+// A file left from before (or made by hand) keeps its mode across opens; chmod on the
+// path tightens it without opening it.
+Status make_private(const std::string& path) {
+  struct stat st{};
+  if (::stat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return ok_status();
     return make_error(ErrorCode::kInternal,
-                      "cannot open store " + path + ": " + std::strerror(errno));
+                      "cannot inspect store file " + path + ": " + std::strerror(errno));
   }
-  int rc = ::fchmod(fd, 0600);
-  int saved = errno;
-  ::close(fd);
-  if (rc != 0) {
+  if ((st.st_mode & 07777) == 0600) return ok_status();
+  if (::chmod(path.c_str(), 0600) != 0) {
     return make_error(ErrorCode::kInternal,
-                      "cannot make store private " + path + ": " + std::strerror(saved));
+                      "cannot make store private " + path + ": " + std::strerror(errno));
   }
   return ok_status();
 }
@@ -119,14 +133,21 @@ Result<Database> Database::open(const std::string& path) {
   const bool in_memory = path == ":memory:";
   if (!in_memory) {
     if (auto st = ensure_parent_directory(path); !st) return std::move(st).take_error();
-    if (auto st = ensure_private_file(path); !st) return std::move(st).take_error();
   }
   sqlite3* raw = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &raw,
-                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                           nullptr);
+  int rc = SQLITE_OK;
+  {
+    ScopedUmask private_files(077);
+    rc = sqlite3_open_v2(path.c_str(), &raw,
+                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+  }
   std::unique_ptr<sqlite3, SqliteCloser> handle(raw);
   if (rc != SQLITE_OK) return sqlite_error(raw, "cannot open store " + path);
+  if (!in_memory) {
+    for (const char* suffix : {"", "-wal", "-shm"}) {
+      if (auto st = make_private(path + suffix); !st) return std::move(st).take_error();
+    }
+  }
 
   Database db(std::move(handle), path);
   sqlite3_busy_timeout(db.handle(), 5000);

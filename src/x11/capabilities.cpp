@@ -1,5 +1,6 @@
 #include "x11/capabilities.h"
 
+#include "x11/extension_lock.h"
 #include "x11/properties.h"
 #include "x11/xlib.h"
 
@@ -12,6 +13,7 @@ bool has_xtest(Connection& connection) {
   int error_base = 0;
   int major = 0;
   int minor = 0;
+  const auto lock = lock_extension_state();
   return XTestQueryExtension(connection.display(), &event_base, &error_base, &major, &minor) != 0;
 }
 

@@ -5,13 +5,17 @@
 #include <utility>
 
 #include "x11/error_trap.h"
+#include "x11/extension_lock.h"
 #include "x11/xlib.h"
 
 namespace companyos::x11 {
 namespace {
 
 struct DisplayCloser {
-  void operator()(Display* display) const { XCloseDisplay(display); }
+  void operator()(Display* display) const {
+    const auto lock = lock_extension_state();
+    XCloseDisplay(display);
+  }
 };
 
 // Runs when the server goes away; returning (instead of exiting, Xlib's default) leaves
@@ -21,6 +25,13 @@ void mark_broken(Display* /*display*/, void* broken_flag) {
 }
 
 }  // namespace
+
+bool init_threads() { return XInitThreads() != 0; }
+
+std::unique_lock<std::mutex> lock_extension_state() {
+  static std::mutex extension_state;
+  return std::unique_lock<std::mutex>(extension_state);
+}
 
 struct Connection::State {
   std::unique_ptr<Display, DisplayCloser> display;

@@ -1,7 +1,9 @@
-// One client connection to an X server, closed on destruction. Xlib runs without
-// XInitThreads here, so one thread uses a Connection at a time: open one per worker.
-// The first open() installs process-wide Xlib error handlers so that X errors, and a lost
-// server, never end the process (see error_trap.h).
+// One client connection to an X server, closed on destruction. One thread uses a
+// Connection at a time (open one per call); Xlib's process-wide state (extension
+// records, the error database) is shared even so, which is why a program that uses X11
+// from several threads calls init_threads() first. The first open() installs
+// process-wide Xlib error handlers so that X errors, and a lost server, never end the
+// process (see error_trap.h).
 #pragma once
 
 #include <memory>
@@ -12,6 +14,11 @@
 typedef struct _XDisplay Display;  // Xlib's own spelling; keeps Xlib out of this header
 
 namespace companyos::x11 {
+
+// Makes Xlib safe to call from several threads (XInitThreads). Must run before any other
+// Xlib call in the process, and before a second thread exists: the first thing main does.
+// False when Xlib cannot (then only one thread may ever use X11).
+bool init_threads();
 
 class Connection {
  public:

@@ -7,6 +7,7 @@
 #include "core/text.h"
 #include "x11/capabilities.h"
 #include "x11/error_trap.h"
+#include "x11/extension_lock.h"
 #include "x11/keymap_remap.h"
 #include "x11/xlib.h"
 
@@ -41,6 +42,7 @@ Status delivered_or_error(ErrorTrap& trap, const char* what, nlohmann::json deta
 }
 
 void fake_key(Display* display, unsigned keycode, bool press) {
+  const auto lock = lock_extension_state();
   XTestFakeKeyEvent(display, keycode, press ? True : False, CurrentTime);
 }
 

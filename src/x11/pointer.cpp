@@ -6,6 +6,7 @@
 
 #include "x11/capabilities.h"
 #include "x11/error_trap.h"
+#include "x11/extension_lock.h"
 #include "x11/xlib.h"
 
 namespace companyos::x11 {
@@ -72,7 +73,10 @@ Status move_pointer(Connection& connection, int x, int y) {
                        {"screen_height", connection.screen_height()}});
   }
   ErrorTrap trap(connection.display());
-  XTestFakeMotionEvent(connection.display(), connection.screen(), x, y, CurrentTime);
+  {
+    const auto lock = lock_extension_state();
+    XTestFakeMotionEvent(connection.display(), connection.screen(), x, y, CurrentTime);
+  }
   return sent(trap, "the X server rejected the pointer motion", {{"x", x}, {"y", y}});
 }
 
@@ -81,8 +85,11 @@ Status click_button(Connection& connection, int button) {
   if (auto known = require_button(connection, button); !known) return known;
   const auto which = static_cast<unsigned>(button);
   ErrorTrap trap(connection.display());
-  XTestFakeButtonEvent(connection.display(), which, True, CurrentTime);
-  XTestFakeButtonEvent(connection.display(), which, False, CurrentTime);
+  {
+    const auto lock = lock_extension_state();
+    XTestFakeButtonEvent(connection.display(), which, True, CurrentTime);
+    XTestFakeButtonEvent(connection.display(), which, False, CurrentTime);
+  }
   if (auto delivered = sent(trap, "the X server rejected the button events", {{"button", button}});
       !delivered) {
     return delivered;

@@ -1,14 +1,16 @@
 #include "daemon/server/request.h"
 
 #include "companyos/protocol.h"
+#include "core/json_depth.h"
 #include "core/text.h"
 
 namespace companyos::daemon {
 namespace {
 
-RequestError bad(nlohmann::json id, std::string message, std::string suggestion = {}) {
+RequestError bad(nlohmann::json id, std::string message, std::string suggestion = {},
+                 nlohmann::json details = nlohmann::json::object()) {
   return RequestError{std::move(id), make_error(ErrorCode::kInvalidArgs, std::move(message),
-                                                nlohmann::json::object(), std::move(suggestion))};
+                                                std::move(details), std::move(suggestion))};
 }
 
 constexpr const char* kShape = R"(send one JSON object per line: {"id":1,"method":"ping","params":{}})";
@@ -22,6 +24,14 @@ std::variant<Request, RequestError> parse_request(const FramedLine& line) {
   }
   if (!is_valid_utf8_without_nul(line.text)) {
     return bad(nullptr, "request is not valid UTF-8", kShape);
+  }
+  // Checked on the raw text: the parse itself is iterative, but every later copy, compare
+  // and dump of the document recurses per level, and 100,000 levels overflow the stack.
+  if (json_nesting_depth(line.text) > protocol::kMaxJsonDepth) {
+    const std::string limit = std::to_string(protocol::kMaxJsonDepth);
+    return bad(nullptr, "request nests arrays and objects deeper than " + limit + " levels",
+               "send flatter data (at most " + limit + " levels, the request object included)",
+               {{"max_depth", protocol::kMaxJsonDepth}});
   }
   auto doc = nlohmann::json::parse(line.text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) return bad(nullptr, "request is not valid JSON", kShape);

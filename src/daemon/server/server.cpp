@@ -11,14 +11,17 @@
 
 #include "companyos/protocol.h"
 #include "core/result.h"
+#include "daemon/server/flow_control.h"
 
 namespace companyos::daemon {
 namespace {
 
-// Reading pauses while this much reply data waits for a slow reader.
-constexpr std::size_t kMaxBufferedOutput = 8 * 1024 * 1024;
-constexpr std::size_t kMaxQueuedLines = 256;
 constexpr std::size_t kReadChunk = 64 * 1024;
+// Out of descriptors, accept() is retried this often: fast enough that a freed descriptor
+// is used within a fraction of a second, slow enough to cost nothing while none is free.
+constexpr guint kAcceptRetryMs = 200;
+// At most one line about refused peers of another uid per this interval.
+constexpr auto kRefusalLogInterval = std::chrono::seconds(10);
 
 // Removes a GLib source when it goes out of scope or is replaced.
 class SourceGuard {
@@ -64,11 +67,24 @@ class Connection : public std::enable_shared_from_this<Connection> {
     auto* conn = static_cast<Connection*>(self);
     conn->write_watch_.forget();
     conn->flush();
+    // The client took some replies: requests held back for want of room may go on.
+    if (!conn->closing_) {
+      conn->process_queue();
+      conn->update_read_watch();
+      conn->maybe_close();
+    }
     return G_SOURCE_REMOVE;
   }
 
-  bool reading_paused() const {
-    return out_.size() >= kMaxBufferedOutput || queue_.size() >= kMaxQueuedLines;
+  Backlog backlog() const { return Backlog{out_.size(), queue_.size(), queued_bytes_}; }
+  bool reading_paused() const { return !may_read(backlog()); }
+
+  void enqueue(std::vector<FramedLine>& lines) {
+    for (auto& line : lines) {
+      queued_bytes_ += line.text.size();
+      queue_.push_back(std::move(line));
+    }
+    lines.clear();
   }
 
   void update_read_watch() {
@@ -98,16 +114,19 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
     char buffer[kReadChunk];
     std::vector<FramedLine> lines;
-    for (;;) {
+    // Stops while the queue is full, so a pipelining client waits in its own socket
+    // buffer instead of in our memory.
+    while (!reading_paused()) {
       ssize_t n = ::recv(fd_.get(), buffer, sizeof buffer, 0);
       if (n > 0) {
         framer_.feed(std::string_view(buffer, static_cast<std::size_t>(n)), lines);
-        if (lines.size() >= kMaxQueuedLines) break;
+        enqueue(lines);
         continue;
       }
       if (n == 0) {
         eof_ = true;
         if (auto last = framer_.finish()) lines.push_back(std::move(*last));
+        enqueue(lines);
         break;
       }
       if (errno == EINTR) continue;
@@ -116,7 +135,6 @@ class Connection : public std::enable_shared_from_this<Connection> {
       fail();
       return;
     }
-    for (auto& line : lines) queue_.push_back(std::move(line));
     process_queue();
     update_read_watch();
     maybe_close();
@@ -125,9 +143,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void process_queue() {
     if (in_dispatch_) return;  // a synchronous reply re-entered; the outer loop continues
     in_dispatch_ = true;
-    while (!busy_ && !queue_.empty() && !closing_) {
+    // Replies the client has not taken yet hold the rest back: answering them now would
+    // only move the requests from the queue into unsent replies, which are larger.
+    while (!busy_ && !queue_.empty() && !closing_ && may_dispatch(backlog())) {
       FramedLine line = std::move(queue_.front());
       queue_.pop_front();
+      queued_bytes_ -= line.text.size();
       busy_ = true;
       std::weak_ptr<Connection> weak = weak_from_this();
       server_.handler_(line, client_gone_.get_token(), [weak](std::string reply) {
@@ -187,6 +208,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   UniqueFd fd_;
   LineFramer framer_;
   std::deque<FramedLine> queue_;
+  std::size_t queued_bytes_ = 0;  // text of the lines in queue_
   std::string out_;
   SourceGuard read_watch_;
   SourceGuard write_watch_;
@@ -197,13 +219,17 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::stop_source client_gone_;
 };
 
-Server::Server(UniqueFd listen_fd, uid_t allowed_uid, LineHandler handler)
-    : listen_fd_(std::move(listen_fd)), allowed_uid_(allowed_uid), handler_(std::move(handler)) {
+Server::Server(UniqueFd listen_fd, uid_t allowed_uid, LineHandler handler, const Clock& clock)
+    : listen_fd_(std::move(listen_fd)),
+      allowed_uid_(allowed_uid),
+      refusal_log_(clock, kRefusalLogInterval),
+      handler_(std::move(handler)) {
   listen_source_ = g_unix_fd_add(listen_fd_.get(), G_IO_IN, &Server::on_accept, this);
 }
 
 Server::~Server() {
   stop_accepting();
+  if (refusal_summary_source_ != 0) g_source_remove(refusal_summary_source_);
   for (auto& [id, conn] : connections_) conn->detach();
 }
 
@@ -211,6 +237,10 @@ void Server::stop_accepting() {
   if (listen_source_ != 0) {
     g_source_remove(listen_source_);
     listen_source_ = 0;
+  }
+  if (retry_source_ != 0) {
+    g_source_remove(retry_source_);
+    retry_source_ = 0;
   }
   listen_fd_.reset();
 }
@@ -227,26 +257,51 @@ gboolean Server::on_accept(gint, GIOCondition, gpointer self) {
   return G_SOURCE_CONTINUE;
 }
 
+gboolean Server::on_accept_retry(gpointer self) {
+  auto* server = static_cast<Server*>(self);
+  server->retry_source_ = 0;
+  server->listen_source_ = g_unix_fd_add(server->listen_fd_.get(), G_IO_IN, &Server::on_accept, server);
+  server->accept_pending();
+  return G_SOURCE_REMOVE;
+}
+
+void Server::pause_accepting(int error) {
+  if (!accept_paused_) {
+    accept_paused_ = true;
+    spdlog::warn("cannot accept connections: {}; pausing new connections and retrying every {} ms "
+                 "until a descriptor is free ({} connections open)",
+                 std::strerror(error), kAcceptRetryMs, connections_.size());
+  }
+  if (listen_source_ != 0) {
+    g_source_remove(listen_source_);
+    listen_source_ = 0;
+  }
+  if (retry_source_ == 0) retry_source_ = g_timeout_add(kAcceptRetryMs, &Server::on_accept_retry, this);
+}
+
 void Server::accept_pending() {
-  for (;;) {
+  while (listen_fd_.valid()) {
     UniqueFd client(::accept4(listen_fd_.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC));
     if (!client.valid()) {
-      if (errno == EINTR) continue;
-      if (errno != EAGAIN && errno != EWOULDBLOCK) {
-        spdlog::warn("accept failed: {}", std::strerror(errno));
-      }
+      const int error = errno;
+      if (error == EINTR) continue;
+      if (error == EAGAIN || error == EWOULDBLOCK) return;
+      // The peer gave up before we took it: the next one may be fine.
+      if (error == ECONNABORTED || error == EPROTO) continue;
+      // EMFILE, ENFILE, ENOBUFS, ENOMEM: nothing to accept with until something is freed;
+      // anything else would fail the same way at once, so it waits the same way.
+      pause_accepting(error);
       return;
+    }
+    if (accept_paused_) {
+      accept_paused_ = false;
+      spdlog::info("accepting connections again ({} open)", connections_.size());
     }
     ucred cred{};
     socklen_t len = sizeof(cred);
     if (::getsockopt(client.get(), SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 ||
         cred.uid != allowed_uid_) {
-      spdlog::warn("refused a client of uid {} (pid {}): this daemon serves uid {} only",
-                   cred.uid, cred.pid, allowed_uid_);
-      const std::string refusal = protocol::to_line(protocol::error_envelope(
-          nullptr, make_error(ErrorCode::kPermDenied,
-                              "this daemon serves only uid " + std::to_string(allowed_uid_))));
-      (void)::send(client.get(), refusal.data(), refusal.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+      refuse(client, cred);
       continue;
     }
     const std::uint64_t id = next_id_++;
@@ -254,6 +309,37 @@ void Server::accept_pending() {
     connections_.emplace(id, conn);
     conn->start();
   }
+}
+
+void Server::refuse(const UniqueFd& client, const ucred& cred) {
+  const auto verdict = refusal_log_.note();
+  if (verdict.log) {
+    spdlog::warn("refused a client of uid {} (pid {}): this daemon serves uid {} only{}", cred.uid,
+                 cred.pid, allowed_uid_,
+                 verdict.left_out_before == 0
+                     ? std::string()
+                     : " (" + std::to_string(verdict.left_out_before) + " more refused before, not logged)");
+  } else if (refusal_summary_source_ == 0) {
+    // The flood may stop here: a summary still reports what was left out.
+    const auto interval = std::chrono::duration_cast<std::chrono::milliseconds>(kRefusalLogInterval);
+    refusal_summary_source_ =
+        g_timeout_add(static_cast<guint>(interval.count()), &Server::on_refusal_summary, this);
+  }
+  const std::string refusal = protocol::to_line(protocol::error_envelope(
+      nullptr, make_error(ErrorCode::kPermDenied,
+                          "this daemon serves only uid " + std::to_string(allowed_uid_))));
+  (void)::send(client.get(), refusal.data(), refusal.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+gboolean Server::on_refusal_summary(gpointer self) {
+  auto* server = static_cast<Server*>(self);
+  if (auto count = server->refusal_log_.take_summary()) {
+    spdlog::warn("refused {} more clients of other uids in the last {} s", *count,
+                 std::chrono::duration_cast<std::chrono::seconds>(kRefusalLogInterval).count());
+  }
+  if (server->refusal_log_.left_out() > 0) return G_SOURCE_CONTINUE;
+  server->refusal_summary_source_ = 0;
+  return G_SOURCE_REMOVE;
 }
 
 void Server::close_connection(std::uint64_t id) {

@@ -16,121 +16,18 @@
 
 #include <gtest/gtest.h>
 
+#include "daemon_process.h"
 #include "socket_client.h"
 #include "store/migrations.h"
-#include "temp_dir.h"
 
 namespace companyos {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::CliResult;
+using testing::DaemonProcess;
 using testing::LineClient;
-
-struct Process {
-  pid_t pid = -1;
-  std::string stderr_path;
-
-  // Exit status, or -1 if it did not exit in time.
-  int wait(std::chrono::milliseconds timeout = 10s) {
-    auto deadline = std::chrono::steady_clock::now() + timeout;
-    int status = 0;
-    while (std::chrono::steady_clock::now() < deadline) {
-      pid_t r = ::waitpid(pid, &status, WNOHANG);
-      if (r == pid) {
-        pid = -1;
-        if (WIFEXITED(status)) return WEXITSTATUS(status);
-        return 128 + WTERMSIG(status);
-      }
-      std::this_thread::sleep_for(5ms);
-    }
-    return -1;
-  }
-  std::string stderr_text() const {
-    std::ifstream in(stderr_path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
-  ~Process() {
-    if (pid > 0) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, nullptr, 0);
-    }
-  }
-};
-
-// Starts argv with stdout/stderr to files; `before_exec` runs in the child.
-std::unique_ptr<Process> spawn(const std::vector<std::string>& argv, const std::string& out_dir,
-                               const std::function<void()>& before_exec = {}) {
-  static std::atomic<int> counter{0};
-  auto proc = std::make_unique<Process>();
-  const int n = counter++;
-  proc->stderr_path = out_dir + "/stderr-" + std::to_string(n);
-  const std::string stdout_path = out_dir + "/stdout-" + std::to_string(n);
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    int err = ::open(proc->stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    int out = ::open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ::dup2(err, 2);
-    ::dup2(out, 1);
-    if (before_exec) before_exec();
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    ::execv(args[0], args.data());
-    ::_exit(127);
-  }
-  proc->pid = pid;
-  return proc;
-}
-
-struct CliResult {
-  int exit_code;
-  std::string out;
-  std::string err;
-};
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-class DaemonProcess : public ::testing::Test {
- protected:
-  void SetUp() override {
-    ASSERT_EQ(::chmod(tmp_.path().c_str(), 0700), 0);
-    socket_ = tmp_.file("run/control.sock");
-    db_ = tmp_.file("state/companyos.db");
-  }
-
-  std::unique_ptr<Process> start_daemon(std::vector<std::string> extra = {}) {
-    std::vector<std::string> argv = {COMPANYOSD_PATH, "--socket", socket_, "--db", db_};
-    argv.insert(argv.end(), extra.begin(), extra.end());
-    return spawn(argv, tmp_.path().string());
-  }
-
-  std::unique_ptr<Process> start_serving() {
-    auto daemon = start_daemon();
-    EXPECT_TRUE(testing::wait_until_serving(socket_, 10s)) << daemon->stderr_text();
-    return daemon;
-  }
-
-  CliResult cli(std::vector<std::string> args) {
-    std::vector<std::string> argv = {COMPANYOS_CLI_PATH};
-    argv.insert(argv.end(), args.begin(), args.end());
-    auto proc = spawn(argv, tmp_.path().string());
-    int code = proc->wait(30s);
-    std::string out_path = proc->stderr_path;
-    out_path.replace(out_path.rfind("stderr-"), 7, "stdout-");
-    return CliResult{code, read_file(out_path), proc->stderr_text()};
-  }
-
-  testing::TempDir tmp_;
-  std::string socket_;
-  std::string db_;
-};
+using testing::spawn;
 
 TEST_F(DaemonProcess, ServesStatusAndCleansUpOnSigterm) {
   auto daemon = start_serving();

@@ -49,8 +49,27 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"params_string", R"({"id":"q","method":"ping","params":"x"})", false, false, "q"},
         Case{"id_object", R"({"id":{},"method":"ping"})", false, false, nullptr},
         Case{"unknown_field", R"({"id":9,"method":"ping","extra":1})", false, false, 9},
-        Case{"trailing_garbage", R"({"id":1,"method":"ping"} x)", false, false, nullptr}),
+        Case{"trailing_garbage", R"({"id":1,"method":"ping"} x)", false, false, nullptr},
+        // The request object is one level: params holding 126 more make 128 in all.
+        Case{"nesting_at_the_limit",
+             R"({"id":1,"method":"ping","params":{"v":)" + std::string(126, '[') +
+                 std::string(126, ']') + "}}",
+             false, true, nullptr},
+        Case{"nesting_past_the_limit",
+             R"({"id":1,"method":"ping","params":{"v":)" + std::string(127, '[') +
+                 std::string(127, ']') + "}}",
+             false, false, nullptr}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
+
+TEST(RequestParsing, TooDeepANestingNamesTheLimit) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  auto parsed = parse_request(FramedLine{R"({"id":1,"method":"settings.set","params":{"key":"max_level","value":)" + deep + "}}", false});
+  ASSERT_TRUE(std::holds_alternative<RequestError>(parsed));
+  const auto& err = std::get<RequestError>(parsed).error;
+  EXPECT_EQ(err.code, ErrorCode::kInvalidArgs);
+  EXPECT_EQ(err.details["max_depth"], 128) << err.details.dump();
+  EXPECT_NE(err.message.find("128"), std::string::npos) << err.message;
+}
 
 TEST(RequestParsing, KeepsIdMethodAndParams) {
   auto parsed = parse_request(FramedLine{R"({"id":"abc","method":"settings.get","params":{"key":"max_level"}})", false});

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "companyos/protocol.h"
+#include "core/clock.h"
 #include "core/result.h"
 #include "daemon/server/request.h"
 #include "daemon/server/socket_setup.h"
@@ -50,8 +51,14 @@ std::vector<HeldRequest>& held_requests() {
 
 // Answers "echo" at once, "later" after params.ms on a timer, "big" with params.bytes of data,
 // "hold" when the test calls its done.
+std::atomic<int>& dispatched_requests() {
+  static std::atomic<int> count{0};
+  return count;
+}
+
 void test_handler(const FramedLine& line, std::stop_token client_gone,
                   std::function<void(std::string)> done) {
+  ++dispatched_requests();
   auto parsed = parse_request(line);
   if (auto* bad = std::get_if<RequestError>(&parsed)) {
     done(protocol::to_line(protocol::error_envelope(bad->id, bad->error)));
@@ -92,7 +99,7 @@ class ServerTest : public ::testing::Test {
     path_ = tmp_.file("s");
     auto listener = listen_on_path(path_);
     ASSERT_TRUE(listener.ok()) << listener.error().message;
-    server_ = std::make_unique<Server>(std::move(listener->fd), ::geteuid(), test_handler);
+    server_ = std::make_unique<Server>(std::move(listener->fd), ::geteuid(), test_handler, clock_);
   }
   void TearDown() override {
     held_requests().clear();
@@ -103,6 +110,7 @@ class ServerTest : public ::testing::Test {
 
   companyos::testing::TempDir tmp_;
   std::string path_;
+  FakeClock clock_;
   std::unique_ptr<Server> server_;
 };
 
@@ -198,6 +206,50 @@ TEST_F(ServerTest, ManyClientsAtOnce) {
   EXPECT_TRUE(finished) << done.load();
 }
 
+// A client that pipelines and does not read is answered only as far as its unsent
+// replies stay under the bound (1 MiB) — not 19 MiB at once — and the rest follow, in
+// order, as it reads.
+TEST_F(ServerTest, APipeliningClientThatDoesNotReadIsAnsweredOnlyAsItReads) {
+  constexpr int kRequests = 300;
+  constexpr unsigned kReplyBytes = 64 * 1024;
+  LineClient c(companyos::testing::connect_unix(path_));
+  std::string burst;
+  for (int i = 0; i < kRequests; ++i) {
+    burst += nlohmann::json{{"id", i}, {"method", "big"}, {"params", {{"bytes", kReplyBytes}}}}.dump() + "\n";
+  }
+  dispatched_requests() = 0;
+  ASSERT_TRUE(c.send_raw(burst));  // ~17 KB: the socket buffer takes it all
+  // Run the server until it stops answering (nothing changes for 200 ms).
+  int last = -1;
+  auto stable_since = std::chrono::steady_clock::now();
+  ASSERT_TRUE(spin_until([&] {
+    const int now = dispatched_requests().load();
+    if (now != last) {
+      last = now;
+      stable_since = std::chrono::steady_clock::now();
+    }
+    return now > 0 && std::chrono::steady_clock::now() - stable_since > 200ms;
+  }));
+  // 1 MiB of unsent replies, plus what the socket's buffers took, plus the one that
+  // crossed the bound: a few dozen 64 KiB replies at most.
+  EXPECT_LT(dispatched_requests().load(), 60) << "dispatch ran ahead of a client that does not read";
+
+  std::vector<nlohmann::json> ids;
+  std::atomic<bool> finished{false};
+  std::thread reader([&] {
+    for (int i = 0; i < kRequests; ++i) {
+      auto r = c.read_reply();
+      if (!r) break;
+      ids.push_back((*r)["id"]);
+    }
+    finished = true;
+  });
+  EXPECT_TRUE(spin_until([&] { return finished.load(); }, 30s));
+  reader.join();
+  ASSERT_EQ(ids.size(), static_cast<std::size_t>(kRequests)) << "dispatch never resumed";
+  for (int i = 0; i < kRequests; ++i) EXPECT_EQ(ids[static_cast<std::size_t>(i)], i);
+}
+
 // A killed client closes its socket with a request in flight: the handler learns it, so
 // work nobody will read (a long wait) can end. A client that only shut down its sending
 // side still reads its reply, so it is not gone.
@@ -247,11 +299,12 @@ TEST(ServerPeerCredentials, AClientOfAnotherUidIsRefused) {
   ASSERT_EQ(::chmod(path.c_str(), 0666), 0);
   ASSERT_EQ(::listen(listen_fd.get(), 8), 0);
   std::atomic<int> handled{0};
+  FakeClock clock;
   Server server(std::move(listen_fd), ::geteuid(), [&](const FramedLine& line, std::stop_token client_gone,
                                                          std::function<void(std::string)> done) {
     ++handled;
     test_handler(line, std::move(client_gone), std::move(done));
-  });
+  }, clock);
 
   pid_t child = ::fork();
   ASSERT_GE(child, 0);

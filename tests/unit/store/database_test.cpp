@@ -1,6 +1,8 @@
 #include "store/database.h"
 
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -39,6 +41,60 @@ TEST(Database, AnExistingFileIsMadePrivate) {
   ASSERT_EQ(::chmod(path.c_str(), 0644), 0);
   ASSERT_TRUE(Database::open(path).ok());
   EXPECT_EQ(mode_of(path), 0600U);
+}
+
+// A permissive umask (a user's shell, a test harness) must not leak into the store's
+// mode, nor into the -wal and -shm files that hold the same data.
+TEST(Database, TheStoreAndItsWalAreCreatedPrivateUnderAPermissiveUmask) {
+  testing::TempDir dir;
+  const std::string path = dir.file("store.db");
+  const mode_t previous = ::umask(022);
+  auto db = Database::open(path);
+  ::umask(previous);
+  ASSERT_TRUE(db.ok()) << db.error().message;
+  ASSERT_TRUE(db->exec("INSERT INTO settings VALUES ('max_level', '2', 0)").ok());
+  EXPECT_EQ(mode_of(path), 0600U);
+  EXPECT_EQ(mode_of(path + "-wal"), 0600U);
+  EXPECT_EQ(mode_of(path + "-shm"), 0600U);
+}
+
+// What another process sees of our locks: an outside client (a fresh process, not a fork,
+// which would share this process's lock bookkeeping) reads the store and closes it. It may
+// checkpoint and delete the WAL only when it finds no other connection, and this process
+// still has two open.
+bool outside_client_deleted_the_wal(const std::string& path) {
+  const pid_t child = ::fork();
+  if (child == 0) {
+    const char* script =
+        "import sqlite3, sys\n"
+        "c = sqlite3.connect(sys.argv[1])\n"
+        "c.execute('SELECT count(*) FROM sqlite_master').fetchall()\n"
+        "c.close()\n";
+    ::execl(PYTHON3_PATH, PYTHON3_PATH, "-c", script, path.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  int status = 0;
+  EXPECT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the outside client could not read";
+  struct stat st{};
+  return ::stat((path + "-wal").c_str(), &st) != 0;
+}
+
+TEST(Database, OpeningTheStoreAgainKeepsTheLocksOfTheConnectionAlreadyOpen) {
+  testing::TempDir dir;
+  const std::string path = dir.file("store.db");
+  auto first = Database::open(path);
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  ASSERT_TRUE(first->exec("INSERT INTO settings VALUES ('max_level', '2', 0)").ok());
+  auto second = Database::open(path);  // the daemon opens one for requests, one for runs
+  ASSERT_TRUE(second.ok()) << second.error().message;
+  EXPECT_FALSE(outside_client_deleted_the_wal(path))
+      << "the second open dropped the first connection's locks";
+  ASSERT_TRUE(first->exec("INSERT INTO settings VALUES ('unattended', 'true', 0)").ok());
+  auto count = second->prepare("SELECT count(*) FROM settings");
+  ASSERT_TRUE(count.ok());
+  ASSERT_TRUE(*count->step());
+  EXPECT_EQ(count->column_int64(0), 2);
 }
 
 TEST(Database, UnopenablePathIsAnError) {
