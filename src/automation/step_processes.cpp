@@ -9,6 +9,7 @@
 #include <iterator>
 #include <memory>
 #include <system_error>
+#include <utility>
 
 #include <glib.h>
 #include <spdlog/spdlog.h>
@@ -34,17 +35,19 @@ std::optional<pid_t> as_pid(std::string_view text) {
   return value;
 }
 
-// Own processes only: another user's environment is not readable anyway.
-std::vector<pid_t> carriers(std::string_view token) {
-  std::vector<pid_t> found;
+// One pass over /proc for every record: each process's environment is read once. Own
+// processes only: another user's environment is not readable anyway.
+void find_carriers(std::vector<std::pair<StepRecord, KilledStep>>& steps) {
   std::error_code error;
   const pid_t self = ::getpid();
   for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
     const auto pid = as_pid(entry.path().filename().string());
     if (!pid || *pid == self) continue;
-    if (carries_token(read_all(entry.path() / "environ"), token)) found.push_back(*pid);
+    const std::string environ = read_all(entry.path() / "environ");
+    for (auto& [record, step] : steps) {
+      if (carries_token(environ, record.token)) step.pids.push_back(*pid);
+    }
   }
-  return found;
 }
 
 }  // namespace
@@ -110,25 +113,28 @@ void StepProcessRecord::remove(const std::string& token) {
 }
 
 std::vector<KilledStep> StepProcessRecord::kill_left_over() {
-  std::vector<KilledStep> killed;
+  std::vector<std::pair<StepRecord, KilledStep>> steps;
   std::error_code error;
   const std::string boot = boot_id();
   for (const auto& entry : std::filesystem::directory_iterator(directory_, error)) {
-    const auto record = parse_record(entry.path().filename().string(), read_all(entry.path()));
-    if (record && record->boot_id == boot) {
-      KilledStep step{record->run_id, carriers(record->token)};
-      for (const pid_t pid : step.pids) {
-        // The groups they lead take along what cleared its environment but kept the group.
-        if (::getpgid(pid) == pid) ::kill(-pid, SIGKILL);
-        if (::kill(pid, SIGKILL) != 0 && errno != ESRCH) {
-          spdlog::warn("cannot kill process {} left by run {}: {}", pid, record->run_id,
-                       std::error_code(errno, std::generic_category()).message());
-        }
-      }
-      if (!step.pids.empty()) killed.push_back(std::move(step));
-    }
+    auto record = parse_record(entry.path().filename().string(), read_all(entry.path()));
+    if (record && record->boot_id == boot) steps.emplace_back(*record, KilledStep{record->run_id, {}});
     std::error_code ignored;
     std::filesystem::remove(entry.path(), ignored);
+  }
+  if (steps.empty()) return {};
+  find_carriers(steps);
+  std::vector<KilledStep> killed;
+  for (auto& [record, step] : steps) {
+    for (const pid_t pid : step.pids) {
+      // The groups they lead take along what cleared its environment but kept the group.
+      if (::getpgid(pid) == pid) ::kill(-pid, SIGKILL);
+      if (::kill(pid, SIGKILL) != 0 && errno != ESRCH) {
+        spdlog::warn("cannot kill process {} left by run {}: {}", pid, record.run_id,
+                     std::error_code(errno, std::generic_category()).message());
+      }
+    }
+    if (!step.pids.empty()) killed.push_back(std::move(step));
   }
   return killed;
 }

@@ -74,9 +74,20 @@ std::optional<std::u32string> decode_utf8(std::string_view text) {
   return decoded;
 }
 
+namespace {
+
+char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+}  // namespace
+
 bool equals_ignoring_ascii_case(std::string_view a, std::string_view b) {
-  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-  return std::ranges::equal(a, b, {}, lower, lower);
+  return std::ranges::equal(a, b, {}, ascii_lower, ascii_lower);
+}
+
+std::string ascii_lowercase(std::string_view text) {
+  std::string lower(text);
+  std::ranges::transform(lower, lower.begin(), ascii_lower);
+  return lower;
 }
 
 }  // namespace companyos

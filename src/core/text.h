@@ -24,6 +24,8 @@ std::optional<std::u32string> decode_utf8(std::string_view text);
 // Equal but for the case of ASCII letters (as g_ascii_strcasecmp, without the C strings):
 // app names, WM_CLASS, key and month names. Other bytes must be equal.
 bool equals_ignoring_ascii_case(std::string_view a, std::string_view b);
+// The text with ASCII letters in lower case, other bytes as they are.
+std::string ascii_lowercase(std::string_view text);
 
 // C0 controls, DEL, and C1 controls as UTF-8 encodes them (0xC2 0x80–0x9F).
 inline bool has_control_characters(std::string_view text) {

@@ -92,7 +92,6 @@ Result<ResolvedWindow> choose_window(const Result<std::vector<a11y::AppInfo>>& a
 
 Result<ResolvedWindow> resolve_window(a11y::Observer& observer, x11::Connection& connection,
                                       Deadline deadline, const a11y::WindowQuery& query, Fallback fallback) {
-  if (auto allowed = a11y::check_observation_allowed(query.app); !allowed) return std::move(allowed).take_error();
   auto clients = x11::list_windows(connection);
   if (!clients) return std::move(clients).take_error();
   return choose_window(observer.apps(deadline), *clients, query, fallback);

@@ -1,9 +1,8 @@
 #include "daemon/methods/observation.h"
 
-#include <algorithm>
-
 #include "a11y/observer.h"
 #include "a11y/ref.h"
+#include "core/text.h"
 #include "daemon/server/worker_pool.h"
 
 namespace companyos::daemon::methods {
@@ -34,9 +33,7 @@ std::string lane_of(const nlohmann::json& params, const a11y::SnapshotStore& sna
   }
   if (app.empty()) return {};
   // App names match case-insensitively, so "Gedit" and "gedit" share a lane.
-  std::transform(app.begin(), app.end(), app.begin(),
-                 [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; });
-  return "app:" + app;
+  return "app:" + ascii_lowercase(app);
 }
 
 namespace {

@@ -37,12 +37,17 @@ void WorkerPool::run(Job job, Reply done, std::string lane) {
   if (auto admitted = lanes_.admit(key, std::move(task))) start(std::move(*admitted));
 }
 
-void WorkerPool::finished(const std::string& lane, const Result<nlohmann::json>& result) {
-  if (!result && result.error().code == ErrorCode::kAppUnresponsive) {
+std::optional<Error> WorkerPool::unanswered(const Result<nlohmann::json>& result) {
+  if (result || result.error().code != ErrorCode::kAppUnresponsive) return std::nullopt;
+  return result.error();
+}
+
+void WorkerPool::finished(const std::string& lane, const std::optional<Error>& unanswered) {
+  if (unanswered) {
     // The app did not answer: what waits behind it would wait out its deadline and learn
     // the same, or less (an expired call reads as a missing app).
     for (auto& waiting : lanes_.take_waiting(lane)) {
-      Error error = result.error();
+      Error error = *unanswered;
       error.details["reason"] = "queued_behind_unanswered_requests";
       waiting->done(std::move(error));
     }
@@ -59,9 +64,8 @@ void WorkerPool::start(std::unique_ptr<Task> task) {
     std::string message = raw_error != nullptr ? raw_error->message : "thread pool refused work";
     g_clear_error(&raw_error);
     const std::string lane = reclaimed->lane;
-    Result<nlohmann::json> refused = make_error(ErrorCode::kInternal, "cannot start worker: " + message);
-    reclaimed->done(refused);
-    finished(lane, refused);
+    reclaimed->done(make_error(ErrorCode::kInternal, "cannot start worker: " + message));
+    finished(lane, std::nullopt);
   }
 }
 
@@ -79,9 +83,10 @@ void WorkerPool::execute(gpointer data, gpointer self_ptr) {
       self->main_context_, G_PRIORITY_DEFAULT,
       [](gpointer p) -> gboolean {
         auto* t = static_cast<Task*>(p);
-        const Result<nlohmann::json> result = *t->result;
+        // Only an APP_UNRESPONSIVE error is kept past done(): a reply is never copied.
+        const std::optional<Error> unresponsive = unanswered(*t->result);
         t->done(std::move(*t->result));
-        if (WorkerPool* pool = *t->pool) pool->finished(t->lane, result);
+        if (WorkerPool* pool = *t->pool) pool->finished(t->lane, unresponsive);
         return G_SOURCE_REMOVE;
       },
       task.release(), [](gpointer p) { TaskPtr(static_cast<Task*>(p)); });

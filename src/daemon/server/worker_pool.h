@@ -5,6 +5,7 @@
 #include <functional>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <glib.h>
@@ -41,7 +42,9 @@ class WorkerPool {
  private:
   static void execute(gpointer task, gpointer self);
   void start(std::unique_ptr<Task> task);
-  void finished(const std::string& lane, const Result<nlohmann::json>& result);
+  // The error a lane's waiting jobs are answered with: the result's, if APP_UNRESPONSIVE.
+  static std::optional<Error> unanswered(const Result<nlohmann::json>& result);
+  void finished(const std::string& lane, const std::optional<Error>& unanswered);
 
   GMainContext* main_context_;
   GThreadPool* pool_ = nullptr;

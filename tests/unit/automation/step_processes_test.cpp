@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <thread>
 
 #include "automation/command_process.h"
@@ -75,6 +76,19 @@ class StepProcessRecordTest : public ::testing::Test {
     return std::nullopt;
   }
 
+  // Until the child's environment shows `token` (at most 5 s): posix_spawn returns while
+  // exec still sets up the new program's environment, which /proc shows empty till then.
+  bool shows_token(pid_t pid, const std::string& token) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (std::chrono::steady_clock::now() < until) {
+      std::ifstream in("/proc/" + std::to_string(pid) + "/environ", std::ios::binary);
+      const std::string environ((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      if (carries_token(environ, token)) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return false;
+  }
+
   std::filesystem::path root_;
 };
 
@@ -90,6 +104,8 @@ TEST_F(StepProcessRecordTest, TheNextDaemonKillsWhatCarriesARecordedTokenAndNoth
   const pid_t other = sleeper({"PATH=/usr/bin:/bin", std::string(kStepTokenVariable) + "=someone-else"});
   ASSERT_GT(ours, 0);
   ASSERT_GT(other, 0);
+  ASSERT_TRUE(shows_token(ours, token));
+  ASSERT_TRUE(shows_token(other, "someone-else"));
   StepProcessRecord next(root_ / "steps");
   const auto killed = next.kill_left_over();
   ASSERT_EQ(killed.size(), 1u);

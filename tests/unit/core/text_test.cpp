@@ -112,5 +112,14 @@ TEST(DecodeUtf8, RejectsMalformedText) {
   }
 }
 
+TEST(AsciiCase, FoldsOnlyAsciiLetters) {
+  EXPECT_TRUE(equals_ignoring_ascii_case("GEdit", "gedit"));
+  EXPECT_TRUE(equals_ignoring_ascii_case("", ""));
+  EXPECT_FALSE(equals_ignoring_ascii_case("gedit", "gedit "));
+  EXPECT_FALSE(equals_ignoring_ascii_case("\xC3\x84", "\xC3\xA4"));  // non-ASCII bytes are compared as they are
+  EXPECT_EQ(ascii_lowercase("Mouse-Pad_2 \xC3\x84"), "mouse-pad_2 \xC3\x84");
+  EXPECT_EQ(ascii_lowercase(""), "");
+}
+
 }  // namespace
 }  // namespace companyos
