@@ -122,7 +122,7 @@ TEST_F(Apps, ListsTheFixtureWithItsPidToolkitAndWindow) {
   EXPECT_EQ(app.toolkit, "gtk");
   EXPECT_TRUE(app.toolkit_version.starts_with("3.")) << app.toolkit_version;
   ASSERT_EQ(app.windows.size(), 1u);
-  const WindowInfo& window = app.windows.front();
+  WindowInfo window = app.windows.front();
   EXPECT_EQ(window.title, "Apps Fixture");
   EXPECT_EQ(window.role, "frame");
   EXPECT_EQ(window.pid, fixture.pid());
@@ -131,7 +131,17 @@ TEST_F(Apps, ListsTheFixtureWithItsPidToolkitAndWindow) {
 
   // The X server's client window lies within the AT-SPI frame, which GTK3 reports with
   // the window manager's decorations (title bar, border) included.
-  const auto x11 = x11_geometry("Apps Fixture");
+  // The window manager reparents and places the window after it is mapped, so both views
+  // are re-read until they settle (or the deadline passes and the last pair is judged).
+  auto x11 = x11_geometry("Apps Fixture");
+  for (const auto give_up = std::chrono::steady_clock::now() + 10s;
+       !(x11 && inside(*x11, *window.bounds)) && std::chrono::steady_clock::now() < give_up;) {
+    std::this_thread::sleep_for(50ms);
+    x11 = x11_geometry("Apps Fixture");
+    if (auto again = wait_for_app(observer_, fixture.pid(), 2s)) {
+      if (again->windows.size() == 1 && again->windows.front().bounds) window = again->windows.front();
+    }
+  }
   ASSERT_TRUE(x11.has_value()) << "xwininfo does not see the window";
   EXPECT_TRUE(inside(*x11, *window.bounds))
       << "X " << x11->x << "," << x11->y << " " << x11->width << "x" << x11->height

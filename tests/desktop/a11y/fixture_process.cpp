@@ -1,5 +1,6 @@
 #include "fixture_process.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -85,7 +86,13 @@ std::optional<AppInfo> wait_for_app(Observer& observer, int pid, std::chrono::mi
   while (std::chrono::steady_clock::now() < give_up) {
     if (auto apps = observer.apps(in(std::chrono::seconds(2)))) {
       for (const AppInfo& app : *apps) {
-        if (app.pid == pid && !app.windows.empty()) return app;
+        // A window is listed before GTK lays it out (bounds 1x1 at 0,0); wait for its size.
+        const bool laid_out =
+            !app.windows.empty() &&
+            std::all_of(app.windows.begin(), app.windows.end(), [](const WindowInfo& window) {
+              return window.bounds && window.bounds->width > 1 && window.bounds->height > 1;
+            });
+        if (app.pid == pid && laid_out) return app;
       }
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));

@@ -35,7 +35,8 @@ class FixtureProcess {
   GObjectPtr<GSubprocess> process_;
 };
 
-// Polls the observer until an app with this pid lists a window, or the deadline passes.
+// Polls the observer until an app with this pid lists its windows laid out (larger than
+// 1x1), or the deadline passes.
 std::optional<AppInfo> wait_for_app(Observer& observer, int pid,
                                     std::chrono::milliseconds timeout = std::chrono::seconds(20));
 
