@@ -49,10 +49,12 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
       for (const auto& w : data["windows"]) {
         rows.push_back({{"id", w["id"]}, {"app", w["app"]}, {"pid", w["pid"]}, {"title", w["title"]},
                         {"bounds", bounds_text(w["bounds"])}, {"active", w["active"]},
-                        {"x11", w["x11_window"]}});
+                        {"x11", w["x11_window"]},
+                        {"state", w.value("responsive", true) ? "ok" : "not responding"}});
       }
       render_table(std::cout, rows, {{"ID", "id"}, {"APP", "app"}, {"PID", "pid"}, {"TITLE", "title"},
-                                     {"BOUNDS", "bounds"}, {"ACTIVE", "active"}, {"X11", "x11"}});
+                                     {"BOUNDS", "bounds"}, {"ACTIVE", "active"}, {"X11", "x11"},
+                                     {"STATE", "state"}});
     };
   });
 

@@ -220,7 +220,15 @@ Result<std::vector<AppInfo>> list_apps(Bus& bus, Deadline deadline, const ListOp
     for (WindowInfo& window : info.windows) {
       window.app_name = info.name;
       window.pid = info.pid;
-      bus.remember_window(window);
+    }
+    if (info.responsive) {
+      bus.remember_windows(info.bus_name, info.windows);
+    } else if (!info.policy_denied) {
+      // A window whose state did not arrive was dropped above: list what the last complete
+      // listing saw instead, marked as not answering, so no window silently disappears.
+      if (auto known = bus.known_windows(info.bus_name); !known.empty()) info.windows = std::move(known);
+      if (!info.pid && !info.windows.empty()) info.pid = info.windows.front().pid;
+      for (WindowInfo& window : info.windows) window.responsive = false;
     }
     apps.push_back(std::move(info));
   }

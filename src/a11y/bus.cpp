@@ -210,21 +210,30 @@ Result<Pipeline> Bus::pipeline(const AppChannel& app, Deadline deadline) {
   return error;
 }
 
-void Bus::remember_window(const WindowInfo& window) {
+void Bus::remember_windows(const std::string& bus_name, std::vector<WindowInfo> windows) {
   std::lock_guard lock(mutex_);
-  windows_.insert_or_assign(window.id, window);
+  windows_.insert_or_assign(bus_name, std::move(windows));
+}
+
+std::vector<WindowInfo> Bus::known_windows(const std::string& bus_name) const {
+  std::lock_guard lock(mutex_);
+  auto found = windows_.find(bus_name);
+  return found == windows_.end() ? std::vector<WindowInfo>{} : found->second;
 }
 
 std::optional<WindowInfo> Bus::known_window(const std::string& id) const {
   std::lock_guard lock(mutex_);
-  auto found = windows_.find(id);
-  if (found == windows_.end()) return std::nullopt;
-  return found->second;
+  for (const auto& [bus_name, windows] : windows_) {
+    for (const WindowInfo& window : windows) {
+      if (window.id == id) return window;
+    }
+  }
+  return std::nullopt;
 }
 
 void Bus::forget_app(const std::string& bus_name) {
   std::lock_guard lock(mutex_);
-  std::erase_if(windows_, [&](const auto& entry) { return entry.second.bus_name == bus_name; });
+  windows_.erase(bus_name);
   auto found = app_channels_.find(bus_name);
   if (found == app_channels_.end()) return;
   if (found->second.peer_to_peer) pool_->drop(found->second.address);
@@ -251,8 +260,7 @@ void Bus::keep_only(const std::vector<std::string>& live_bus_names) {
   for (const auto& [bus_name, channel] : app_channels_) addresses.insert(channel.address);
   pool_->keep_only(addresses);
   std::erase_if(app_names_, [&](const auto& entry) { return !live.contains(entry.first); });
-  std::erase_if(windows_,
-                [&](const auto& entry) { return !live.contains(entry.second.bus_name); });
+  std::erase_if(windows_, [&](const auto& entry) { return !live.contains(entry.first); });
 }
 
 }  // namespace companyos::a11y

@@ -60,10 +60,12 @@ class Bus {
   // Last name an app reported, so an app that stopped answering is still listed by name.
   void remember_app_name(const std::string& bus_name, const std::string& name);
   std::string known_app_name(const std::string& bus_name) const;
-  // Windows as last listed, by id, so a window named by its id can be read without listing
-  // the desktop first. An id is a function of bus name and object path (read/window_id.h), so it
-  // can only ever name that one window; whether it still exists is for the read to find.
-  void remember_window(const WindowInfo& window);
+  // An app's windows as its last complete listing found them: a window named by its id can
+  // be read without listing the desktop first, and an app that stops answering is still
+  // listed with them. An id is a function of bus name and object path (read/window_id.h), so
+  // it can only ever name that one window; whether it still exists is for the read to find.
+  void remember_windows(const std::string& bus_name, std::vector<WindowInfo> windows);
+  std::vector<WindowInfo> known_windows(const std::string& bus_name) const;
   std::optional<WindowInfo> known_window(const std::string& id) const;
   // Forgets everything about apps that are no longer on the bus.
   void keep_only(const std::vector<std::string>& live_bus_names);
@@ -77,7 +79,7 @@ class Bus {
   std::shared_ptr<ReplyRouter> router_;
   std::unordered_map<std::string, AppChannel> app_channels_;
   std::unordered_map<std::string, std::string> app_names_;
-  std::unordered_map<std::string, WindowInfo> windows_;  // by window id
+  std::unordered_map<std::string, std::vector<WindowInfo>> windows_;  // by bus name
   // Pipelines give their connections back through a weak reference to it.
   std::shared_ptr<ConnectionPool> pool_ = std::make_shared<ConnectionPool>();
 };

@@ -29,6 +29,8 @@ struct WindowInfo {
   std::string bus_name;  // the app's unique name on the accessibility bus
   std::string path;      // the window's object path
   std::optional<int> pid;
+  // false: the app did not answer this listing, so this is the window as last listed.
+  bool responsive = true;
   bool active() const;
 };
 

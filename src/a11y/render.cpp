@@ -114,6 +114,7 @@ nlohmann::json window_to_json(const WindowInfo& window) {
           {"app", window.app_name},
           {"pid", window.pid ? nlohmann::json(*window.pid) : nlohmann::json(nullptr)},
           {"active", window.active()},
+          {"responsive", window.responsive},
           {"states", state_names(window.states)},
           {"bounds", bounds_to_json(window.bounds)}};
 }

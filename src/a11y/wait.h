@@ -12,7 +12,9 @@
 // Errors: INVALID_ARGS for a malformed condition, POLICY_DENIED for password managers and
 // for a value wait on a password field, STALE_REF for a ref that is unknown or whose window
 // has closed (unless waiting for it to be gone), BUS_UNAVAILABLE when the first check finds
-// no accessibility bus. An app that stops answering never ends a wait early: its checks
+// no accessibility bus, APP_NOT_FOUND (details.reason "app_left_bus") when a window_appears
+// or text_appears wait's app was seen on the bus and then no app of its name is there any
+// more (an app not started yet is waited for). An app that stops answering never ends a wait early: its checks
 // are cut at WaitOptions::check_budget, the wait goes on, and at the deadline the result is
 // TIMEOUT (never APP_UNRESPONSIVE) with details.last_seen.unresponsive naming the app.
 // No lock is held while waiting, so other calls are never slowed by a wait.

@@ -221,7 +221,8 @@ void WaitTracker::apply_app_event(const AtspiEvent& event, TimePoint now) {
     closed_any = true;
   }
   if (closed_any) conclude_windows("event", event.received);
-  if (std::holds_alternative<TextAppears>(condition_)) request_check(now);
+  // Whether the app is still on the bus (another instance may be) is for a check to say.
+  if (!std::holds_alternative<WindowClosed>(condition_)) request_check(now);
 }
 
 // Window bookkeeping from the target app's events. Any window event means the window
@@ -302,6 +303,22 @@ bool WaitTracker::fail_if_fatal(const std::optional<Error>& problem) {
   return true;
 }
 
+bool WaitTracker::fail_if_app_left(bool answered, bool app_running, TimePoint now) {
+  if (!answered) return false;
+  if (app_running) {
+    app_seen_running_ = true;
+    return false;
+  }
+  if (!app_seen_running_ || std::holds_alternative<WindowClosed>(condition_)) return false;
+  const std::string& app = app_of(condition_);
+  failure_ = make_error(ErrorCode::kAppNotFound,
+                        "app " + app + " left the accessibility bus during the wait",
+                        {{"app", app}, {"reason", "app_left_bus"},
+                         {"elapsed_ms", ms_between(started_, now)}, {"last_seen", last_seen()}},
+                        "the app exited or crashed; start it again, then repeat the wait");
+  return true;
+}
+
 void WaitTracker::apply_windows(const WindowsSeen& seen, TimePoint now) {
   auto listed = nlohmann::json::array();
   for (const WindowInfo& window : seen.windows) {
@@ -313,6 +330,7 @@ void WaitTracker::apply_windows(const WindowsSeen& seen, TimePoint now) {
   if (fail_if_fatal(seen.problem)) return;
   // An incomplete listing proves nothing about what is absent.
   if (!seen.answered) return;
+  if (fail_if_app_left(seen.answered, seen.app_running, now)) return;
 
   std::set<std::string> present;
   for (const WindowInfo& info : seen.windows) {
@@ -341,7 +359,10 @@ void WaitTracker::apply_text(const TextSeen& seen, TimePoint now) {
                  {"windows_read", seen.windows_read},
                  {"elements_read", seen.nodes_read}};
   if (seen.problem) last_check_["problem"] = error_summary(*seen.problem);
-  if (fail_if_fatal(seen.problem) || !seen.match) return;
+  if (fail_if_fatal(seen.problem) || fail_if_app_left(seen.answered, seen.app_running, now) ||
+      !seen.match) {
+    return;
+  }
   const TextMatch& match = *seen.match;
   conclude(check_source_,
            {{"window", {{"id", match.window.id}, {"title", match.window.title}}},

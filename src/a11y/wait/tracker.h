@@ -124,6 +124,7 @@ class WaitTracker {
   void apply_text(const TextSeen& seen, TimePoint now);
   void apply_element(const ElementSeen& seen, TimePoint now);
   bool fail_if_fatal(const std::optional<Error>& problem);
+  bool fail_if_app_left(bool answered, bool app_running, TimePoint now);
   void conclude_windows(const std::string& seen_by, TimePoint at);
   void conclude(std::string seen_by, nlohmann::json evidence, TimePoint at);
 
@@ -137,6 +138,9 @@ class WaitTracker {
   std::map<std::string, std::string> app_names_;  // bus name → app name
   std::vector<AtspiEvent> unattributed_;
   std::map<std::string, TrackedWindow> windows_;  // key: bus name and path
+  // A check found the app on the bus: once it is gone again, a window or text it was to
+  // show can no longer come, so the wait ends (an app not started yet is waited for).
+  bool app_seen_running_ = false;
 
   bool in_check_ = false;
   bool baseline_done_ = false;

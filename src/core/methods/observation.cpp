@@ -16,7 +16,7 @@ const MethodDeclaration kWindows{
     .summary = "top-level windows (opaque stable ids), with the X11 window where it pairs",
     .params = {{.name = "app", .help = "only this application's windows"}, shared::observation_timeout()},
     .target = TargetKind::kApp,
-    .returns = R"(top-level windows: opaque `id`, app, pid, title, role, states, bounds, `active`, `x11_window` (where it pairs))",
+    .returns = R"(top-level windows: opaque `id`, app, pid, title, role, states, bounds, `active`, `responsive` (false: the app did not answer, so the window as last listed), `x11_window` (where it pairs))",
 };
 
 const MethodDeclaration kSnapshot{

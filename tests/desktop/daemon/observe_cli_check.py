@@ -177,9 +177,49 @@ def check_hung_app(check, alpha):
         check.expect(rc == 1 and env["error"]["code"] == "APP_UNRESPONSIVE",
                      "the hung app's snapshot is APP_UNRESPONSIVE")
         check.expect(elapsed is not None and elapsed < 4.0, f"within its deadline ({elapsed and round(elapsed, 2)} s)")
+        check_hung_app_listed(check)
         check_hung_app_share(check)
     finally:
         os.kill(alpha.process.pid, signal.SIGCONT)
+
+
+def check_hung_app_listed(check):
+    """A hung app's windows are listed as last seen, marked, never silently dropped (they
+    were, with ok: true)."""
+    rc, env, _ = cli("windows")
+    hung = [w for w in env["data"]["windows"] if w["app"] == "obs-alpha"] if rc == 0 else []
+    healthy = [w for w in env["data"]["windows"] if w["app"] == "obs-beta"] if rc == 0 else []
+    check.expect(len(hung) == 1 and hung[0]["responsive"] is False and hung[0]["title"] and
+                 len(healthy) == 1 and healthy[0]["responsive"] is True,
+                 f"windows lists the hung app's window with responsive: false ({hung}, {healthy})")
+    rc, env, _ = cli("apps")
+    apps = {a["name"]: a for a in env["data"]["apps"]} if rc == 0 else {}
+    alpha = apps.get("obs-alpha", {})
+    check.expect(alpha.get("responsive") is False and alpha.get("window_count") == 1 and
+                 alpha["windows"][0]["id"] == (hung[0]["id"] if hung else None),
+                 f"apps lists the hung app, not responding, with its last known window ({alpha})")
+
+
+def check_never_answered(check, tmp):
+    """An app stopped before the daemon ever heard it answer is APP_UNRESPONSIVE, not
+    APP_NOT_FOUND, for every way of naming it; the listing shows it as not responding."""
+    with FixtureApp(FIXTURE, "obs-unheard", os.path.join(tmp, "u.txt")) as unheard:
+        os.kill(unheard.process.pid, signal.SIGSTOP)
+        try:
+            for args in (("snapshot", "--app", "obs-unheard"),
+                         ("find", "--app", "OBS-UNHEARD", "--role", "push button"),
+                         ("click", "--app", "obs-unheard", "--role", "push button", "--name",
+                          "Write effect", "--timeout", "2000")):
+                rc, env, _ = cli(*args)
+                code = env["error"]["code"] if env and not env["ok"] else None
+                check.expect(rc == 1 and code == "APP_UNRESPONSIVE", f"{args[0]} of a never-answered app is APP_UNRESPONSIVE ({code})")
+            rc, env, _ = cli("apps")
+            listed = [a for a in env["data"]["apps"] if a["pid"] == unheard.process.pid] if rc == 0 else []
+            check.expect(len(listed) == 1 and listed[0]["responsive"] is False,
+                         f"apps lists the never-answered app as not responding ({listed})")
+        finally:
+            os.kill(unheard.process.pid, signal.SIGCONT)
+    check.expect(not os.path.exists(os.path.join(tmp, "u.txt")), "and the click was never delivered")
 
 
 def check_hung_app_share(check):
@@ -230,6 +270,7 @@ def main():
         with tempfile.TemporaryDirectory() as tmp:
             check_observation(check, tmp)
             check_twins(check, tmp)
+            check_never_answered(check, tmp)
         rc, env, _ = cli("snapshot", "--app", "no-such-app")
         check.expect(rc == 1 and env["error"]["code"] == "APP_NOT_FOUND", "an unknown app is APP_NOT_FOUND")
     finally:

@@ -213,6 +213,26 @@ def check_text(check, bus, tmp):
                      f"wait --text sees text typed into the entry ({evidence})")
 
 
+def check_app_leaves(check, bus, tmp):
+    """A wait for a window or text of an app that exits ends then, with APP_NOT_FOUND
+    (app_left_bus), instead of running its whole deadline (it ran all 20 s)."""
+    for kind, args in (("text", ("--text", "never shown")), ("window", ("--window", "Never"))):
+        name = unique_name("wait-leave")
+        with FixtureApp(FIXTURE, name, os.path.join(tmp, "leave-" + kind)) as app:
+            wait = start_wait(bus, "--app", name, *args, "--timeout", "20000")
+            try:
+                app.stop()
+                gone_at = time.monotonic()
+                rc, env, _ = wait.result()
+                after = time.monotonic() - gone_at
+            finally:
+                wait.stop()
+        check.expect(rc == 1 and error(env).get("code") == "APP_NOT_FOUND" and
+                     error(env).get("details", {}).get("reason") == "app_left_bus",
+                     f"wait --{kind} ends when its app exits ({rc}, {error(env)})")
+        check.expect(after < 10, f"well before its 20 s deadline ({after:.2f} s after the exit)")
+
+
 def entry_ref(app_name):
     rc, env, _ = cli("find", "--app", app_name, "--role", "text", "--name", "Text")
     elements = data(env).get("elements", [])
@@ -405,6 +425,7 @@ def main():
             check_window_closed(check, bus, tmp)
             check_open_and_close(check, bus, tmp)
             check_text(check, bus, tmp)
+            check_app_leaves(check, bus, tmp)
             check_element(check, bus, tmp)
             check_busy_daemon(check, tmp)
             check_killed_clients_free_their_waits(check, bus)

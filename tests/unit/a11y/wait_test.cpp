@@ -437,6 +437,64 @@ TEST(WaitTracker, WindowAppearsFromListingsAndEvents) {
   }
 }
 
+TEST(WaitTracker, AWaitForWhatAnAppWouldShowEndsWhenTheAppLeavesTheBus) {
+  TextSeen text_running;
+  text_running.app_running = true;
+  TextSeen text_gone;
+  TextSeen text_unanswered;
+  text_unanswered.answered = false;
+  struct Case {
+    const char* what;
+    WaitCondition condition;
+    std::vector<Step> steps;
+    bool fails;
+  };
+  const Case cases[] = {
+      {"window: running, then gone", WindowAppears{"editor", "Report"},
+       {{0, listing({window(kEditor, kDraft, "Draft")})}, {300, no_app()}}, true},
+      {"window: not started yet", WindowAppears{"editor", "Report"},
+       {{0, no_app()}, {250, no_app()}, {500, no_app()}}, false},
+      {"window: started during the wait, still there", WindowAppears{"editor", "Report"},
+       {{0, no_app()}, {250, listing({window(kEditor, kDraft, "Draft")})},
+        {500, listing({window(kEditor, kDraft, "Draft")})}}, false},
+      {"window: an unanswered listing proves nothing", WindowAppears{"editor", "Report"},
+       {{0, listing({})}, {250, unanswered()}}, false},
+      {"window closed: the app leaving is the success, not an error",
+       WindowClosed{"editor", std::string("Draft")},
+       {{0, listing({window(kEditor, kDraft, "Draft")})}, {300, no_app()}}, false},
+      {"text: running, then gone", TextAppears{"editor", "saved"},
+       {{0, text_running}, {300, text_gone}}, true},
+      {"text: not started yet", TextAppears{"editor", "saved"},
+       {{0, text_gone}, {250, text_gone}}, false},
+      {"text: unanswered after running", TextAppears{"editor", "saved"},
+       {{0, text_running}, {250, text_unanswered}}, false},
+  };
+  for (const Case& c : cases) {
+    WaitTracker tracker = tracker_for(c.condition);
+    play(tracker, c.steps);
+    ASSERT_EQ(tracker.failure().has_value(), c.fails) << c.what << ": " << tracker.last_seen().dump();
+    if (!c.fails) continue;
+    EXPECT_EQ(tracker.failure()->code, ErrorCode::kAppNotFound) << c.what;
+    EXPECT_EQ(tracker.failure()->details["reason"], "app_left_bus") << c.what;
+    EXPECT_EQ(tracker.failure()->details["app"], "editor") << c.what;
+    EXPECT_EQ(tracker.failure()->details["elapsed_ms"], 300) << c.what;
+  }
+}
+
+TEST(WaitTracker, AnAppLeavingAsksForACheckAtOnce) {
+  for (const WaitCondition& condition :
+       {WaitCondition{WindowAppears{"editor", "Report"}}, WaitCondition{TextAppears{"editor", "x"}}}) {
+    WaitTracker tracker = tracker_for(condition);
+    play(tracker, {{0, listing({})}});
+    tracker.events_started(true, at(0));
+    tracker.begin_check(at(1));
+    tracker.end_check(listing({}), at(1));
+    EXPECT_FALSE(tracker.check_due(at(40)));
+    tracker.on_event(app_left(kEditor, 40), at(40));
+    EXPECT_TRUE(tracker.check_due(at(100))) << condition_kind(condition);
+  }
+}
+
 // ---- text and elements --------------------------------------------------------------------
 
 TEST(WaitText, FindsTextInNamesAndValuesButNeverInPasswords) {
