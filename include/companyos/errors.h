@@ -24,6 +24,7 @@ enum class ErrorCode {
   kConflict,
   kGateNotMet,
   kPermDenied,
+  kStorageFull,
   kInternal,
 };
 

@@ -45,6 +45,50 @@ Runner::~Runner() {
   for (auto& [id, run] : active_) request_stop(*run, std::string(kShutdownReason));
   changed_.wait(lock, [&] { return active_.empty(); });
   reap_finished_threads();
+  if (auto st = record_unrecorded_ends(); !st) {
+    spdlog::error("{} run end(s) not recorded at shutdown (the next daemon marks them failed): {}",
+                  unrecorded_.size(), st.error().message);
+  }
+}
+
+Status Runner::record_unrecorded_ends() {
+  while (!unrecorded_.empty()) {
+    UnrecordedEnd& end = unrecorded_.front();
+    auto written = with_store([&]() -> Status {
+      if (end.step) {
+        auto st = runs_.record_step(end.run_id, *end.step);
+        // CONFLICT: that seq is recorded already (the first write did land).
+        if (!st && st.error().code != ErrorCode::kConflict) return st;
+        end.step.reset();
+      }
+      auto finished = runs_.finish(end.run_id, end.event, end.reason, end.finished_at);
+      if (!finished) return std::move(finished).take_error();
+      return ok_status();
+    });
+    if (!written) return written;
+    spdlog::info("run {}: its end, refused by the store before, is recorded now", end.run_id);
+    unrecorded_.erase(unrecorded_.begin());
+  }
+  return ok_status();
+}
+
+const Runner::UnrecordedEnd* Runner::unrecorded_end_of(std::int64_t automation_id) const {
+  for (const UnrecordedEnd& end : unrecorded_) {
+    if (end.automation_id == automation_id) return &end;
+  }
+  return nullptr;
+}
+
+Error Runner::unrecorded_error(const UnrecordedEnd& end, const Error& cause) const {
+  Error error = cause;
+  error.message = "run " + std::to_string(end.run_id) + " of automation " + std::to_string(end.automation_id) +
+                  " has ended, but the store could not record its end yet: " + cause.message;
+  if (!error.details.is_object()) error.details = nlohmann::json::object();
+  error.details["run_id"] = end.run_id;
+  error.details["id"] = end.automation_id;
+  error.suggestion = "free space where the store lives; the run's end is written as soon as the store "
+                     "takes writes again";
+  return error;
 }
 
 void Runner::request_stop(ActiveRun& run, std::string reason) {
@@ -95,6 +139,9 @@ Result<store::RunRecord> Runner::start(std::int64_t automation_id, const StartRe
   std::unique_lock lock(mutex_);
   if (shutting_down_) return make_error(ErrorCode::kConflict, "the runner is shutting down");
   reap_finished_threads();
+  if (auto st = record_unrecorded_ends(); !st) {
+    if (const UnrecordedEnd* end = unrecorded_end_of(automation_id)) return unrecorded_error(*end, st.error());
+  }
   for (;;) {
     const bool undoing = undoing_.contains(automation_id);
     const auto active = active_.find(automation_id);
@@ -125,6 +172,17 @@ Result<store::RunRecord> Runner::start(std::int64_t automation_id, const StartRe
   }
 
   auto started = with_store([&] { return runs_.start(run_start); });
+  if (!started && started.error().code == ErrorCode::kConflict && started.error().details.contains("run_id")) {
+    // No thread of this runner has the run (active_ was checked above): a previous daemon
+    // left it active and the restart could not mark it failed (the disk was full then).
+    const auto orphan = started.error().details["run_id"].get<std::int64_t>();
+    auto marked = with_store([&] {
+      return runs_.finish(orphan, store::RunEvent::kFail, std::string(store::kInterruptedReason));
+    });
+    if (!marked) return std::move(marked).take_error();
+    spdlog::warn("run {} left active by a previous daemon marked failed ({})", orphan, store::kInterruptedReason);
+    started = with_store([&] { return runs_.start(run_start); });
+  }
   if (!started) return started;
   auto revision = with_store([&] { return automations_.revision(automation_id, started->revision); });
   auto definition = revision ? parse_definition(revision->definition) : Result<Definition>(revision.error());
@@ -192,6 +250,14 @@ Result<store::RunRecord> Runner::stop(std::int64_t automation_id) {
   std::unique_lock lock(mutex_);
   const auto found = active_.find(automation_id);
   if (found == active_.end()) {
+    if (auto st = record_unrecorded_ends(); !st) {
+      if (const UnrecordedEnd* end = unrecorded_end_of(automation_id)) {
+        Error error = unrecorded_error(*end, st.error());
+        error.code = ErrorCode::kConflict;
+        error.message = "automation " + std::to_string(automation_id) + " has no active run: " + error.message;
+        return error;
+      }
+    }
     lock.unlock();
     auto automation = with_store([&] { return automations_.get(automation_id); });
     if (!automation) return std::move(automation).take_error();
@@ -226,6 +292,14 @@ Result<StopAllOutcome> Runner::stop_all() {
   return outcome;
 }
 
+std::optional<UnrecordedRun> Runner::unrecorded(std::int64_t run_id) const {
+  std::lock_guard lock(mutex_);
+  for (const UnrecordedEnd& end : unrecorded_) {
+    if (end.run_id == run_id) return UnrecordedRun{end.status, end.finished_at, end.reason};
+  }
+  return std::nullopt;
+}
+
 std::vector<ActiveRunInfo> Runner::active() const {
   std::lock_guard lock(mutex_);
   std::vector<ActiveRunInfo> out;
@@ -251,6 +325,9 @@ std::vector<ActiveRunInfo> Runner::active() const {
 
 void Runner::recheck_deadlines() {
   std::lock_guard lock(mutex_);
+  if (auto st = record_unrecorded_ends(); !st) {
+    spdlog::warn("{} run end(s) still not recorded: {}", unrecorded_.size(), st.error().message);
+  }
   changed_.notify_all();
 }
 

@@ -46,6 +46,13 @@
 // waiting in the store has no thread any more. The runner turns off the connection's
 // automatic WAL checkpoint and checkpoints after each run has ended instead.
 //
+// A full disk: a run whose step or end the store refuses ends failed in the runner at once
+// (no step runs after it), and its end is written, with the step it could not record, as
+// soon as the store takes writes again: at the next start, stop or recheck_deadlines(). Until
+// then start and stop of that automation answer with the store's error (STORAGE_FULL),
+// never a ghost "already has run N running". A run a previous daemon left active that the
+// restart could not mark failed (the disk was full then too) is marked when start meets it.
+//
 // Thread-safety: every public method may be called from any thread. start, approve, deny,
 // active and recheck_deadlines return at once; stop, stop_all and undo block while steps end
 // or inverses run (seconds), so call them off the daemon's main loop.
@@ -113,6 +120,12 @@ struct ActiveRunInfo {
   std::optional<std::int64_t> retry_at;
 };
 
+struct UnrecordedRun {
+  store::RunStatus status = store::RunStatus::kFailed;
+  std::int64_t finished_at = 0;  // Unix seconds
+  std::optional<std::string> reason;
+};
+
 struct StopAllOutcome {
   std::int64_t disabled = 0;  // automations that were enabled and are now disabled
   std::vector<store::RunRecord> stopped;  // the runs that were active, now stopped
@@ -177,6 +190,10 @@ class Runner {
   // Running and waiting runs of this runner, oldest first.
   std::vector<ActiveRunInfo> active() const;
 
+  // A run that has ended whose end the store could not record yet (a full disk): how it
+  // ended, as the store will record it. nullopt for any other run.
+  std::optional<UnrecordedRun> unrecorded(std::int64_t run_id) const;
+
   // The injected clock moved: waiting runs look at their approval deadline, and failed
   // actions waiting to be retried at their retry time, now.
   void recheck_deadlines();
@@ -192,6 +209,26 @@ class Runner {
   // Under store_mutex_: the only way the runner touches db.
   template <typename F>
   auto with_store(F&& body) const;
+
+  // A run whose end the store refused to record (a full disk). The runner already treats
+  // it as ended; its end, and the step it could not record, wait here and are written by
+  // record_unrecorded_ends() at the next start, stop or deadline recheck, so the store
+  // shows no ghost active run for longer than the disk stays full.
+  struct UnrecordedEnd {
+    std::int64_t automation_id = 0;
+    std::int64_t run_id = 0;
+    store::RunEvent event = store::RunEvent::kFail;
+    std::optional<std::string> reason;
+    std::int64_t finished_at = 0;
+    std::optional<store::StepRecord> step;
+    store::RunStatus status = store::RunStatus::kFailed;  // what the end makes it
+  };
+
+  // These three require mutex_. record_unrecorded_ends writes them oldest first and stops
+  // at the first store error, which it returns.
+  Status record_unrecorded_ends();
+  const UnrecordedEnd* unrecorded_end_of(std::int64_t automation_id) const;
+  Error unrecorded_error(const UnrecordedEnd& end, const Error& cause) const;
 
   Result<store::RunRecord> decide_waiting(std::int64_t run_id, bool approve);
   // Requires mutex_.
@@ -217,6 +254,7 @@ class Runner {
   std::map<std::int64_t, std::shared_ptr<ActiveRun>> active_;  // by automation id
   std::set<std::int64_t> undoing_;                             // automation ids
   std::vector<std::shared_ptr<ActiveRun>> ended_;              // threads still to join
+  std::vector<UnrecordedEnd> unrecorded_;                      // oldest first
   bool shutting_down_ = false;
 };
 

@@ -6,7 +6,7 @@
 namespace companyos {
 namespace {
 
-constexpr std::array<std::pair<ErrorCode, std::string_view>, 17> kNames{{
+constexpr std::array<std::pair<ErrorCode, std::string_view>, 18> kNames{{
     {ErrorCode::kInvalidArgs, "INVALID_ARGS"},
     {ErrorCode::kNotFound, "NOT_FOUND"},
     {ErrorCode::kAppNotFound, "APP_NOT_FOUND"},
@@ -23,6 +23,7 @@ constexpr std::array<std::pair<ErrorCode, std::string_view>, 17> kNames{{
     {ErrorCode::kConflict, "CONFLICT"},
     {ErrorCode::kGateNotMet, "GATE_NOT_MET"},
     {ErrorCode::kPermDenied, "PERM_DENIED"},
+    {ErrorCode::kStorageFull, "STORAGE_FULL"},
     {ErrorCode::kInternal, "INTERNAL"},
 }};
 

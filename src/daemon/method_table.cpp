@@ -55,9 +55,14 @@ void MethodTable::dispatch(std::string_view method, const nlohmann::json& params
   }
   if (decl.audited()) {
     const auto app = params.find("app");
-    reply = audited_reply(ctx, std::string(decl.name),
-                          app != params.end() && app->is_string() ? app->get<std::string>() : std::string(),
-                          std::move(reply));
+    auto audited = audited_reply(ctx, std::string(decl.name),
+                                 app != params.end() && app->is_string() ? app->get<std::string>() : std::string(),
+                                 reply);
+    if (!audited) {
+      reply(std::move(audited).take_error());
+      return;
+    }
+    reply = std::move(audited).value();
   }
   if ((decl.flags & declared::kFlagNeedsX11) != 0 && x11_session_) {
     if (auto st = x11_session_(decl.name); !st) {

@@ -4,18 +4,31 @@
 
 namespace companyos::store {
 
-Status AuditLog::record(const AuditRecord& r) {
+Result<std::int64_t> AuditLog::open(const AuditRecord& r) {
   auto stmt = db_.prepare(
       "INSERT INTO audit (at, method, app, target_role, outcome, error_code, duration_ms) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+      "VALUES (?1, ?2, ?3, ?4, ?5, NULL, 0)");
   if (!stmt) return std::move(stmt).take_error();
   stmt->bind(1, clock_.unix_seconds())
       .bind(2, std::string_view(r.method))
       .bind(3, r.app)
       .bind(4, r.target_role)
-      .bind(5, std::string_view(r.outcome))
-      .bind(6, r.error_code)
-      .bind(7, r.duration_ms);
+      .bind(5, kPendingOutcome);
+  if (auto st = stmt->run(); !st) return std::move(st).take_error();
+  return static_cast<std::int64_t>(sqlite3_last_insert_rowid(db_.handle()));
+}
+
+Status AuditLog::complete(std::int64_t id, const AuditRecord& r) {
+  auto stmt = db_.prepare(
+      "UPDATE audit SET app = coalesce(app, ?2), target_role = ?3, outcome = ?4, error_code = ?5, "
+      "duration_ms = ?6 WHERE id = ?1");
+  if (!stmt) return std::move(stmt).take_error();
+  stmt->bind(1, id)
+      .bind(2, r.app)
+      .bind(3, r.target_role)
+      .bind(4, std::string_view(r.outcome))
+      .bind(5, r.error_code)
+      .bind(6, r.duration_ms);
   return stmt->run();
 }
 

@@ -24,10 +24,19 @@ struct AuditRecord {
   std::int64_t duration_ms = 0;
 };
 
+// An action's row is opened before the action is attempted and completed with its outcome:
+// an action whose row cannot be written (a full disk) is refused before anything happens,
+// and a row left "pending" says an action was attempted whose outcome was never recorded.
+inline constexpr std::string_view kPendingOutcome = "pending";
+
 class AuditLog {
  public:
   AuditLog(Database& db, const Clock& clock) : db_(db), clock_(clock) {}
-  Status record(const AuditRecord& record);
+  // Writes the row with outcome "pending" (record.outcome is ignored); returns its id.
+  Result<std::int64_t> open(const AuditRecord& record);
+  // Fills in the outcome, error code, target role, app (when the request named none) and
+  // duration of the row open() wrote.
+  Status complete(std::int64_t id, const AuditRecord& record);
   // The newest rows first, at most `limit`.
   Result<nlohmann::json> recent(int limit) const;
 

@@ -68,7 +68,18 @@ Error sqlite_error(sqlite3* db, std::string_view what) {
     message += ": ";
     message += sqlite3_errmsg(db);
   }
+  if (db != nullptr && sqlite3_errcode(db) == SQLITE_FULL) return storage_full(db, std::move(message));
   return make_error(ErrorCode::kInternal, std::move(message));
+}
+
+Error storage_full(sqlite3* db, std::string message) {
+  const char* file = db != nullptr ? sqlite3_db_filename(db, "main") : nullptr;
+  const std::string path = file != nullptr ? file : "";
+  return make_error(ErrorCode::kStorageFull, "the store's disk is full: " + message,
+                    {{"path", path}, {"reason", "disk_full"}},
+                    "free space on the filesystem that holds " +
+                        (path.empty() ? std::string("the store") : path) + ", then try again",
+                    Retry::kSafe);
 }
 
 Statement& Statement::bind(int index, std::int64_t value) {
@@ -177,6 +188,7 @@ Status Database::exec(std::string_view sql) {
   if (rc != SQLITE_OK) {
     std::string text = message != nullptr ? message : sqlite3_errstr(rc);
     sqlite3_free(message);
+    if ((rc & 0xff) == SQLITE_FULL) return storage_full(db_.get(), "store error: " + text);
     return make_error(ErrorCode::kInternal, "store error: " + text);
   }
   return ok_status();

@@ -77,6 +77,9 @@ class Database {
   std::string path_;
 };
 
+// INTERNAL with SQLite's message, or STORAGE_FULL (details.path, reason "disk_full",
+// retry safe, a suggestion to free space) when the disk or the database is full.
 Error sqlite_error(sqlite3* db, std::string_view what);
+Error storage_full(sqlite3* db, std::string message);
 
 }  // namespace companyos::store

@@ -511,10 +511,11 @@ Result<std::vector<int>> RunStore::undone_seqs(std::int64_t run_id) const {
   }
 }
 
-Result<FinishedRun> RunStore::finish(std::int64_t run_id, RunEvent event, std::optional<std::string> reason) {
+Result<FinishedRun> RunStore::finish(std::int64_t run_id, RunEvent event, std::optional<std::string> reason,
+                                     std::optional<std::int64_t> finished_at) {
   bool demoted = false;
   auto result = db_.transaction([&]() -> Status {
-    auto ended = end_active_run(sql_, ledger_, run_id, event, reason, clock_.unix_seconds());
+    auto ended = end_active_run(sql_, ledger_, run_id, event, reason, finished_at.value_or(clock_.unix_seconds()));
     if (!ended) return std::move(ended).take_error();
     demoted = *ended;
     return ok_status();

@@ -142,8 +142,10 @@ class RunStore {
   // Ends an active run with `event` (transition() decides its status); writes the ledger
   // row, demotes on failure and prunes history. CONFLICT when the run's status does not
   // accept the event; INVALID_ARGS for an event that does not end a run (undo: revert()).
+  // finished_at: when the run ended, if not now (an end the store could not record then).
   Result<FinishedRun> finish(std::int64_t run_id, RunEvent event,
-                             std::optional<std::string> reason = std::nullopt);
+                             std::optional<std::string> reason = std::nullopt,
+                             std::optional<std::int64_t> finished_at = std::nullopt);
   // A finished run (not skipped, not already reverted) becomes reverted; demotes.
   Result<FinishedRun> revert(std::int64_t run_id, std::optional<std::string> reason = std::nullopt);
   // At daemon start: every running or waiting run fails with kInterruptedReason, each with its

@@ -56,6 +56,8 @@ struct Runner::ActiveRun {
   std::uint64_t approvals_answered = 0;
   bool ended = false;
   std::optional<Result<store::RunRecord>> final_record;
+  // The step record the store refused (on the run's thread only): written with the run's end.
+  std::optional<store::StepRecord> unrecorded_step;
 
   std::thread thread;
 };

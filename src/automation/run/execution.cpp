@@ -255,7 +255,10 @@ class Runner::RunExecution {
 
   std::optional<Ending> record(const store::StepRecord& step) {
     auto recorded = runner_.with_store([&] { return runner_.runs_.record_step(run_.started.id, step); });
-    if (!recorded) return store_failure(recorded.error());
+    if (!recorded) {
+      run_.unrecorded_step = step;
+      return store_failure(recorded.error());
+    }
     return std::nullopt;
   }
 
@@ -397,9 +400,17 @@ class Runner::RunExecution {
 void Runner::run_thread(std::shared_ptr<ActiveRun> run) {
   RunExecution execution(*this, *run);
   const auto ending = execution.execute();
-  auto finished = with_store([&] { return runs_.finish(run->started.id, ending.event, ending.reason); });
+  const std::int64_t ended_at = clock_.unix_seconds();
+  auto finished = with_store([&]() -> Result<store::FinishedRun> {
+    if (run->unrecorded_step) {
+      if (auto st = runs_.record_step(run->started.id, *run->unrecorded_step); !st) return std::move(st).take_error();
+      run->unrecorded_step.reset();
+    }
+    return runs_.finish(run->started.id, ending.event, ending.reason, ended_at);
+  });
   if (!finished) {
-    spdlog::error("run {} could not be finished: {}", run->started.id, finished.error().message);
+    spdlog::error("run {} ended, but the store could not record it (written once it can): {}", run->started.id,
+                  finished.error().message);
   } else {
     spdlog::info("run {} of automation {} ended {}", run->started.id, run->started.automation_id,
                  store::to_string(finished->run.status));
@@ -407,11 +418,15 @@ void Runner::run_thread(std::shared_ptr<ActiveRun> run) {
   {
     std::lock_guard lock(mutex_);
     run->ended = true;
-    run->final_record = finished ? Result<store::RunRecord>(finished->run) : Result<store::RunRecord>(finished.error());
     if (finished) {
       run->status = finished->run.status;
+      run->final_record = finished->run;
     } else {
       advance(*run, ending.event);
+      UnrecordedEnd end{run->started.automation_id, run->started.id, ending.event, ending.reason, ended_at,
+                        std::move(run->unrecorded_step), run->status};
+      run->final_record = Result<store::RunRecord>(unrecorded_error(end, finished.error()));
+      unrecorded_.push_back(std::move(end));
     }
     const auto found = active_.find(run->started.automation_id);
     if (found != active_.end() && found->second == run) active_.erase(found);

@@ -18,7 +18,7 @@ MethodDeclaration on_run(std::string_view name, std::string_view command, std::s
 const MethodDeclaration kRunShow = on_run(
     "run.show", "run show",
     "one run with its steps (status, delivery, error code, reason, duration, capped output) and checks", kFlagNone,
-    R"(the run: status, level, supervised, `started_by`, times, reason, waiting description, `steps` (seq, phase, type, status, delivery, error code, reason, duration, capped output, `check_passed`), `checks` {passed, failed})");
+    R"(the run: status, level, supervised, `started_by`, times, reason, waiting description, `steps` (seq, phase, type, status, delivery, error code, reason, duration, capped output, `check_passed`), `checks` {passed, failed}, `recorded` (false: it ended while the store could not record it — a full disk — and is shown as it ended))");
 const MethodDeclaration kRunApprove = on_run(
     "run.approve", "run approve", "a person approves the waiting run (or its waiting step); it goes on",
     kFlagEffectful, R"(the run, running again; `CONFLICT` when it is not waiting)");

@@ -8,10 +8,22 @@
 
 namespace companyos::daemon {
 
-Reply audited_reply(DaemonContext& ctx, std::string method, std::string app, Reply reply) {
+Result<Reply> audited_reply(DaemonContext& ctx, std::string method, std::string app, Reply reply) {
   const auto started = std::chrono::steady_clock::now();
-  return reply.rerouted([&ctx, method = std::move(method), app = std::move(app), reply,
-                         started](Result<nlohmann::json> result) mutable {
+  store::AuditRecord opening;
+  opening.method = method;
+  if (!app.empty()) opening.app = app;
+  auto row = ctx.audit.open(opening);
+  if (!row) {
+    Error refused = std::move(row).take_error();
+    spdlog::warn("{} refused: its audit row cannot be written: {}", method, refused.message);
+    refused.message = method + " was not attempted: its audit row cannot be written (" + refused.message + ")";
+    if (!refused.details.is_object()) refused.details = nlohmann::json::object();
+    refused.details["delivery"] = "not_delivered";
+    return refused;
+  }
+  return reply.rerouted([&ctx, method = std::move(method), app = std::move(app), reply, started,
+                         id = *row](Result<nlohmann::json> result) mutable {
     store::AuditRecord record;
     record.method = method;
     if (!app.empty()) record.app = app;
@@ -39,8 +51,8 @@ Reply audited_reply(DaemonContext& ctx, std::string method, std::string app, Rep
       record.error_code = std::string(to_string(result.error().code));
       take_target(details);
     }
-    if (auto st = ctx.audit.record(record); !st) {
-      spdlog::warn("audit row for {} not written: {}", method, st.error().message);
+    if (auto st = ctx.audit.complete(id, record); !st) {
+      spdlog::warn("audit row {} for {} left pending: {}", id, method, st.error().message);
     }
     reply(std::move(result));
   });

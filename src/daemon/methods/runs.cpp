@@ -93,7 +93,16 @@ const MethodSpec kRunShow{
       if (!id) return reply(std::move(id).take_error());
       auto detail = ctx.automations.runs().detail(*id);
       if (!detail) return reply(std::move(detail).take_error());
-      reply(run_detail_json(*detail));
+      // A run that ended while the store could not record it is shown as it ended.
+      const auto unrecorded = ctx.automations.runner().unrecorded(*id);
+      if (unrecorded) {
+        detail->run.status = unrecorded->status;
+        detail->run.finished_at = unrecorded->finished_at;
+        detail->run.reason = unrecorded->reason;
+      }
+      auto data = run_detail_json(*detail);
+      data["recorded"] = !unrecorded;
+      reply(std::move(data));
     },
 };
 

@@ -66,12 +66,13 @@ def write_json(path, value):
 class Daemon:
     """companyosd on the session's default socket and store; restartable."""
 
-    def __init__(self, log_level="warn"):
+    def __init__(self, log_level="warn", args=()):
         self.log_level = log_level
+        self.args = list(args)
         self.process = None
 
     def start(self, timeout=30):
-        self.process = subprocess.Popen([DAEMON, "--log-level", self.log_level],
+        self.process = subprocess.Popen([DAEMON, "--log-level", self.log_level, *self.args],
                                         stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + timeout
         while cli("ping")[0] != 0:

@@ -63,7 +63,10 @@ class FakeExecutor final : public StepExecutor {
   struct Script {
     StepOutcome outcome;
     bool block_until_stopped = false;
-    std::chrono::milliseconds takes{0};  // advanced on the clock, to see durations recorded
+    std::chrono::milliseconds takes{0};
+    // Waits in the step until release(), then returns the outcome: the test changes the
+    // store meanwhile, while the run's thread is known not to use it.
+    bool held = false;  // advanced on the clock, to see durations recorded
   };
 
   explicit FakeExecutor(TestClock& clock) : clock_(clock) {}
@@ -115,6 +118,11 @@ class FakeExecutor final : public StepExecutor {
     std::lock_guard lock(mutex_);
     return blocked_;
   }
+  void release() {
+    std::lock_guard lock(mutex_);
+    released_ = true;
+    wake_.notify_all();
+  }
 
  private:
   StepOutcome act(const std::string& how, const Step& step, const StepContext& context) {
@@ -128,6 +136,11 @@ class FakeExecutor final : public StepExecutor {
       if (found->second.size() > 1) found->second.pop_front();
     }
     if (script.takes.count() > 0) clock_.advance(script.takes);
+    if (script.held) {
+      blocked_ = true;
+      wake_.wait(lock, [this] { return released_; });
+      blocked_ = false;
+    }
     if (script.block_until_stopped) {
       blocked_ = true;
       std::stop_token stop = context.stop;
@@ -161,6 +174,7 @@ class FakeExecutor final : public StepExecutor {
   std::vector<store::UndoRecord> undo_records_;
   std::vector<std::size_t> caps_;
   bool blocked_ = false;
+  bool released_ = false;
 };
 
 // ---- definitions ------------------------------------------------------------------------

@@ -632,5 +632,74 @@ TEST_F(RunnerTest, DestroyingTheRunnerStopsActiveRuns) {
   EXPECT_EQ(runs_.get(run.id)->reason, "the daemon stopped");
 }
 
+// What a full disk does to a run, from the store's own size limit (SQLITE_FULL, as ENOSPC
+// gives): it left a ghost "running" run that start called active and stop called absent.
+TEST_F(RunnerTest, ARunTheFullStoreCannotRecordEndsAtOnceAndIsRecordedWhenSpaceReturns) {
+  StepOutcome big = outcome(StepStatus::kPassed);
+  big.output = std::string(60 * 1024, 'x');  // needs pages the full store cannot give
+  executor_.script("write", {big, false, 0ms, true});
+  const auto id = create(definition("full", json::array(), {command("write", false), click("after")}, json::array()), 3);
+  const auto run = start(id);
+  ASSERT_TRUE(eventually([&] { return executor_.blocked_in_step(); }));
+
+  // The run's thread waits in the step, so the runner's connection is the test's for now.
+  auto pages = runner_db_.prepare("PRAGMA page_count");
+  ASSERT_TRUE(pages.ok() && *pages->step());
+  ASSERT_TRUE(runner_db_.exec("PRAGMA max_page_count = " + std::to_string(pages->column_int64(0))).ok());
+  const auto ended_at = clock_.unix_seconds();
+  executor_.release();
+  ASSERT_TRUE(eventually([&] { return runner().active().empty(); })) << "the run ends in the runner at once";
+  EXPECT_EQ(executor_.calls(), (std::vector<std::string>{"execute:write"})) << "no step runs after it";
+  EXPECT_EQ(status(run.id), RunStatus::kRunning) << "the store could not be told";
+
+  // No ghost: start and stop both say what happened, with the store's error.
+  auto again = runner().start(id, StartRequest{});
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.error().code, ErrorCode::kStorageFull) << again.error().message;
+  EXPECT_EQ(again.error().details["run_id"], run.id);
+  EXPECT_NE(again.error().message.find("has ended"), std::string::npos) << again.error().message;
+  auto stopped = runner().stop(id);
+  ASSERT_FALSE(stopped.ok());
+  EXPECT_EQ(stopped.error().code, ErrorCode::kConflict);
+  EXPECT_NE(stopped.error().message.find("no active run"), std::string::npos) << stopped.error().message;
+  runner().recheck_deadlines();  // still full: stays in memory, nothing lost
+  EXPECT_EQ(status(run.id), RunStatus::kRunning);
+
+  clock_.advance(30s);
+  ASSERT_TRUE(runner_db_.exec("PRAGMA max_page_count = 1073741823").ok());
+  runner().recheck_deadlines();
+  const auto d = detail(run.id);
+  EXPECT_EQ(d.run.status, RunStatus::kFailed);
+  EXPECT_NE(d.run.reason.value_or("").find("the store refused to record the run"), std::string::npos)
+      << d.run.reason.value_or("");
+  EXPECT_EQ(d.run.finished_at, ended_at) << "recorded with the time it ended, not when space returned";
+  ASSERT_EQ(d.steps.size(), 1U) << "the step it could not record is recorded with it";
+  EXPECT_EQ(d.steps[0].status, "passed");
+  EXPECT_EQ(d.steps[0].output.size(), 60U * 1024);
+  auto ledger = ledger_.gate_evidence(id, clock_.unix_seconds());
+  ASSERT_TRUE(ledger.ok());
+  EXPECT_EQ(ledger->size(), 1U) << "and the gate's ledger has it";
+
+  executor_.script("write", {outcome(StepStatus::kPassed)});
+  const auto next = start(id);
+  runner().wait_idle();
+  EXPECT_EQ(status(next.id), RunStatus::kSucceeded);
+}
+
+// A previous daemon left a run active, and the restart could not mark it failed (the disk
+// was full then too): the next start marks it, instead of answering "already has run N".
+TEST_F(RunnerTest, StartMarksARunAPreviousDaemonLeftActive) {
+  const auto id = create(definition("left", json::array(), {click("click")}, json::array()), 3);
+  store::RunStart left;
+  left.automation_id = id;
+  auto orphan = runs_.start(left);
+  ASSERT_TRUE(orphan.ok());
+  const auto run = start(id);
+  runner().wait_idle();
+  EXPECT_EQ(status(run.id), RunStatus::kSucceeded);
+  EXPECT_EQ(status(orphan->id), RunStatus::kFailed);
+  EXPECT_EQ(runs_.get(orphan->id)->reason, std::string(store::kInterruptedReason));
+}
+
 }  // namespace
 }  // namespace companyos::automation
