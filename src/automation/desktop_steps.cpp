@@ -20,6 +20,7 @@
 #include "automation/file_check.h"
 #include "launch/agent_desktop_bridge.h"
 #include "launch/bridge_arguments.h"
+#include "store/database.h"
 #include "launch/in_front.h"
 #include "x11/activation.h"
 #include "x11/key_chord.h"
@@ -468,6 +469,12 @@ StepOutcome DesktopStepExecutor::check(const CheckStep& step, const StepContext&
           outcome.output_truncated = result->output_truncated;
           return outcome;
         } else if constexpr (std::is_same_v<T, FileCheck>) {
+          if (store::is_store_file(options_.store_path, check.path)) {
+            return blocked(make_error(ErrorCode::kPolicyDenied,
+                                      check.path + " is one of the daemon's store files, which a check never opens",
+                                      {{"reason", "store_file"}, {"path", check.path}},
+                                      "check a file the routine's own steps write"));
+          }
           return poll(context, timeout, options_.poll_interval, true, [&](Deadline) {
             const FileVerdict verdict = judge_file(check);
             return verdict.holds ? holds(verdict.reason) : not_yet(verdict.reason);

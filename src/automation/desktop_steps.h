@@ -46,6 +46,8 @@ struct DesktopStepOptions {
   launch::LaunchStepOptions launch;                   // injectable gio, index, platform
   // Where command steps are recorded while they run (step_processes.h); null: not recorded.
   StepProcessRecord* step_processes = nullptr;
+  // The daemon's store: a file check never opens its files (store::is_store_file).
+  std::string store_path;
 };
 
 class DesktopStepExecutor final : public StepExecutor {

@@ -62,6 +62,26 @@ Status make_private(const std::string& path) {
 
 }  // namespace
 
+bool is_store_file(const std::string& db_path, const std::string& path) {
+  if (db_path.empty() || db_path == ":memory:" || path.empty()) return false;
+  struct stat target {};
+  const bool target_exists = ::stat(path.c_str(), &target) == 0;
+  std::error_code ec;
+  const auto named = std::filesystem::weakly_canonical(path, ec);
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+    const std::string own = db_path + suffix;
+    struct stat info {};
+    if (target_exists && ::stat(own.c_str(), &info) == 0) {
+      if (info.st_dev == target.st_dev && info.st_ino == target.st_ino) return true;
+      continue;
+    }
+    std::error_code own_ec;
+    const auto own_named = std::filesystem::weakly_canonical(own, own_ec);
+    if (!ec && !own_ec && named == own_named) return true;
+  }
+  return false;
+}
+
 Error sqlite_error(sqlite3* db, std::string_view what) {
   std::string message(what);
   if (db != nullptr) {

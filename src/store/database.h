@@ -77,6 +77,12 @@ class Database {
   std::string path_;
 };
 
+// Whether path names one of the store's own files — the database at db_path, its -wal or
+// its -shm — by device and inode where they exist (so no symlink, hard link or `..` slips
+// by), else by name. Nothing in the daemon may open such a file: closing any descriptor of
+// it drops every POSIX lock SQLite holds on it in the process (see Database::open).
+bool is_store_file(const std::string& db_path, const std::string& path);
+
 // INTERNAL with SQLite's message, or STORAGE_FULL (details.path, reason "disk_full",
 // retry safe, a suggestion to free space) when the disk or the database is full.
 Error sqlite_error(sqlite3* db, std::string_view what);

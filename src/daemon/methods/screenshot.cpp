@@ -6,6 +6,7 @@
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
 #include "desktop/target_window.h"
+#include "store/database.h"
 #include "x11/capture.h"
 #include "x11/connection.h"
 #include "x11/display_server.h"
@@ -50,6 +51,12 @@ const MethodSpec kScreenshot{
       const std::filesystem::path path(out);
       if (!path.is_absolute() || !path.has_filename()) {
         return reply(make_error(ErrorCode::kInvalidArgs, "out must be an absolute file path", {{"out", out}}));
+      }
+      if (store::is_store_file(ctx.db.path(), out)) {
+        // Writing it would replace the store, and closing it would drop SQLite's locks.
+        return reply(make_error(ErrorCode::kPolicyDenied, out + " is one of the daemon's store files",
+                                {{"out", out}, {"param", "out"}, {"reason", "store_file"}},
+                                "write the screenshot somewhere else"));
       }
       std::error_code ec;
       if (!std::filesystem::is_directory(path.parent_path(), ec)) {

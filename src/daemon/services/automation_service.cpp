@@ -13,11 +13,13 @@
 namespace companyos::daemon {
 namespace {
 
-automation::DesktopStepOptions desktop_step_options(automation::StepProcessRecord* step_processes) {
+automation::DesktopStepOptions desktop_step_options(automation::StepProcessRecord* step_processes,
+                                                    const std::string& store_path) {
   automation::DesktopStepOptions options;
   // Automation steps and interactive presses share one XTest lock.
   options.physical_input_lock = &desktop::physical_input_mutex();
   options.step_processes = step_processes;
+  options.store_path = store_path;
   return options;
 }
 
@@ -45,7 +47,7 @@ AutomationService::AutomationService(Token, store::Database& db, store::Database
       ledger_(db),
       runner_db_(std::move(runner_db)),
       step_processes_(step_processes_beside(runner_db_.path())),
-      executor_(observer, actions, clock, desktop_step_options(step_processes_ ? &*step_processes_ : nullptr)),
+      executor_(observer, actions, clock, desktop_step_options(step_processes_ ? &*step_processes_ : nullptr, runner_db_.path())),
       runner_(runner_db_, executor_, clock, runner_options()) {}
 
 Result<std::unique_ptr<AutomationService>> AutomationService::open(store::Database& db,

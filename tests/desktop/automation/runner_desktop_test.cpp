@@ -18,6 +18,7 @@
 #include "a11y/vocabulary.h"
 #include "automation/desktop_steps.h"
 #include "automation/runner.h"
+#include "automation/validation.h"
 #include "core/clock.h"
 #include "fixture_process.h"
 #include "store/automation_store.h"
@@ -206,6 +207,33 @@ TEST_F(RunnerDesktop, AFileCheckThatDoesNotHoldFailsTheRun) {
   EXPECT_EQ(read_file(effect_), "actual");
   ASSERT_EQ(detail.checks.size(), 1U);
   EXPECT_FALSE(detail.checks[0].passed);
+}
+
+// Opening and closing the store's database (or its WAL) in the daemon's process drops
+// SQLite's locks on it, and an outside client may then delete the WAL with confirmed writes.
+TEST_F(RunnerDesktop, AFileCheckNeverOpensTheStoresOwnFiles) {
+  DesktopStepOptions options;
+  options.store_path = dir_ + "/companyos.db";
+  DesktopStepExecutor guarded(observer_, actions_, clock_, options);
+  ASSERT_TRUE(runner_db_.exec("CREATE TABLE IF NOT EXISTS t (x); INSERT INTO t VALUES (1)").ok());
+  for (const std::string& path : {options.store_path, options.store_path + "-wal", dir_ + "/./companyos.db"}) {
+    const json definition = {{"name", "store check"},
+                             {"actions", json::array({{{"type", "check"}, {"check", "file"}, {"path", path},
+                                                       {"equals", "x"}, {"timeoutSeconds", 1}}})}};
+    auto parsed = validate_definition(definition, ValidationContext{});
+    ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+    const StepOutcome outcome = guarded.execute(parsed->actions.front(), StepContext{});
+    EXPECT_EQ(outcome.status, StepStatus::kBlocked) << path << ": " << outcome.reason;
+    EXPECT_EQ(outcome.error_code, ErrorCode::kPolicyDenied) << path;
+    EXPECT_NE(outcome.reason.find("store files"), std::string::npos) << outcome.reason;
+  }
+  // Any other file is checked as before.
+  { std::ofstream(effect_) << "x"; }
+  const json other = {{"name", "other check"},
+                      {"actions", json::array({effect_check("x")})}};
+  auto parsed = validate_definition(other, ValidationContext{});
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  EXPECT_EQ(guarded.execute(parsed->actions.front(), StepContext{}).status, StepStatus::kPassed);
 }
 
 TEST_F(RunnerDesktop, AnAmbiguousTargetBlocksTheRunAndNothingIsClicked) {

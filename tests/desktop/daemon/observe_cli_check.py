@@ -146,6 +146,16 @@ def check_observation(check, tmp):
 
         with FixtureApp(FIXTURE, "obs-beta", os.path.join(tmp, "b.txt"), "--title", "Beta"):
             wait_for("Beta active", lambda: (the_window("obs-beta") or {}).get("active"))
+            store = cli("status")[1]["data"]["store"]["path"]
+            before = os.stat(store)
+            for target in (store, store + "-wal"):
+                rc, env, _ = cli("screenshot", "--app", "obs-beta", "--out", target)
+                check.expect(rc == 1 and env["error"]["code"] == "POLICY_DENIED" and
+                             env["error"]["details"].get("reason") == "store_file",
+                             f"a screenshot onto the daemon's store file is refused ({os.path.basename(target)})")
+            after = os.stat(store)
+            check.expect((after.st_ino, after.st_size) == (before.st_ino, before.st_size),
+                         "and the store file is untouched")
             refused = os.path.join(tmp, "refused.png")
             rc, env, _ = cli("screenshot", "--app", "obs-alpha", "--out", refused)
             check.expect(rc == 1 and env["error"]["code"] == "POLICY_DENIED" and

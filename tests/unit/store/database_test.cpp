@@ -4,6 +4,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 #include "temp_dir.h"
@@ -158,6 +160,38 @@ TEST(Database, DeferredCheckpointsWaitForCheckpoint) {
   EXPECT_EQ(size_of(path), before) << "no automatic checkpoint copied pages into the file";
   ASSERT_TRUE(db->checkpoint().ok());
   EXPECT_GE(size_of(path), before + 1500 * 1024) << "checkpoint() copied the rows";
+}
+
+TEST(Database, TheStoresOwnFilesAreKnownByInodeAndName) {
+  testing::TempDir dir;
+  const std::string path = dir.file("companyos.db");
+  auto db = Database::open(path);
+  ASSERT_TRUE(db.ok()) << db.error().message;
+  ASSERT_TRUE(db->exec("CREATE TABLE t (x); INSERT INTO t VALUES (1)").ok());  // the WAL exists now
+  ASSERT_EQ(::symlink(path.c_str(), dir.file("alias.db").c_str()), 0);
+  ASSERT_EQ(::link(path.c_str(), dir.file("hard.db").c_str()), 0);
+  { std::ofstream(dir.file("other.db")) << "x"; }
+  struct Case {
+    std::string path;
+    bool own;
+  };
+  const Case cases[] = {
+      {path, true},
+      {path + "-wal", true},
+      {path + "-shm", true},
+      {path + "-journal", true},  // absent: known by name
+      {dir.file("alias.db"), true},
+      {dir.file("hard.db"), true},
+      {dir.file("sub/../companyos.db"), true},
+      {dir.file("./companyos.db"), true},
+      {dir.file("other.db"), false},
+      {dir.file("companyos.db.bak"), false},
+      {dir.file("absent"), false},
+      {"", false},
+  };
+  for (const Case& c : cases) EXPECT_EQ(is_store_file(path, c.path), c.own) << c.path;
+  EXPECT_FALSE(is_store_file(":memory:", path));
+  EXPECT_FALSE(is_store_file("", path));
 }
 
 }  // namespace
