@@ -27,6 +27,16 @@ inline UniqueFd connect_unix(const std::string& path) {
   return fd;
 }
 
+// A socket bound to path (not listening yet), or an invalid fd. type_flags: SOCK_NONBLOCK…
+inline UniqueFd bind_unix(const std::string& path, int type_flags = 0) {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
+  UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | type_flags, 0));
+  if (::bind(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) return UniqueFd();
+  return fd;
+}
+
 // Polls until a connection succeeds or the deadline passes.
 inline bool wait_until_serving(const std::string& path, std::chrono::milliseconds timeout) {
   auto deadline = std::chrono::steady_clock::now() + timeout;

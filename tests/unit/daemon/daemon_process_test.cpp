@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -131,11 +133,8 @@ TEST_F(DaemonProcess, RestartsAfterSigkillDuringAWriteBurstWithConsistentSetting
 TEST_F(DaemonProcess, UsesASocketPassedBySystemdAndLeavesItInPlace) {
   ASSERT_EQ(::mkdir(tmp_.file("sd").c_str(), 0700), 0);
   const std::string passed = tmp_.file("sd/passed.sock");
-  UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM, 0));
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  std::strncpy(addr.sun_path, passed.c_str(), sizeof(addr.sun_path) - 1);
-  ASSERT_EQ(::bind(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  UniqueFd fd = testing::bind_unix(passed);
+  ASSERT_TRUE(fd.valid()) << std::strerror(errno);
   ASSERT_EQ(::listen(fd.get(), 8), 0);
   const int listen_fd = fd.get();
   auto daemon = spawn({COMPANYOSD_PATH, "--socket", socket_, "--db", db_}, tmp_.path().string(), [listen_fd] {

@@ -6,9 +6,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include <cstring>
-
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -217,11 +217,8 @@ TEST_F(DaemonProcess, RefusalsOfAnotherUserAreLoggedRateLimited) {
   testing::TempDir open_dir;
   ASSERT_EQ(::chmod(open_dir.path().c_str(), 0755), 0);
   const std::string passed = open_dir.file("passed.sock");
-  UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM, 0));
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  std::strncpy(addr.sun_path, passed.c_str(), sizeof(addr.sun_path) - 1);
-  ASSERT_EQ(::bind(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  UniqueFd fd = testing::bind_unix(passed);
+  ASSERT_TRUE(fd.valid()) << std::strerror(errno);
   ASSERT_EQ(::chmod(passed.c_str(), 0666), 0);
   ASSERT_EQ(::listen(fd.get(), 64), 0);
   const int listen_fd = fd.get();

@@ -8,6 +8,8 @@
 #include <sys/wait.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -291,11 +293,8 @@ TEST(ServerPeerCredentials, AClientOfAnotherUidIsRefused) {
   ASSERT_EQ(::chmod(tmp.path().c_str(), 0755), 0);
   // A deliberately open socket, so only SO_PEERCRED stands between nobody and the server.
   const std::string path = tmp.file("open.sock");
-  UniqueFd listen_fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
-  ASSERT_EQ(::bind(listen_fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  UniqueFd listen_fd = companyos::testing::bind_unix(path, SOCK_NONBLOCK | SOCK_CLOEXEC);
+  ASSERT_TRUE(listen_fd.valid()) << std::strerror(errno);
   ASSERT_EQ(::chmod(path.c_str(), 0666), 0);
   ASSERT_EQ(::listen(listen_fd.get(), 8), 0);
   std::atomic<int> handled{0};

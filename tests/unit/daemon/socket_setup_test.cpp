@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 
 #include <gtest/gtest.h>
@@ -65,11 +67,8 @@ TEST(SocketSetup, ReplacesAStaleSocket) {
   const std::string path = tmp.file("s");
   {
     // Bound but never listening, then closed: what a crashed daemon leaves.
-    UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM, 0));
-    sockaddr_un addr{};
-    addr.sun_family = AF_UNIX;
-    std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
-    ASSERT_EQ(::bind(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+    UniqueFd fd = testing::bind_unix(path);
+    ASSERT_TRUE(fd.valid()) << std::strerror(errno);
   }
   auto listener = listen_on_path(path);
   ASSERT_TRUE(listener.ok()) << listener.error().message;
