@@ -19,7 +19,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 from checks import Checker  # noqa: E402
 from daemon_cli import DAEMON, FIXTURE, cli  # noqa: E402
-from fixture_app import FixtureApp  # noqa: E402
+from fixture_app import FixtureApp, read_bytes  # noqa: E402
 
 CLIENTS = 16
 SECONDS = float(os.environ.get("COMPANYOS_STRESS_SECONDS", "20"))
@@ -29,14 +29,6 @@ APP = "stress-alpha"
 # the physical-input lock held by another press, an app slow under this load.
 LEGITIMATE_REFUSALS = {"POLICY_DENIED", "CONFLICT", "TIMEOUT", "APP_UNRESPONSIVE",
                        "WINDOW_NOT_FOUND", "STALE_REF"}
-
-
-def read(path):
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except FileNotFoundError:
-        return None
 
 
 def requests_for(client, tmp):
@@ -113,7 +105,7 @@ def main():
         with tempfile.TemporaryDirectory() as tmp, \
                 FixtureApp(FIXTURE, APP, os.path.join(tmp, "effect.txt"), "--title", "Stress"):
             cli("focus-window", "--app", APP)
-            effect_before = read(os.path.join(tmp, "effect.txt"))
+            effect_before = read_bytes(os.path.join(tmp, "effect.txt"))
             stop_at = time.monotonic() + SECONDS
             clients = [Client(i, socket_path, tmp, stop_at) for i in range(CLIENTS)]
             for c in clients:
@@ -135,7 +127,7 @@ def main():
             for method, _ in requests_for(0, tmp):
                 check.expect(totals.get((method, "ok"), 0) > 0, f"{method} succeeded under load")
             check.expect(cli("ping")[0] == 0, "a new client is served afterwards")
-            check.expect(read(os.path.join(tmp, "effect.txt")) == effect_before,
+            check.expect(read_bytes(os.path.join(tmp, "effect.txt")) == effect_before,
                          "the presses left the fixture's effect file as it was")
     finally:
         if daemon.poll() is None:

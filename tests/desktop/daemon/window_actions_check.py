@@ -11,21 +11,13 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 from checks import Checker  # noqa: E402
-from fixture_app import FixtureApp  # noqa: E402
+from fixture_app import FixtureApp, read_bytes  # noqa: E402
 from observe_cli_check import CLI, DAEMON, FIXTURE, cli, wait_for, the_window  # noqa: E402
 
 
 def root_active_window():
     out = subprocess.run(["xprop", "-root", "_NET_ACTIVE_WINDOW"], capture_output=True, text=True).stdout
     return int(out.strip().split()[-1], 16) if "#" in out else None
-
-
-def read(path):
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except FileNotFoundError:
-        return None
 
 
 def main():
@@ -67,10 +59,10 @@ def main():
                     check.expect(rc == 0 and env["data"]["delivery"] == "delivered_unverified",
                                  f"press {chord} is delivered (unverified)")
                 try:
-                    wait_for("effect file", lambda: read(effect_a) is not None, timeout=10)
+                    wait_for("effect file", lambda: read_bytes(effect_a) is not None, timeout=10)
                 except TimeoutError:
                     pass
-                check.expect(read(effect_a) == b"hi!", f"the typed text reached the app {read(effect_a)!r}")
+                check.expect(read_bytes(effect_a) == b"hi!", f"the typed text reached the app {read_bytes(effect_a)!r}")
 
                 rc, env, _ = cli("close-window", "--app", "act-beta")
                 check.expect(rc == 0 and env["data"]["delivery"] == "delivered_verified",

@@ -11,6 +11,15 @@ START_DEADLINE_S = 60
 STOP_DEADLINE_S = 10
 
 
+def read_bytes(path):
+    """The bytes of the file at PATH, or None while it does not exist."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
+
+
 class FixtureApp:
     """One running fixture, registered on AT-SPI under APP_NAME (its --class).
 
@@ -61,11 +70,7 @@ class FixtureApp:
 
     def effect(self, suffix=""):
         """The bytes of effect file FILE+SUFFIX, or None while it does not exist."""
-        try:
-            with open(self.effect_path + suffix, "rb") as effect:
-                return effect.read()
-        except FileNotFoundError:
-            return None
+        return read_bytes(self.effect_path + suffix)
 
     def wait_for_effect(self, suffix, expected, timeout=30):
         """Waits until FILE+SUFFIX holds exactly EXPECTED (bytes); returns False if it
