@@ -27,11 +27,4 @@ std::string_view method_name(ActionKind kind) {
   return "action";
 }
 
-std::optional<ActionKind> action_kind_from_method(std::string_view method) {
-  for (const auto& [kind, name] : kMethods) {
-    if (name == method) return kind;
-  }
-  return std::nullopt;
-}
-
 }  // namespace companyos::a11y

@@ -1,7 +1,6 @@
 // The semantic actions, by the protocol method that asks for each.
 #pragma once
 
-#include <optional>
 #include <string_view>
 
 namespace companyos::a11y {
@@ -19,6 +18,5 @@ enum class ActionKind {
 };
 
 std::string_view method_name(ActionKind kind);
-std::optional<ActionKind> action_kind_from_method(std::string_view method);
 
 }  // namespace companyos::a11y
