@@ -3,7 +3,10 @@
 // (parse_request: size, UTF-8, nesting depth, JSON, envelope shape), the method looked up
 // and its params checked against its declaration (as MethodTable::dispatch does), a batch's
 // steps planned and their element actions parsed (as the batch handler does before its
-// first step), and the reply written as one line (protocol::to_line).
+// first step), and the reply written as one line (protocol::to_line). Properties: cutting
+// the stream anywhere gives the same lines, a smaller limit turns exactly the longer lines
+// into oversize markers, a line nested deeper than the limit is refused, no refusal is
+// INTERNAL, and every reply is one line.
 //
 // Input: the bytes a client sends on its connection.
 #include <algorithm>
@@ -129,6 +132,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::check_framing(bytes, lines);
   for (const auto& line : lines) {
     auto parsed = daemon::parse_request(line);
+    // The nesting limit is checked before anything recursive sees the line.
+    if (!line.oversize && json_nesting_depth(line.text) > protocol::kMaxJsonDepth) {
+      FUZZ_CHECK(std::holds_alternative<daemon::RequestError>(parsed));
+    }
     std::string reply;
     if (const auto* bad = std::get_if<daemon::RequestError>(&parsed)) {
       FUZZ_CHECK(bad->error.code == ErrorCode::kInvalidArgs);
