@@ -152,7 +152,8 @@ Result<AppChannel> Bus::app_channel(CallScope& scope, const std::string& bus_nam
                                  std::pair{"Version", &channel.toolkit_version}}) {
     scope.call(via_bus, kRootPath, kPropertiesInterface, "Get",
                g_variant_new("(ss)", "org.a11y.atspi.Application", property),
-               [field](GVariant* reply, const GError*) { *field = property_string(reply); });
+               // An init-capture: clang before 16 cannot capture a structured binding itself.
+               [field = field](GVariant* reply, const GError*) { *field = property_string(reply); });
   }
   const auto started = std::chrono::steady_clock::now();
   scope.wait();

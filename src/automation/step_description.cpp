@@ -17,12 +17,16 @@ std::string selector_text(const ElementSelector& target, const std::string& app,
   return text;
 }
 
-// A link's scheme and host only: queries and paths can carry tokens.
+// A link's scheme and host only: user info, queries and paths can carry tokens.
 std::string link_text(const std::string& url) {
   const auto scheme_end = url.find("://");
   if (scheme_end == std::string::npos) return url.substr(0, url.find(':'));
-  const auto host_end = url.find_first_of("/?#", scheme_end + 3);
-  return url.substr(0, host_end);
+  const auto authority_start = scheme_end + 3;
+  const auto host_end = url.find_first_of("/?#", authority_start);
+  std::string authority = url.substr(authority_start, host_end - authority_start);
+  // "user:password@host": what stands before the last '@' is a credential, not the host.
+  if (const auto at = authority.rfind('@'); at != std::string::npos) authority.erase(0, at + 1);
+  return url.substr(0, authority_start) + authority;
 }
 
 std::string body_text(const StepBody& body) {

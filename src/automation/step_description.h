@@ -1,6 +1,6 @@
 // What a person is asked to approve, and what logs may name: the step's own description
 // when it has one, else one line built from its type and target. Never a value to be set,
-// typed text, a URL's query or a command's arguments.
+// typed text, a URL's user info, path or query, or a command's arguments.
 #pragma once
 
 #include <string>

@@ -103,6 +103,11 @@ std::optional<std::size_t> skip_env(const std::vector<ExecArgument>& arguments, 
       note = "a field code stands where env expects its command";
       return std::nullopt;
     }
+    if (argument->empty()) {
+      // env cannot run a program named "", so it names no program to judge.
+      note = "env's command is empty";
+      return std::nullopt;
+    }
     if (argument->find('=') == std::string::npos) return j;
     ++j;  // NAME=value
   }

@@ -56,6 +56,12 @@ std::variant<std::string, Refusal> link_scheme(const std::string& url) {
 
 // The local path a file target names, or the problem with it.
 std::variant<std::string, Refusal> local_file_path(const std::string& target) {
+  // GLib and stat() read the target as a C string, so a NUL would make the file checked
+  // (and the one gio opens) a shorter path than the target named.
+  if (target.find('\0') != std::string::npos) {
+    return target_problem(ErrorCode::kInvalidArgs, "control_characters",
+                          "the file contains a NUL character");
+  }
   std::string path;
   if (g_ascii_strncasecmp(target.c_str(), "file:", 5) == 0) {
     ErrorSlot error;

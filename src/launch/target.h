@@ -28,8 +28,8 @@ struct Target {
 // Why `target` does not fit `entry` (a cannot_take_target refusal), or nullopt when it fits.
 // details.problem names the first problem found, the target's own first:
 // links "control_characters", "unparseable", "missing_host", "scheme_not_handled",
-// "no_url_field_code"; files "relative_path", "not_local", "file_missing",
-// "no_file_field_code".
+// "no_url_field_code"; files "control_characters" (a NUL), "relative_path", "not_local",
+// "file_missing", "no_file_field_code".
 std::optional<Refusal> check_target(const DesktopEntry& entry, const ExecLine& exec,
                                     const Target& target);
 

@@ -64,6 +64,10 @@ Result<nlohmann::json> validate_setting(std::string_view key, const nlohmann::js
       if (!value.is_string()) return invalid(*spec, value, "must be a string");
       const auto& text = value.get_ref<const std::string&>();
       if (text.empty()) return value;
+      // The file is checked, and later run, by its C string: a NUL would cut it short.
+      if (text.find('\0') != std::string::npos) {
+        return invalid(*spec, value, "must not contain a NUL character");
+      }
       std::filesystem::path path(text);
       if (!path.is_absolute()) return invalid(*spec, value, "must be an absolute path");
       std::error_code ec;

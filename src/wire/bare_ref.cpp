@@ -1,6 +1,6 @@
 #include "wire/bare_ref.h"
 
-#include <glib.h>
+#include "a11y/apps.h"
 
 #include <set>
 #include <string>
@@ -16,9 +16,6 @@ const std::string* string_at(const nlohmann::json& params, const char* key) {
   return found->get_ptr<const std::string*>();
 }
 
-bool same_app(const std::string& a, const std::string& b) {
-  return g_ascii_strcasecmp(a.c_str(), b.c_str()) == 0;
-}
 
 Error pass_snapshot(std::string message) {
   return make_error(ErrorCode::kInvalidArgs, std::move(message), {{"param", "snapshot"}},
@@ -40,7 +37,8 @@ Result<nlohmann::json> bind_bare_ref(const nlohmann::json& params,
   std::shared_ptr<const a11y::Snapshot> newest;
   std::set<std::string> windows;
   for (const auto& snapshot : stored) {
-    if (!same_app(snapshot->app_name, *app)) continue;
+    // The whole name: a C-string compare would let "gedit\0x" bind to gedit's snapshot.
+    if (!a11y::app_name_matches(snapshot->app_name, *app)) continue;
     if (window != nullptr && snapshot->window.id != *window) continue;
     if (title != nullptr && snapshot->window.title != *title) continue;
     windows.insert(snapshot->window.id);

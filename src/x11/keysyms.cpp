@@ -5,6 +5,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <utility>
 
 #include "core/text.h"
@@ -75,8 +76,40 @@ std::optional<Keysym> x_keysym_from_name(std::string_view name) {
   return static_cast<Keysym>(keysym);
 }
 
+namespace {
+
+// XKeysymToString names a Unicode keysym without a name of its own "U<hex digits>" in a
+// string it mallocs anew on every call and never frees (libX11's KeysymStr.c; its table
+// names are static). Only that form is the caller's to free: exactly "U", upper-case hex,
+// and the keysym's own code point.
+bool is_allocated_unicode_name(Keysym keysym, const char* name) {
+  constexpr Keysym kUnicodeKeysymBase = 0x01000000;
+  if ((keysym & 0xFF000000) != kUnicodeKeysymBase || name[0] != 'U' || name[1] == '\0') {
+    return false;
+  }
+  Keysym value = 0;
+  for (const char* digit = name + 1; *digit != '\0'; ++digit) {
+    const char c = *digit;
+    if (c >= '0' && c <= '9') {
+      value = value * 16 + static_cast<Keysym>(c - '0');
+    } else if (c >= 'A' && c <= 'F') {
+      value = value * 16 + static_cast<Keysym>(c - 'A' + 10);
+    } else {
+      return false;
+    }
+    if (value > 0xFFFFFF) return false;
+  }
+  return value == (keysym & 0xFFFFFF);
+}
+
+}  // namespace
+
 std::string keysym_name(Keysym keysym) {
-  if (const char* name = XKeysymToString(keysym)) return name;
+  if (char* name = XKeysymToString(keysym)) {
+    std::string text(name);
+    if (is_allocated_unicode_name(keysym, name)) std::free(name);
+    return text;
+  }
   std::array<char, 16> hex{};
   std::snprintf(hex.data(), hex.size(), "0x%x", static_cast<unsigned>(keysym));
   return hex.data();

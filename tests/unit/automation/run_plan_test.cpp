@@ -76,6 +76,15 @@ TEST(DescribeStep, NeverShowsTheValueToBeSet) {
   EXPECT_EQ(describe_step(step(FocusStep{"app"}, "bring it forward"), "actions[2]"), "actions[2]: bring it forward");
 }
 
+TEST(DescribeStep, NeverShowsALinksUserInfo) {
+  EXPECT_EQ(describe_step(step(OpenLinkStep{"https://user:s3cret@example.com:8443/a", "firefox"}), "actions[0]"),
+            "actions[0]: open_link https://example.com:8443 in firefox");
+  EXPECT_EQ(describe_step(step(OpenLinkStep{"https://a@b@example.com?q", "firefox"}), "actions[0]"),
+            "actions[0]: open_link https://example.com in firefox");
+  EXPECT_EQ(describe_step(step(OpenLinkStep{"ftp://token@files.example.com", "app"}), "actions[0]"),
+            "actions[0]: open_link ftp://files.example.com in app");
+}
+
 struct RefusalCase {
   ErrorCode code;
   nlohmann::json details;

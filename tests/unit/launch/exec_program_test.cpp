@@ -94,6 +94,9 @@ TEST(ResolveExecProgram, LooksThroughEnvAndPaths) {
       {"env --frobnicate viewer", "env", "env", "not known"},
       {"env FOO=1", "env", "env", "no command"},
       {"env", "env", "env", "no command"},
+      // env cannot run an empty name, so "" is no command, not a program named "".
+      {"env \"\" viewer", "env", "env", "empty"},
+      {"env A=1 \"\"", "env", "env", "empty"},
       {"env %f", "env", "env", "field code"},
   };
   for (const Case& c : cases) {

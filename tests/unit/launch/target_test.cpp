@@ -222,6 +222,13 @@ TEST(CheckTarget, FilesNeedAFileFieldCodeAndMustExist) {
        "relative_path",
        ErrorCode::kInvalidArgs},
       {"empty", "viewer %f", {}, {TargetKind::kFile, ""}, "relative_path", ErrorCode::kInvalidArgs},
+      // stat() and GLib would see only the part before the NUL, a file that exists.
+      {"a NUL ends the path short",
+       "viewer %f",
+       {},
+       {TargetKind::kFile, plain + std::string("\0.secret", 8)},
+       "control_characters",
+       ErrorCode::kInvalidArgs},
       {"another host",
        "viewer %f",
        {},

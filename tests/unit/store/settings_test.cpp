@@ -47,6 +47,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"agent_desktop_path", "/no/such/file/anywhere", false},
         Case{"agent_desktop_path", "/tmp", false},  // a directory is not a file
         Case{"agent_desktop_path", 42, false},
+        // stat() and exec see "/bin/sh": not the path that was given.
+        Case{"agent_desktop_path", std::string("/bin/sh\0x", 9), false},
         Case{"no_such_key", true, false}, Case{"", true, false}));
 
 TEST(Settings, LevelFiveSaysNotBuilt) {

@@ -65,6 +65,9 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"unknown_window_refuses", {{"ref", "e2"}, {"app", "gedit"}, {"window", "w7"}}, std::nullopt},
         Case{"title_of_another_app_refuses", {{"ref", "e2"}, {"app", "mousepad"}, {"title", "Report"}},
              std::nullopt},
+        // The whole name is compared: "mousepad\0x" is not mousepad.
+        Case{"app_name_with_a_nul_refuses",
+             {{"ref", "e2"}, {"app", std::string("mousepad\0x", 10)}}, std::nullopt},
         // Left for parse_action_request to judge:
         Case{"full_ref_unchanged", {{"ref", "@abc1:e2"}, {"app", "gedit"}},
              json{{"ref", "@abc1:e2"}, {"app", "gedit"}}},

@@ -2,6 +2,7 @@
 
 #include <X11/keysym.h>
 #include <gtest/gtest.h>
+#include <malloc.h>
 
 #include <string>
 
@@ -59,6 +60,17 @@ TEST(KeysymName, UsesXNamesAndFallsBackToHex) {
   EXPECT_EQ(keysym_name(XK_t), "t");
   EXPECT_EQ(keysym_name(0x010020AC), "U20AC");
   EXPECT_EQ(keysym_name(0x00000c00), "0xc00");
+}
+
+// Xlib mallocs the "U<hex>" name of an unnamed Unicode keysym on every call and never
+// frees it; a daemon naming keys for years must not keep those bytes.
+TEST(KeysymName, NamingUnicodeKeysymsKeepsNoMemory) {
+  EXPECT_EQ(keysym_name(0x0101F600), "U0001F600");
+  EXPECT_EQ(keysym_name(0x01000587), "Armenian_ligature_ew");  // a table name, never freed
+  const auto before = static_cast<long long>(mallinfo2().uordblks);
+  for (int i = 0; i < 10000; ++i) ASSERT_EQ(keysym_name(0x010020AC), "U20AC");
+  // 10,000 lost names would be at least 80,000 bytes.
+  EXPECT_LT(static_cast<long long>(mallinfo2().uordblks) - before, 8000);
 }
 
 TEST(XKeysymFromName, IsCaseSensitiveLikeX) {
