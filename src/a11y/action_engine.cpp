@@ -5,6 +5,7 @@
 #include <atspi/atspi.h>
 
 #include "a11y/act/action_call.h"
+#include "a11y/act/activation_ledger.h"
 #include "a11y/act/action_choice.h"
 #include "a11y/act/action_live_read.h"
 #include "a11y/action_policy.h"
@@ -31,8 +32,9 @@ Error stale(std::string message, std::string kind = "saved_ref_absent") {
 // One action from resolution to reply; each phase leaves what later ones need in members.
 class ActionRun {
  public:
-  ActionRun(Observer& observer, const ActionRequest& request, Deadline deadline)
-      : observer_(observer), request_(request), deadline_(deadline) {}
+  ActionRun(Observer& observer, ActivationLedger& activations, const ActionRequest& request,
+            Deadline deadline)
+      : observer_(observer), activations_(activations), request_(request), deadline_(deadline) {}
 
   Result<ActionReply> run();
 
@@ -42,6 +44,7 @@ class ActionRun {
   Status look_before_acting();
   Status choose();
   Status deliver();
+  Status space_activation();
   void verify();
 
   Result<Pipeline> open_pipeline(Deadline deadline);
@@ -63,6 +66,7 @@ class ActionRun {
   const ElementReading& now() const { return preflight_.reading; }
 
   Observer& observer_;
+  ActivationLedger& activations_;
   const ActionRequest& request_;
   const Deadline deadline_;
   const Clock::time_point started_ = Clock::now();
@@ -311,13 +315,43 @@ Status ActionRun::choose() {
 // may run the action's handler for long (a click that opens a modal dialog answers only
 // when the dialog closes), and that must not pass for a hung app.
 Status ActionRun::deliver() {
+  if (auto spaced = space_activation(); !spaced) return spaced;
   const auto deliver_started = Clock::now();
   auto pipeline = open_pipeline(Clock::now() + request_.answer_timeout);
   if (!pipeline) return refuse(std::move(pipeline).take_error());
+  pipeline->close_when_done();
   const ActionCallOutcome outcome = send_action_call(*pipeline, route_, call_);
   if (auto answered = check_answer(outcome); !answered) return answered;
   reply_.answered = outcome.answered;
   reply_.timings.deliver_ms = milliseconds_since(deliver_started);
+  return ok_status();
+}
+
+// A toolkit that drops a button's activation while it still shows the previous one gets
+// the next no sooner than it can take effect; waiting past the deadline is refused.
+Status ActionRun::space_activation() {
+  if (route_.route != Route::kDoAction || !activates_like_a_button(target_->node.role)) {
+    return ok_status();
+  }
+  if (!app_) {
+    if (auto pipeline = open_pipeline(deadline_); !pipeline) {
+      return refuse(std::move(pipeline).take_error());
+    }
+  }
+  const auto spacing = app_->traits().button_activation_spacing;
+  if (spacing <= Clock::duration::zero()) return ok_status();
+  const auto now = Clock::now();
+  const auto wait = activations_.reserve(target_->bus_name + target_->node.path, now, spacing);
+  if (wait <= Clock::duration::zero()) return ok_status();
+  if (now + wait >= deadline_) {
+    return refuse(make_error(
+        ErrorCode::kTimeout, "the button's previous activation would still be under way",
+        {{"kind", "activation_spacing"},
+         {"wait_ms", std::chrono::duration_cast<std::chrono::milliseconds>(wait).count()}},
+        "try again, or with a longer timeout"));
+  }
+  std::this_thread::sleep_for(wait);
+  reply_.timings.spacing_ms = std::chrono::duration<double, std::milli>(wait).count();
   return ok_status();
 }
 
@@ -478,8 +512,13 @@ Result<ActionReply> ActionRun::run() {
 
 }  // namespace
 
+ActionEngine::ActionEngine(Observer& observer)
+    : observer_(observer), activations_(std::make_unique<ActivationLedger>()) {}
+
+ActionEngine::~ActionEngine() = default;
+
 Result<ActionReply> ActionEngine::perform(const ActionRequest& request, Deadline deadline) {
-  ActionRun run(observer_, request, deadline);
+  ActionRun run(observer_, *activations_, request, deadline);
   return run.run();
 }
 

@@ -10,6 +10,8 @@
 // wrote. Thread-safe like Observer.
 #pragma once
 
+#include <memory>
+
 #include "a11y/action_reply.h"
 #include "a11y/action_request.h"
 #include "a11y/observer.h"
@@ -18,9 +20,14 @@
 
 namespace companyos::a11y {
 
+class ActivationLedger;
+
 class ActionEngine {
  public:
-  explicit ActionEngine(Observer& observer) : observer_(observer) {}
+  explicit ActionEngine(Observer& observer);
+  ~ActionEngine();
+  ActionEngine(const ActionEngine&) = delete;
+  ActionEngine& operator=(const ActionEngine&) = delete;
 
   // Errors carry details.delivery with a retry hint that agrees with it, and
   // details.target {app, window, role, name} once the target was resolved:
@@ -32,10 +39,14 @@ class ActionEngine {
   //   BUS_UNAVAILABLE.
   // A read-back that does not match, or an expectation not met, is not an error: the
   // reply says delivered_unverified and shows what was read.
+  // A button of a toolkit that drops quick repeated activations (ToolkitTraits::
+  // button_activation_spacing) is activated no sooner than that after its previous one:
+  // the action waits (timings.spacing_ms), within its deadline.
   Result<ActionReply> perform(const ActionRequest& request, Deadline deadline);
 
  private:
   Observer& observer_;
+  std::unique_ptr<ActivationLedger> activations_;
 };
 
 }  // namespace companyos::a11y

@@ -28,6 +28,7 @@ struct ActionTimings {
   double preflight_ms = 0;  // expectation baseline, strict pid, live read before acting
   double deliver_ms = 0;
   double verify_ms = 0;     // read-back and expectation
+  double spacing_ms = 0;    // waited so a button's previous activation could take effect
 };
 
 struct ActionReply {

@@ -166,6 +166,7 @@ nlohmann::json action_reply_to_json(const ActionReply& reply) {
         {"verify_ms", reply.timings.verify_ms}}},
       {"ms", reply.milliseconds},
   };
+  if (reply.timings.spacing_ms > 0) json["timings"]["spacing_ms"] = reply.timings.spacing_ms;
   if (reply.already) json["already"] = true;
   if (!reply.answered) json["answered"] = false;
   if (reply.fingerprint) json["fingerprint"] = *reply.fingerprint;

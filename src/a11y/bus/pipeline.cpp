@@ -63,6 +63,8 @@ Pipeline::~Pipeline() {
   }
 }
 
+void Pipeline::close_when_done() { state_->recycle = {}; }
+
 SdBusMessagePtr Pipeline::new_call(const char* path, const char* interface, const char* member) {
   State& state = *state_;
   // Past the deadline nothing more is sent: the result is discarded anyway.

@@ -47,6 +47,11 @@ class Pipeline {
   // Dispatches replies until every call is answered (true) or the deadline passed or the
   // connection closed (false).
   bool wait();
+  // Closes the connection with the pipeline instead of giving it back for reuse. For calls
+  // that may leave the peer inside their handler after it answered: GTK3's bridge answers
+  // DoAction, then runs the action — and a modal dialog's gtk_dialog_run — while still
+  // dispatching that connection, which answers nothing more until the dialog closes.
+  void close_when_done();
   bool expired() const;
   bool disconnected() const;
   std::size_t calls_started() const;

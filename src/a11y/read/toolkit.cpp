@@ -12,6 +12,19 @@ bool is_gtk(std::string_view name) {
 
 }  // namespace
 
+bool activates_like_a_button(std::uint32_t role) {
+  switch (role) {
+    case ATSPI_ROLE_PUSH_BUTTON:
+    case ATSPI_ROLE_TOGGLE_BUTTON:
+    case ATSPI_ROLE_CHECK_BOX:
+    case ATSPI_ROLE_RADIO_BUTTON:
+    case ATSPI_ROLE_PUSH_BUTTON_MENU:
+      return true;
+    default:
+      return false;
+  }
+}
+
 ToolkitTraits toolkit_traits(std::string_view toolkit_name, std::string_view toolkit_version) {
   ToolkitTraits traits;
   traits.extents_coord_type = ATSPI_COORD_TYPE_SCREEN;
@@ -21,6 +34,8 @@ ToolkitTraits toolkit_traits(std::string_view toolkit_name, std::string_view too
     traits.showing_marks_bounds = true;
   } else if (toolkit_version.starts_with("4.")) {
     traits.extents_coord_type = ATSPI_COORD_TYPE_WINDOW;
+    // 250 ms, and a margin for the timer running late on a busy app.
+    traits.button_activation_spacing = std::chrono::milliseconds(300);
   }
   return traits;
 }

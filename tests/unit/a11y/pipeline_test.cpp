@@ -155,15 +155,19 @@ TEST(Pipeline, RecyclesOnlyAnIdleConnection) {
   struct Case {
     const char* what;
     const char* member;
+    bool close_when_done;
     bool recycled;
   };
-  const Case cases[] = {{"all answered", "Echo", true}, {"one left unanswered", "Never", false}};
+  const Case cases[] = {{"all answered", "Echo", false, true},
+                        {"one left unanswered", "Never", false, false},
+                        {"answered, but closed when done (an action call)", "Echo", true, false}};
   for (const Case& c : cases) {
     Peer peer(respond);
     SdBusPtr returned;
     {
       Pipeline pipeline(peer.connect(), {}, Clock::now() + 200ms,
                         [&returned](SdBusPtr connection) { returned = std::move(connection); });
+      if (c.close_when_done) pipeline.close_when_done();
       pipeline.call("/t", "t.Peer", c.member, nullptr, "s", "x");
       pipeline.wait();
     }
