@@ -12,6 +12,8 @@ NULL_PATH = "/org/a11y/atspi/null"
 ACCESSIBLE = "org.a11y.atspi.Accessible"
 PROPERTIES = "org.freedesktop.DBus.Properties"
 ROLE_PUSH_BUTTON = 43  # ATSPI_ROLE_PUSH_BUTTON
+REGISTRY = "org.a11y.atspi.Registry"
+TEXT = "org.a11y.atspi.Text"
 
 
 class Element:
@@ -72,6 +74,23 @@ class BusView:
 
         visit(root_path, None, 0)
         return elements
+
+    def applications(self, name):
+        """(bus name, root path) of every application called NAME on the registry now."""
+        (children,) = self.connection.call(REGISTRY, ROOT_PATH, ACCESSIBLE, "GetChildren")
+        found = []
+        for bus_name, path in children:
+            try:
+                if self._property(bus_name, path, ACCESSIBLE, "Name") == name:
+                    found.append((bus_name, path))
+            except DBusError:
+                continue  # an app that is going away
+        return found
+
+    def text(self, bus_name, path):
+        """The whole text of the element at PATH (Text interface), read live."""
+        count = self._property(bus_name, path, TEXT, "CharacterCount")
+        return self.connection.call(bus_name, path, TEXT, "GetText", "ii", (0, count))[0]
 
     def write_buttons(self, bus_name):
         """The live "Write effect" push buttons of the fixture."""

@@ -1,32 +1,45 @@
 #!/usr/bin/env python3
-"""companyOS qualification suite: drives the `companyos` CLI end to end against fresh GTK3
-fixture processes (one per trial, stopped and verified gone after) and judges every trial
-only from the fixture's effect files — exact bytes, or their absence — never from the
-tool's own "ok". Runs inside scripts/desktop-session (CTest: the qualification test).
+"""companyOS qualification suite: drives the `companyos` CLI end to end against fresh app
+processes (one per trial, stopped and verified gone after) and judges every trial only from
+outside the app — the fixtures' effect files (exact bytes, or their absence), the file
+mousepad saves, the calculator's display as the suite's own AT-SPI read shows it — never
+from the tool's own "ok". Runs inside scripts/desktop-session (CTest: the qualification
+test; scripts/bench qualification --trials N: the soak).
 
-Trials (issue 4, "Qualification suite"):
-  clean       10  set-value on the entry, then click: FILE holds exactly the text
-  ambiguous   10  two identical buttons; click by ref or selector: AMBIGUOUS_TARGET
-  stale       10  the button moves after the snapshot: click --strict is STALE_REF, then a
-                  plain ref (identity still unique) acts and FILE holds the text
-  late_twin   10  a twin button appears within 50 ms before the click (half packed, half
-                  added): AMBIGUOUS_TARGET, neither FILE nor FILE.twin written
-  window_closed 5 the window closes between snapshot and action: WINDOW_NOT_FOUND or
-                  STALE_REF, nothing delivered
+Trials on the GTK3 and GTK4 fixtures (issues 4 and 11):
+  clean         set-value on the entry, then click: FILE holds exactly the text
+  ambiguous     two identical buttons; click by ref or selector: AMBIGUOUS_TARGET
+  stale         the button moves after the snapshot: click --strict is STALE_REF, then a
+                plain ref (identity still unique) acts and FILE holds the text
+  late_twin     a twin button appears within 50 ms before the click (half packed, half
+                added): AMBIGUOUS_TARGET, neither FILE nor FILE.twin written
+  window_closed the window closes between snapshot and action: WINDOW_NOT_FOUND or
+                STALE_REF, nothing delivered
+  modal         a click opens a modal dialog (GTK3: gtk_dialog_run inside the click's
+                handler): the click answers, the dialog shows, and a click on its
+                "Confirm" acts: FILE holds "dialog: confirmed"
+  app_killed    the app is killed after the snapshot (the click is refused, nothing
+                delivered) or while the click's handler runs (the reply must not claim a
+                verified effect nor deny delivery; no FILE)
+Trials on mousepad and GNOME Calculator: see real_apps.py.
 
-Writes qualification.json (--out) and prints a table. Exit status 1 when any metric but
-latency is non-zero (silent incorrect successes, over-halts, refusal failures, harness
-errors, late-twin timing violations, cleanup failures), 0 otherwise, 2 on bad arguments.
+--trials N scales the plan (BASE_PLAN, 100 trials) to at least N. Writes the JSON report
+(--out) and prints a table. Exit status 1 when any metric but latency is non-zero (silent
+incorrect successes, over-halts, refusal failures, harness errors, late-twin timing
+violations, cleanup failures), 0 otherwise, 2 on bad arguments.
 """
 
 import argparse
 import datetime
 import json
+import math
 import os
 import platform
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.dont_write_bytecode = True
@@ -39,9 +52,23 @@ from bus_view import BusView  # noqa: E402
 from checks import Checker  # noqa: E402
 from dbus_wire import DBusError  # noqa: E402
 from fixture_app import FixtureApp, unique_name  # noqa: E402
-from verdict import ACT, HARNESS_ERROR, PASS, REFUSE  # noqa: E402
+import real_apps  # noqa: E402
+from real_apps import REAL_APPS, RealApp  # noqa: E402
+from verdict import ACT, HARNESS_ERROR, PASS, REFUSE, UNCONFIRMED  # noqa: E402
 
-PLAN = {"clean": 10, "ambiguous": 10, "stale": 10, "late_twin": 10, "window_closed": 5}
+FIXTURE_KINDS = ("clean", "ambiguous", "stale", "late_twin", "window_closed", "modal",
+                 "app_killed")
+# Trials per app and kind at --trials 100 (the default, what CI runs).
+BASE_PLAN = {
+    "gtk3": {"clean": 12, "ambiguous": 10, "stale": 8, "late_twin": 10, "window_closed": 5,
+             "modal": 5, "app_killed": 6},
+    "gtk4": {"clean": 6, "ambiguous": 4, "stale": 4, "late_twin": 4, "window_closed": 4,
+             "modal": 4, "app_killed": 4},
+    "mousepad": {"clean": 4, "window_closed": 2, "app_killed": 2},
+    "gnome-calculator": {"clean": 4, "app_killed": 2},
+}
+# GTK4 (4.8) exposes no accessible ids, so its selectors name role and name only.
+FIXTURES = {"gtk3": ("companyos-fixture-gtk3", True), "gtk4": ("companyos-fixture-gtk4", False)}
 # Values typed into the entry: shell metacharacters, quotes, non-ASCII, edge spaces.
 CLEAN_VALUES = [
     "plain text",
@@ -68,7 +95,8 @@ class Paths:
     def __init__(self, build_dir):
         self.cli = os.path.join(build_dir, "cli", "companyos")
         self.daemon = os.path.join(build_dir, "src", "daemon", "companyosd")
-        self.fixture = os.path.join(build_dir, "tests", "fixtures", "companyos-fixture-gtk3")
+        self.fixtures = {app: os.path.join(build_dir, "tests", "fixtures", executable)
+                         for app, (executable, _) in FIXTURES.items()}
 
 
 class CliRun:
@@ -169,38 +197,50 @@ class Snapshot:
 
 
 class Trial:
-    """One fixture process and the judged actions on it."""
+    """One app process (a fixture, or a real app) and the judged actions on it."""
 
-    def __init__(self, suite, kind, index, *options):
+    def __init__(self, suite, app, kind, index, *options):
         self.suite = suite
+        self.app_key = app
         self.kind = kind
         self.index = index
-        self.name = f"{kind}-{index:02d}"
+        self.name = f"{app}-{kind}-{index:03d}"
         self.effect_path = os.path.join(suite.work_dir, f"{self.name}.effect")
         self.control_path = os.path.join(suite.work_dir, f"{self.name}.control")
-        self.app_name = unique_name("Qual")
+        self.real = REAL_APPS[app](self) if app in REAL_APPS else None
+        self.app_name = self.real.app_name if self.real else unique_name("Qual")
+        self.with_ids = FIXTURES.get(app, (None, False))[1]
         self.options = [self.control_path if option == "CONTROL" else option
                         for option in options]
         self.records = []
         self.steps = []
         self.fixture = None
+        self.app = None
         self.pid = None
 
-    # ---- fixture ---------------------------------------------------------------------
+    # ---- the app -------------------------------------------------------------------
 
     def __enter__(self):
-        self.fixture = FixtureApp(self.suite.paths.fixture, self.app_name, self.effect_path,
-                                  "--title", self.app_name, *self.options)
-        self.pid = self.fixture.process.pid
-        if self.suite.toolkit is None:
-            self.suite.toolkit = self.suite.bus.toolkit(self.fixture.bus_name,
-                                                        self.fixture.root_path)
+        if self.real:
+            self.app = RealApp(self.suite.bus, self.app_name, self.real.argv(),
+                               self.suite.work_dir)
+            self.pid = self.app.process.pid
+            bus_name, root_path = self.app.bus_name, self.app.root_path
+        else:
+            self.fixture = FixtureApp(self.suite.paths.fixtures[self.app_key], self.app_name,
+                                      self.effect_path, "--title", self.app_name,
+                                      *self.options)
+            self.pid = self.fixture.process.pid
+            bus_name, root_path = self.fixture.bus_name, self.fixture.root_path
+        if self.app_key not in self.suite.toolkits:
+            self.suite.toolkits[self.app_key] = self.suite.bus.toolkit(bus_name, root_path)
         return self
 
     def __exit__(self, *exc):
         cleanup_verified = False
-        if self.fixture is not None:
-            self.fixture.stop()
+        stoppable = self.app or self.fixture
+        if stoppable is not None:
+            stoppable.stop()
             cleanup_verified = pid_gone(self.pid)
         for record in self.records:
             record["cleanup_verified"] = cleanup_verified
@@ -214,6 +254,45 @@ class Trial:
     def effect_paths(self, *suffixes):
         return {suffix: self.effect_path + suffix for suffix in suffixes}
 
+    # ---- outside oracles -------------------------------------------------------------
+
+    @staticmethod
+    def read_bytes(path):
+        return read_bytes(path)
+
+    @staticmethod
+    def await_change(read, deadline_s=EFFECT_DEADLINE_S):
+        """READ()'s first value other than None, or None once DEADLINE_S pass."""
+        until = time.monotonic() + deadline_s
+        while True:
+            value = read()
+            if value is not None or time.monotonic() >= until:
+                return value
+            time.sleep(0.01)
+
+    @staticmethod
+    def await_value(read, wanted, deadline_s):
+        """READ()'s value once it equals WANTED, else its last value at the deadline."""
+        until = time.monotonic() + deadline_s
+        while True:
+            value = read()
+            if value == wanted or time.monotonic() >= until:
+                return value
+            time.sleep(0.02)
+
+    @staticmethod
+    def watch_change(reads, watch_s=REFUSAL_WATCH_S):
+        """Each of READS' first value other than None within WATCH_S seconds, else None."""
+        seen = {label: None for label in reads}
+        until = time.monotonic() + watch_s
+        while True:
+            for label, read in reads.items():
+                if seen[label] is None:
+                    seen[label] = read()
+            if time.monotonic() >= until:
+                return seen
+            time.sleep(0.01)
+
     # ---- CLI -------------------------------------------------------------------------
 
     def cli(self, *args):
@@ -221,21 +300,24 @@ class Trial:
         self.steps.append(run.record())
         return run
 
-    def snapshot(self):
-        """A snapshot that shows the entry and the button (the window can take a moment to
-        be listed after the app joins the bus)."""
+    def snapshot(self, ready=None):
+        """A snapshot in which READY(snapshot) holds — by default, one that shows the
+        fixture's entry and button (the window can take a moment to be listed after the
+        app joins the bus, and a real app to fill it)."""
+        ready = ready or (lambda shot: shot.refs(*ENTRY[:2]) and shot.refs(*BUTTON[:2]))
+
         def probe():
             run = self.cli("snapshot", "--app", self.app_name)
             if not run.ok:
                 return None
             snapshot = Snapshot(run.envelope)
-            return snapshot if snapshot.refs(*ENTRY[:2]) and snapshot.refs(*BUTTON[:2]) else None
+            return snapshot if ready(snapshot) else None
         return wait_for(f"a snapshot of {self.app_name}", SNAPSHOT_DEADLINE_S, probe, interval=0.1)
 
     def selector(self, element, with_id):
         role, name, accessible_id = element
         args = ["--app", self.app_name, "--role", role, "--name", name]
-        return args + (["--id", accessible_id] if with_id else [])
+        return args + (["--id", accessible_id] if with_id and self.with_ids else [])
 
     # ---- judging ---------------------------------------------------------------------
 
@@ -246,6 +328,7 @@ class Trial:
         outcome = verdict.judge(expected, observed)
         record = {
             "trial": self.name,
+            "app": self.app_key,
             "kind": self.kind if not label else f"{self.kind}_{label}",
             "fixture": {"app": self.app_name, "pid": self.pid, "options": self.options_shown()},
             "expected": expected_record(expected),
@@ -267,7 +350,8 @@ class Trial:
 
     def harness_error(self, label, error):
         self.records.append({
-            "trial": self.name, "kind": self.kind if not label else f"{self.kind}_{label}",
+            "trial": self.name, "app": self.app_key,
+            "kind": self.kind if not label else f"{self.kind}_{label}",
             "fixture": {"app": self.app_name, "pid": self.pid, "options": self.options_shown()},
             "verdict": HARNESS_ERROR, "error": str(error), "latency_ms": None,
             "steps": list(self.steps)})
@@ -276,7 +360,7 @@ class Trial:
 def expected_record(expected):
     if expected["outcome"] == ACT:
         return {"outcome": ACT, "effect": effect_record(expected["effect"])}
-    return {"outcome": REFUSE, "codes": expected["codes"], "effect": None}
+    return {"outcome": expected["outcome"], "codes": expected["codes"], "effect": None}
 
 
 def act_then_judge(trial, label, args, text, setup_refused=False, **extra):
@@ -319,16 +403,16 @@ def clean_trial(trial, index):
 
 
 def ambiguous_trial(trial, index):
-    """The first half clicks one of the twins by ref, the second half by selector."""
+    """Even trials click one of the twins by ref, odd ones by selector."""
     buttons = trial.suite.bus.write_buttons(trial.fixture.bus_name)
     if len(buttons) != 2:
         raise ProbeError(f"--ambiguous shows {len(buttons)} live Write effect buttons, not 2")
     snapshot = trial.snapshot()
-    if index < PLAN["ambiguous"] // 2:
+    if index % 2 == 0:
         refs = snapshot.refs(*BUTTON[:2])
-        target, how = [refs[index % len(refs)]], "ref"
+        target, how = [refs[(index // 2) % len(refs)]], "ref"
     else:
-        target, how = trial.selector(BUTTON, with_id=index % 2 == 1), "selector"
+        target, how = trial.selector(BUTTON, with_id=(index // 2) % 2 == 1), "selector"
     refuse_then_judge(trial, "", ["click", *target], ["AMBIGUOUS_TARGET"], target=how)
 
 
@@ -361,10 +445,11 @@ def stale_trial(trial, index):
 
 def late_twin_trial(trial, index):
     """A twin of the button (pack or add) lands within 50 ms before the click."""
-    method = "pack" if index < PLAN["late_twin"] // 2 else "add"
+    method = twin_method(index)
+    by_ref = (index // 2) % 2 == 0
     snapshot = trial.snapshot()
     button = snapshot.refs(*BUTTON[:2])[0]
-    target = [button] if index % 2 == 0 else trial.selector(BUTTON, with_id=False)
+    target = [button] if by_ref else trial.selector(BUTTON, with_id=False)
     box, before = button_box(trial)
     triggered = trial.touch_control()
     seen = trial.suite.bus.wait_child_count(trial.fixture.bus_name, box, before + 1, triggered)
@@ -376,7 +461,7 @@ def late_twin_trial(trial, index):
     lead_ms = round((run.started - changed_after) * 1000, 2)
     record = refuse_then_judge(
         trial, "", None, ["AMBIGUOUS_TARGET"], suffixes=("", ".twin"), run=run,
-        twin_method=method, target="ref" if index % 2 == 0 else "selector",
+        twin_method=method, target="ref" if by_ref else "selector",
         twin_lead_ms_at_most=lead_ms,
         twin_seen_before_action_ms=round((run.started - seen_at) * 1000, 2),
         timing_ok=lead_ms <= TWIN_LEAD_LIMIT_MS)
@@ -397,10 +482,78 @@ def window_closed_trial(trial, index):
     if trial.fixture.wait_for_exit(timeout=10) is None:
         raise ProbeError("--close-after-control: the fixture did not exit")
     args = ["click", button] if index % 2 == 0 else ["set-value", entry, "late text"]
-    if index >= 3:
+    if (index // 2) % 2 == 1:
         args.append("--strict")
     refuse_then_judge(trial, "", args, ["WINDOW_NOT_FOUND", "STALE_REF"], action=args[0],
                       strict="--strict" in args)
+
+
+MODAL_OPEN = ("push button", "Open dialog", "open-dialog")
+CONFIRM = ("push button", "Confirm", "confirm")
+
+
+def modal_trial(trial, index):
+    """The click on "Open dialog" opens a modal dialog — on GTK3 from inside the click's
+    handler (gtk_dialog_run), which holds the connection the click went out on. That click
+    must answer and the dialog must show (FILE.dialog); then "Confirm", by selector or by a
+    ref from a snapshot of the dialog, must act: FILE holds "dialog: confirmed"."""
+    snapshot = trial.snapshot(lambda shot: shot.refs(*MODAL_OPEN[:2]))
+    opener = [snapshot.refs(*MODAL_OPEN[:2])[0]] if index % 2 == 0 else \
+        trial.selector(MODAL_OPEN, with_id=True)
+    run = trial.cli("click", *opener)
+    shown = trial.await_change(lambda: read_bytes(trial.effect_path + ".dialog"))
+    trial.judge("open", {"outcome": ACT, "effect": b"shown"}, run, {"": shown},
+                oracle="FILE.dialog")
+    if (index // 2) % 2 == 0:
+        target, how = trial.selector(CONFIRM, with_id=True), "selector"
+    else:
+        dialog = trial.cli("snapshot", "--app", trial.app_name, "--title", "Confirm")
+        refs = Snapshot(dialog.envelope).refs(*CONFIRM[:2]) if dialog.ok else []
+        if len(refs) != 1:
+            raise ProbeError(f"a snapshot of the dialog shows {len(refs)} Confirm buttons"
+                             f" ({dialog.code or 'ok'})")
+        target, how = refs, "ref"
+    act_then_judge(trial, "confirm", ["click", *target], "dialog: confirmed", target=how)
+
+
+SLOW_WRITE_MS = 3000
+
+
+def app_killed_trial(trial, index):
+    """Even trials: the app is killed after the snapshot, and a click by ref must be refused
+    with nothing delivered. Odd trials (--slow-write): the app is killed while the click's
+    handler runs, after FILE.started and before FILE: the reply may say the action ran
+    unconfirmed, or that the app went away after delivery, but never that it verified the
+    effect, nor that nothing was delivered."""
+    snapshot = trial.snapshot()
+    entry, button = snapshot.refs(*ENTRY[:2])[0], snapshot.refs(*BUTTON[:2])[0]
+    if index % 2 == 0:
+        os.kill(trial.pid, signal.SIGKILL)
+        trial.fixture.wait_for_exit()
+        refuse_then_judge(trial, "before", ["click", button],
+                          ["APP_NOT_FOUND", "WINDOW_NOT_FOUND", "STALE_REF"])
+        return
+    set_value = trial.cli("set-value", entry, f"killed {index}")
+    if not set_value.ok:
+        raise ProbeError(f"set-value before the kill was refused ({set_value.code})")
+    click = {}
+    thread = threading.Thread(target=lambda: click.update(run=trial.cli("click", button)))
+    thread.start()
+    started = trial.await_change(lambda: read_bytes(trial.effect_path + ".started"))
+    if started is not None:
+        os.kill(trial.pid, signal.SIGKILL)
+    thread.join()
+    if started is None:
+        raise ProbeError("--slow-write: the click's handler never began (no FILE.started)")
+    trial.fixture.wait_for_exit()
+    run = click["run"]
+    trial.judge("mid", {"outcome": UNCONFIRMED,
+                        "codes": ["APP_NOT_FOUND", "WINDOW_NOT_FOUND", "APP_UNRESPONSIVE"]},
+                run, watch_effects(trial.effect_paths("")))
+
+
+def twin_method(index):
+    return "pack" if index % 2 == 0 else "add"
 
 
 TRIALS = {
@@ -409,14 +562,41 @@ TRIALS = {
     "stale": (("--stale", "CONTROL"), stale_trial),
     "late_twin": (None, late_twin_trial),
     "window_closed": (("--close-after-control", "CONTROL"), window_closed_trial),
+    "modal": (("--modal",), modal_trial),
+    "app_killed": (None, app_killed_trial),
 }
 
 
-def trial_options(kind, index):
+def trial_options(app, kind, index):
+    if app in REAL_APPS:
+        return ()
     if kind == "late_twin":
-        method = "pack" if index < PLAN["late_twin"] // 2 else "add"
-        return ("--add-twin", "CONTROL", "--twin-method", method)
+        return ("--add-twin", "CONTROL", "--twin-method", twin_method(index))
+    if kind == "app_killed":
+        return () if index % 2 == 0 else ("--slow-write", str(SLOW_WRITE_MS))
     return TRIALS[kind][0]
+
+
+def scaled_plan(base, trials):
+    """BASE ({app: {kind: count}}) scaled so the counts add up to at least TRIALS: each
+    count grows by the same factor, rounded up, and none drops below one."""
+    total = sum(sum(kinds.values()) for kinds in base.values())
+    factor = trials / total
+    return {app: {kind: max(1, math.ceil(count * factor)) for kind, count in kinds.items()}
+            for app, kinds in base.items()}
+
+
+def interleaved(plan):
+    """(app, kind, index) of every planned trial, round-robin over apps and kinds, so a long
+    run meets every kind early and the machine's state drifts evenly over all of them."""
+    queues = [[(app, kind, index) for index in range(count)]
+              for app, kinds in plan.items() for kind, count in kinds.items()]
+    order = []
+    while any(queues):
+        for queue in queues:
+            if queue:
+                order.append(queue.pop(0))
+    return order
 
 
 class Suite:
@@ -424,16 +604,20 @@ class Suite:
         self.paths = paths
         self.work_dir = work_dir
         self.bus = BusView()
-        self.toolkit = None
+        self.toolkits = {}
         self.records = []
         self.check = Checker("qualification")
 
-    def run(self, kind, index):
-        trial = Trial(self, kind, index, *trial_options(kind, index))
+    def run(self, app, kind, index):
+        trial = Trial(self, app, kind, index, *trial_options(app, kind, index))
         try:
             with trial:
-                TRIALS[kind][1](trial, index)
-        except (ProbeError, DBusError, OSError, KeyError, TypeError, ValueError) as error:
+                if trial.real:
+                    trial.real.run(kind, index)
+                else:
+                    TRIALS[kind][1](trial, index)
+        except (ProbeError, DBusError, OSError, KeyError, TypeError, ValueError,
+                IndexError) as error:
             trial.harness_error("", f"{type(error).__name__}: {error}")
             trial.records[-1]["cleanup_verified"] = trial.pid is None or pid_gone(trial.pid)
         for record in trial.records:
@@ -449,7 +633,7 @@ class Suite:
         self.records.extend(trial.records)
 
 
-def environment(paths, toolkit):
+def environment(paths, toolkits):
     def output(*command):
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=10,
@@ -468,8 +652,12 @@ def environment(paths, toolkit):
         "display_server": data.get("display_server"),
         "session_type": os.environ.get("XDG_SESSION_TYPE") or data.get("display_server"),
         "headless_harness": "COMPANYOS_DESKTOP_DIR" in os.environ,
-        "fixture_toolkit": toolkit,
+        "toolkits": toolkits,
         "gtk3_version": output("pkg-config", "--modversion", "gtk+-3.0"),
+        "gtk4_version": output("pkg-config", "--modversion", "gtk4"),
+        "mousepad_version": output("dpkg-query", "-W", "-f=${Version}", "mousepad"),
+        "gnome_calculator_version": output("dpkg-query", "-W", "-f=${Version}",
+                                           "gnome-calculator"),
         "atspi_version": output("pkg-config", "--modversion", "atspi-2"),
         "glib_version": output("pkg-config", "--modversion", "glib-2.0"),
         "kernel": platform.release(),
@@ -481,12 +669,23 @@ def environment(paths, toolkit):
 def by_kind(records):
     kinds = {}
     for record in records:
-        kinds.setdefault(record["kind"], []).append(record)
-    return {kind: verdict.metrics(group) for kind, group in kinds.items()}
+        kinds.setdefault(f"{record['app']}/{record['kind']}", []).append(record)
+    return {kind: verdict.metrics(group) for kind, group in sorted(kinds.items())}
+
+
+def latency_distribution(records):
+    """Latency percentiles of the judged actions by app, and in all."""
+    def dist(group):
+        values = [record["latency_ms"] for record in group
+                  if record.get("latency_ms") is not None]
+        return {f"p{p}": verdict.percentile(values, p) for p in (50, 90, 95, 99, 100)}
+    apps = sorted({record["app"] for record in records})
+    return {"all": dist(records),
+            **{app: dist([r for r in records if r["app"] == app]) for app in apps}}
 
 
 def print_table(kinds, summary):
-    columns = ("kind", "trials", "pass", "silent", "over-halt", "refusal-fail", "harness",
+    columns = ("app/kind", "trials", "pass", "silent", "over-halt", "refusal-fail", "harness",
                "p50 ms", "p95 ms")
     rows = [[kind, m["trials"], m["passed"], m["silent_incorrect_successes"], m["over_halts"],
              m["refusal_failures"], m["harness_errors"], m["latency_ms"]["p50"],
@@ -505,18 +704,38 @@ def print_table(kinds, summary):
 
 
 def parse_args():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    all_apps = list(BASE_PLAN)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n"
+               "  qualification.py --build-dir build --out q.json       # the CI plan, 100 trials\n"
+               "  qualification.py --build-dir build --trials 1000      # the soak\n"
+               "  qualification.py --build-dir build --apps gtk4 --kinds modal,app_killed")
     parser.add_argument("--out", default="qualification.json",
                         help="where to write the JSON report (default: ./qualification.json)")
     parser.add_argument("--build-dir", default=os.environ.get("COMPANYOS_BUILD_DIR"),
                         help="the CMake build tree (default: $COMPANYOS_BUILD_DIR)")
-    parser.add_argument("--kinds", default=",".join(PLAN),
-                        help=f"comma-separated subset of {','.join(PLAN)} (default: all)")
+    parser.add_argument("--trials", type=int, default=100,
+                        help="scale the plan to at least this many trials (default 100)")
+    parser.add_argument("--apps", default=",".join(all_apps),
+                        help=f"comma-separated subset of {','.join(all_apps)} (default: all)")
+    parser.add_argument("--kinds", default=",".join(FIXTURE_KINDS),
+                        help=f"comma-separated subset of {','.join(FIXTURE_KINDS)} "
+                             "(default: all; each app runs the kinds that fit it)")
+    parser.add_argument("--progress", action="store_true",
+                        help="print a line per trial as it ends (for long runs)")
     args = parser.parse_args()
+    args.apps = [app for app in args.apps.split(",") if app]
     args.kinds = [kind for kind in args.kinds.split(",") if kind]
-    unknown = [kind for kind in args.kinds if kind not in PLAN]
+    unknown_apps = [app for app in args.apps if app not in BASE_PLAN]
+    unknown = [kind for kind in args.kinds if kind not in FIXTURE_KINDS]
+    if unknown_apps or not args.apps:
+        parser.error(f"unknown apps {unknown_apps}; choose from {','.join(all_apps)}")
     if unknown or not args.kinds:
-        parser.error(f"unknown trial kinds {unknown}; choose from {','.join(PLAN)}")
+        parser.error(f"unknown trial kinds {unknown}; choose from {','.join(FIXTURE_KINDS)}")
+    if not 1 <= args.trials <= 100000:
+        parser.error(f"--trials must be from 1 to 100000, got {args.trials}")
     if not args.build_dir:
         parser.error("--build-dir or COMPANYOS_BUILD_DIR is required")
     return args
@@ -524,6 +743,20 @@ def parse_args():
 
 def main():
     args = parse_args()
+    base = {app: {kind: count for kind, count in BASE_PLAN[app].items() if kind in args.kinds}
+            for app in args.apps}
+    base = {app: kinds for app, kinds in base.items() if kinds}
+    if not base:
+        print("qualification: no planned trial fits those apps and kinds", file=sys.stderr)
+        return 2
+    missing = [REAL_APPS[app].program for app in base
+               if app in REAL_APPS and not real_apps.available(REAL_APPS[app].program)]
+    if missing:
+        print(f"qualification: {', '.join(missing)} not installed "
+              "(scripts/install-deps --real-apps installs them)", file=sys.stderr)
+        return 2
+    plan = scaled_plan(base, args.trials)
+    order = interleaved(plan)
     paths = Paths(args.build_dir)
     daemon = subprocess.Popen([paths.daemon, "--log-level", "warn"], stdin=subprocess.DEVNULL)
     try:
@@ -532,11 +765,17 @@ def main():
         with tempfile.TemporaryDirectory(prefix="companyos-qualification-") as work_dir:
             suite = Suite(paths, work_dir)
             started = time.monotonic()
-            for kind in args.kinds:
-                for index in range(PLAN[kind]):
-                    suite.run(kind, index)
+            for number, (app, kind, index) in enumerate(order, 1):
+                suite.run(app, kind, index)
+                if args.progress:
+                    verdicts = [r["verdict"] for r in suite.records
+                                if r["trial"] == f"{app}-{kind}-{index:03d}"]
+                    print(f"[{number}/{len(order)}] {app}-{kind}-{index:03d}: "
+                          f"{', '.join(verdicts)} ({time.monotonic() - started:.0f} s)",
+                          flush=True)
             elapsed_s = round(time.monotonic() - started, 1)
-            env = environment(paths, suite.toolkit)
+            env = environment(paths, suite.toolkits)
+            daemon_alive = daemon.poll() is None
             suite.bus.close()
     finally:
         daemon.terminate()
@@ -548,18 +787,21 @@ def main():
 
     records = suite.records
     summary = verdict.metrics(records)
-    planned = {kind: PLAN[kind] for kind in args.kinds}
     fixtures_run = len({record["trial"] for record in records})
     failing = verdict.failed(summary)
-    if fixtures_run != sum(planned.values()):
+    if fixtures_run != len(order):
         failing.append("trials_missing")
+    if not daemon_alive:
+        failing.append("daemon_died")
     kinds = by_kind(records)
     report = {
-        "suite": "companyOS qualification (issue 4)",
+        "suite": "companyOS qualification (issues 4 and 11)",
         "environment": env,
-        "plan": planned,
+        "plan": plan,
+        "trials_planned": len(order),
         "elapsed_s": elapsed_s,
         "metrics": summary,
+        "latency_ms": latency_distribution(records),
         "by_kind": kinds,
         "failing": failing,
         "passed": not failing,
@@ -572,7 +814,7 @@ def main():
         report_file.write("\n")
 
     print_table(kinds, summary)
-    print(f"{fixtures_run} fixtures, {len(records)} judged actions in {elapsed_s} s; "
+    print(f"{fixtures_run} app processes, {len(records)} judged actions in {elapsed_s} s; "
           f"report: {out}")
     print("PASSED" if not failing else f"FAILED: {', '.join(failing)}", flush=True)
     return 1 if failing else 0

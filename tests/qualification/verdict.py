@@ -2,13 +2,17 @@
 the CLI's reply, and sums trials into the suite's metrics. Pure functions: no desktop needed,
 so verdict_test.py checks every rule.
 
-A trial expects either to ACT (the effect file must then hold exactly the asked bytes) or to
+A trial expects either to ACT (the effect file must then hold exactly the asked bytes), to
 REFUSE with one of a few error codes (every effect file must then stay absent and the reply
-must say nothing was delivered). The tool's own "ok" never counts as success by itself.
+must say nothing was delivered), or — when the app is killed while the action runs — to end
+UNCONFIRMED (the action began, its effect never came: the reply must not claim a verified
+effect, nor that nothing was delivered). The tool's own "ok" never counts as success by
+itself.
 """
 
 ACT = "act"
 REFUSE = "refuse"
+UNCONFIRMED = "unconfirmed"
 
 PASS = "pass"
 SILENT_INCORRECT_SUCCESS = "silent_incorrect_success"
@@ -42,7 +46,8 @@ def reply_facts(exit_status, envelope):
 def judge(expected, observed):
     """One of PASS, SILENT_INCORRECT_SUCCESS, OVER_HALT, REFUSAL_FAILURE, HARNESS_ERROR.
 
-    EXPECTED: {"outcome": ACT, "effect": bytes} or {"outcome": REFUSE, "codes": [str]}.
+    EXPECTED: {"outcome": ACT, "effect": bytes}, or {"outcome": REFUSE or UNCONFIRMED,
+    "codes": [str]}.
     OBSERVED: {"answered", "ok", "code", "delivery"} as reply_facts gives them, plus
     "effects": {file suffix: bytes or None} and, for ACT, "setup_refused": whether a
     preparing action (e.g. set-value before a click) was refused."""
@@ -61,6 +66,22 @@ def judge(expected, observed):
             return SILENT_INCORRECT_SUCCESS
         if acted or observed.get("code") not in codes or \
                 observed.get("delivery") != "not_delivered":
+            return REFUSAL_FAILURE
+        return PASS
+    if outcome == UNCONFIRMED:
+        codes = expected.get("codes")
+        if not codes:
+            raise ValueError("an unconfirmed trial needs the codes it accepts")
+        if any(content is not None for content in effects.values()):
+            return HARNESS_ERROR  # the effect came after all: the kill did not land mid-action
+        if not observed.get("answered"):
+            return HARNESS_ERROR
+        if observed.get("delivery") == "delivered_verified":
+            return SILENT_INCORRECT_SUCCESS
+        if observed.get("ok"):
+            return PASS if observed.get("delivery") == "delivered_unverified" else \
+                REFUSAL_FAILURE
+        if observed.get("code") not in codes or observed.get("delivery") == "not_delivered":
             return REFUSAL_FAILURE
         return PASS
     if outcome == ACT:

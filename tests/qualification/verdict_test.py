@@ -9,11 +9,12 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import verdict  # noqa: E402
 from verdict import (ACT, HARNESS_ERROR, OVER_HALT, PASS, REFUSAL_FAILURE, REFUSE,  # noqa: E402
-                     SILENT_INCORRECT_SUCCESS)
+                     SILENT_INCORRECT_SUCCESS, UNCONFIRMED)
 
 AMBIGUOUS = {"outcome": REFUSE, "codes": ["AMBIGUOUS_TARGET"]}
 CLOSED = {"outcome": REFUSE, "codes": ["WINDOW_NOT_FOUND", "STALE_REF"]}
 WRITE = {"outcome": ACT, "effect": "cost $5; \"q\" €".encode()}
+KILLED = {"outcome": UNCONFIRMED, "codes": ["APP_NOT_FOUND", "WINDOW_NOT_FOUND"]}
 
 
 def ok(delivery="delivered_unverified", **effects):
@@ -65,6 +66,20 @@ class JudgeTest(unittest.TestCase):
              ok(delivery="delivered_verified", **{"": b"other"}), SILENT_INCORRECT_SUCCESS),
             ("refused where it should act", WRITE, refused("STALE_REF"), OVER_HALT),
             ("acted, no envelope", WRITE, unanswered(**{"": text}), HARNESS_ERROR),
+            # The app was killed while the action ran: it began, its effect never came.
+            ("killed mid-action: ok, honestly unverified", KILLED, ok(), PASS),
+            ("killed mid-action: refused, said it was delivered", KILLED,
+             refused("APP_NOT_FOUND", delivery="delivered_unverified"), PASS),
+            ("killed mid-action: claimed a verified effect", KILLED,
+             ok(delivery="delivered_verified"), SILENT_INCORRECT_SUCCESS),
+            ("killed mid-action: refused, claiming nothing was delivered", KILLED,
+             refused("APP_NOT_FOUND"), REFUSAL_FAILURE),
+            ("killed mid-action: refused with another code", KILLED,
+             refused("INTERNAL", delivery="delivered_unverified"), REFUSAL_FAILURE),
+            ("killed mid-action: ok without a delivery", KILLED, ok(delivery=None),
+             REFUSAL_FAILURE),
+            ("killed mid-action, but the effect came", KILLED, ok(**{"": b"x"}), HARNESS_ERROR),
+            ("killed mid-action, no envelope", KILLED, unanswered(), HARNESS_ERROR),
         ]
         for what, expected, observed, wanted in cases:
             with self.subTest(what):
@@ -80,6 +95,7 @@ class JudgeTest(unittest.TestCase):
             ("unknown outcome", {"outcome": "maybe"}),
             ("no outcome", {}),
             ("refusal without codes", {"outcome": REFUSE, "codes": []}),
+            ("unconfirmed without codes", {"outcome": UNCONFIRMED}),
             ("act with text instead of bytes", {"outcome": ACT, "effect": "text"}),
             ("act without effect", {"outcome": ACT}),
         ]
