@@ -148,25 +148,13 @@ def read_bytes(path):
 
 def await_effect(path, deadline_s=EFFECT_DEADLINE_S):
     """The bytes of PATH once it exists (it is replaced atomically), or None."""
-    until = time.monotonic() + deadline_s
-    while True:
-        content = read_bytes(path)
-        if content is not None or time.monotonic() >= until:
-            return content
-        time.sleep(0.01)
+    return Trial.await_change(lambda: read_bytes(path), deadline_s)
 
 
 def watch_effects(paths, watch_s=REFUSAL_WATCH_S):
     """Watches PATHS for WATCH_S seconds; each one's bytes if it ever appeared, else None."""
-    seen = {suffix: None for suffix in paths}
-    until = time.monotonic() + watch_s
-    while True:
-        for suffix, path in paths.items():
-            if seen[suffix] is None:
-                seen[suffix] = read_bytes(path)
-        if time.monotonic() >= until:
-            return seen
-        time.sleep(0.01)
+    return Trial.watch_change({suffix: (lambda path=path: read_bytes(path))
+                               for suffix, path in paths.items()}, watch_s)
 
 
 def flatten(node, out):
