@@ -47,6 +47,7 @@ class ActionRun {
   Status space_activation();
   void verify();
 
+  Status ensure_app();
   Result<Pipeline> open_pipeline(Deadline deadline);
   Result<std::optional<int>> read_pid_live();
   FingerprintInput fingerprint_at_resolution() const;
@@ -91,15 +92,19 @@ Error ActionRun::marked(Error error, Delivery delivery) const {
   return result;
 }
 
+Status ActionRun::ensure_app() {
+  if (app_) return ok_status();
+  auto app = [&] {
+    CallScope scope(deadline_);
+    return observer_.bus().app_channel(scope, target_->bus_name);
+  }();
+  if (!app) return std::move(app).take_error();
+  app_ = std::move(app).value();
+  return ok_status();
+}
+
 Result<Pipeline> ActionRun::open_pipeline(Deadline deadline) {
-  if (!app_) {
-    auto app = [&] {
-      CallScope scope(deadline_);
-      return observer_.bus().app_channel(scope, target_->bus_name);
-    }();
-    if (!app) return std::move(app).take_error();
-    app_ = std::move(app).value();
-  }
+  if (auto app = ensure_app(); !app) return std::move(app).take_error();
   return observer_.bus().pipeline(*app_, std::min(deadline, deadline_));
 }
 
@@ -315,7 +320,6 @@ Status ActionRun::choose() {
 // may run the action's handler for long (a click that opens a modal dialog answers only
 // when the dialog closes), and that must not pass for a hung app.
 Status ActionRun::deliver() {
-  if (auto spaced = space_activation(); !spaced) return spaced;
   const auto deliver_started = Clock::now();
   auto pipeline = open_pipeline(Clock::now() + request_.answer_timeout);
   if (!pipeline) return refuse(std::move(pipeline).take_error());
@@ -328,16 +332,22 @@ Status ActionRun::deliver() {
 }
 
 // A toolkit that drops a button's activation while it still shows the previous one gets
-// the next no sooner than it can take effect; waiting past the deadline is refused.
+// the next no sooner than it can take effect; waiting past the deadline is refused. Runs
+// before anything is read for the action, so the expectation's baseline and the look
+// before acting see the button after its previous activation took effect. Decided by the
+// kind, as the route is chosen only after the look: a focus, a value or typed text never
+// activates a button, every other kind may.
 Status ActionRun::space_activation() {
-  if (route_.route != Route::kDoAction || !activates_like_a_button(target_->node.role)) {
-    return ok_status();
+  switch (request_.kind) {
+    case ActionKind::kFocus:
+    case ActionKind::kSetValue:
+    case ActionKind::kType:
+      return ok_status();
+    default:
+      break;
   }
-  if (!app_) {
-    if (auto pipeline = open_pipeline(deadline_); !pipeline) {
-      return refuse(std::move(pipeline).take_error());
-    }
-  }
+  if (!activates_like_a_button(target_->node.role)) return ok_status();
+  if (auto app = ensure_app(); !app) return refuse(std::move(app).take_error());
   const auto spacing = app_->traits().button_activation_spacing;
   if (spacing <= Clock::duration::zero()) return ok_status();
   const auto now = Clock::now();
@@ -491,6 +501,7 @@ Result<ActionReply> ActionRun::run() {
   reply_.kind = request_.kind;
   reply_.expectation = request_.expect;
   if (auto resolved = resolve(); !resolved) return std::move(resolved).take_error();
+  if (auto spaced = space_activation(); !spaced) return std::move(spaced).take_error();
   const auto preflight_started = Clock::now();
   if (auto baselines = take_baselines(); !baselines) return std::move(baselines).take_error();
   if (auto looked = look_before_acting(); !looked) return std::move(looked).take_error();

@@ -41,7 +41,7 @@ class ActionEngine {
   // reply says delivered_unverified and shows what was read.
   // A button of a toolkit that drops quick repeated activations (ToolkitTraits::
   // button_activation_spacing) is activated no sooner than that after its previous one:
-  // the action waits (timings.spacing_ms), within its deadline.
+  // the action waits (timings.spacing_ms), within its deadline, before it reads anything.
   Result<ActionReply> perform(const ActionRequest& request, Deadline deadline);
 
  private:
