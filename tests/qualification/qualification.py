@@ -51,7 +51,7 @@ from atspi_probe import ProbeError, wait_for  # noqa: E402
 from bus_view import BusView  # noqa: E402
 from checks import Checker  # noqa: E402
 from dbus_wire import DBusError  # noqa: E402
-from fixture_app import FixtureApp, unique_name  # noqa: E402
+from fixture_app import FixtureApp, read_bytes, unique_name  # noqa: E402
 import real_apps  # noqa: E402
 from real_apps import REAL_APPS, RealApp  # noqa: E402
 from verdict import ACT, HARNESS_ERROR, PASS, REFUSE, UNCONFIRMED  # noqa: E402
@@ -136,14 +136,6 @@ def effect_record(content):
     except UnicodeDecodeError:
         text = None
     return {"text": text, "hex": content.hex(), "bytes": len(content)}
-
-
-def read_bytes(path):
-    try:
-        with open(path, "rb") as effect:
-            return effect.read()
-    except FileNotFoundError:
-        return None
 
 
 def await_effect(path, deadline_s=EFFECT_DEADLINE_S):
@@ -243,10 +235,6 @@ class Trial:
         return {suffix: self.effect_path + suffix for suffix in suffixes}
 
     # ---- outside oracles -------------------------------------------------------------
-
-    @staticmethod
-    def read_bytes(path):
-        return read_bytes(path)
 
     @staticmethod
     def await_change(read, deadline_s=EFFECT_DEADLINE_S):

@@ -19,6 +19,7 @@ import subprocess
 import time
 
 from atspi_probe import ProbeError, wait_for
+from fixture_app import read_bytes
 
 START_DEADLINE_S = 30
 STOP_DEADLINE_S = 10
@@ -32,8 +33,9 @@ class RealApp:
     def __init__(self, bus, app_name, argv, cwd):
         self.app_name = app_name
         self.bus_name = None
-        for leftover in bus.applications(app_name):
-            raise ProbeError(f"{app_name} is already on the bus ({leftover[0]}): "
+        leftovers = bus.applications(app_name)
+        if leftovers:
+            raise ProbeError(f"{app_name} is already on the bus ({leftovers[0][0]}): "
                              "a previous trial's process is still running")
         self.process = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -87,7 +89,7 @@ class MousepadTrials:
 
     def saved(self):
         """The document's bytes once they differ from the original, else None."""
-        content = self.trial.read_bytes(self.document)
+        content = read_bytes(self.document)
         return None if content == self.original else content
 
     def refs(self, snapshot):
