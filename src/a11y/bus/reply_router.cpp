@@ -36,13 +36,17 @@ Inbox::~Inbox() {
 
 std::shared_ptr<ReplyRouter> ReplyRouter::attach(GDBusConnection* connection) {
   auto router = std::make_shared<ReplyRouter>();
-  // The filter holds its own reference, released when GDBus drops the filter (when the
-  // connection is finalized).
+  // The connection holds a reference for its filter, released when it is finalized: as
+  // object data, because GDBus calls a filter's own free function only when the filter is
+  // removed, never when the connection goes (so a reference held there leaked, once per
+  // connection). Its worker thread, which runs the filter, stops before that.
   auto held = std::make_unique<std::shared_ptr<ReplyRouter>>(router);
-  g_dbus_connection_add_filter(connection, &ReplyRouter::filter, held.release(), [](gpointer data) {
-    std::unique_ptr<std::shared_ptr<ReplyRouter>> owned(
-        static_cast<std::shared_ptr<ReplyRouter>*>(data));
-  });
+  g_dbus_connection_add_filter(connection, &ReplyRouter::filter, router.get(), nullptr);
+  g_object_set_data_full(G_OBJECT(connection), "companyos-reply-router", held.release(),
+                         [](gpointer data) {
+                           std::unique_ptr<std::shared_ptr<ReplyRouter>> owned(
+                               static_cast<std::shared_ptr<ReplyRouter>*>(data));
+                         });
   return router;
 }
 
@@ -74,7 +78,7 @@ GDBusMessage* ReplyRouter::filter(GDBusConnection*, GDBusMessage* message, gbool
   if (type != G_DBUS_MESSAGE_TYPE_METHOD_RETURN && type != G_DBUS_MESSAGE_TYPE_ERROR) {
     return message;
   }
-  auto& router = **static_cast<std::shared_ptr<ReplyRouter>*>(data);
+  auto& router = *static_cast<ReplyRouter*>(data);
   std::lock_guard lock(router.mutex_);
   auto waiter = router.waiting_.find(g_dbus_message_get_reply_serial(message));
   if (waiter == router.waiting_.end()) return message;

@@ -4,6 +4,8 @@
 
 #include <optional>
 
+#include "core/thread_handoff.h"
+
 namespace companyos::daemon {
 
 struct WorkerPool::Task {
@@ -59,6 +61,7 @@ void WorkerPool::start(std::unique_ptr<Task> task) {
   GError* raw_error = nullptr;
   // Ownership passes to the pool; execute() takes it back.
   Task* raw = task.release();
+  handoff_release(raw);
   if (!g_thread_pool_push(pool_, raw, &raw_error)) {
     TaskPtr reclaimed(raw);
     std::string message = raw_error != nullptr ? raw_error->message : "thread pool refused work";
@@ -70,6 +73,7 @@ void WorkerPool::start(std::unique_ptr<Task> task) {
 }
 
 void WorkerPool::execute(gpointer data, gpointer self_ptr) {
+  handoff_acquire(data);
   TaskPtr task(static_cast<Task*>(data));
   auto* self = static_cast<WorkerPool*>(self_ptr);
   try {
@@ -79,9 +83,11 @@ void WorkerPool::execute(gpointer data, gpointer self_ptr) {
     spdlog::error("worker job threw: {}", e.what());
     task->result = make_error(ErrorCode::kInternal, std::string("internal error: ") + e.what());
   }
+  handoff_release(task.get());
   g_main_context_invoke_full(
       self->main_context_, G_PRIORITY_DEFAULT,
       [](gpointer p) -> gboolean {
+        handoff_acquire(p);
         auto* t = static_cast<Task*>(p);
         // Only an APP_UNRESPONSIVE error is kept past done(): a reply is never copied.
         const std::optional<Error> unresponsive = unanswered(*t->result);

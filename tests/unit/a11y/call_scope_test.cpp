@@ -110,6 +110,25 @@ void run_calls(const Channel& channel, CallScope& scope, Outcome& outcome, int e
              [&outcome](GVariant*, const GError* error) { outcome.unknown_method += is_unknown_method(error); });
 }
 
+// GDBus frees a filter's data only when the filter is removed, not with its connection:
+// the router that a connection's filter held used to outlive it (LeakSanitizer, once per
+// accessibility-bus connection). The connection itself now holds it, until finalized.
+TEST(ReplyRouter, GoesWithItsConnection) {
+  std::weak_ptr<ReplyRouter> router;
+  {
+    Peer peer;
+    ASSERT_TRUE(peer.client());
+    router = ReplyRouter::attach(peer.client().get());
+    EXPECT_FALSE(router.expired()) << "the connection keeps its router";
+  }
+  // GDBus's worker thread may hold the connection a moment longer.
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  while (!router.expired() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(5ms);
+  }
+  EXPECT_TRUE(router.expired()) << "the router outlived its connection";
+}
+
 TEST(CallScope, AnswersArriveAndOneDeadlineEndsWhatNeverDoes) {
   Peer peer;
   ASSERT_TRUE(peer.client());

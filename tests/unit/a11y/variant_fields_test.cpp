@@ -8,9 +8,10 @@
 namespace companyos::a11y {
 namespace {
 
+// g_variant_parse's result is already a full (not floating) reference.
 VariantPtr parse(const char* type, const char* text) {
-  return VariantPtr(g_variant_ref_sink(
-      g_variant_parse(type ? G_VARIANT_TYPE(type) : nullptr, text, nullptr, nullptr, nullptr)));
+  return VariantPtr(
+      g_variant_parse(type ? G_VARIANT_TYPE(type) : nullptr, text, nullptr, nullptr, nullptr));
 }
 
 TEST(VariantFields, ObjectPathsOfReferences) {

@@ -260,7 +260,13 @@ TEST_F(DaemonProcess, RefusalsOfAnotherUserAreLoggedRateLimited) {
 TEST_F(DaemonProcess, NonReadingPipelinersNeitherGrowTheDaemonNorSlowOtherClients) {
   constexpr int kHogs = 32;
   constexpr std::size_t kBytesPerHog = 300'000;
+#if defined(__SANITIZE_ADDRESS__)
+  // ASan's shadow memory and its 256 MB quarantine of freed blocks come on top; the bound
+  // still catches the unbounded queue this test was written for (0.4 to 1.8 GB).
+  constexpr long kRssBoundKb = 600 * 1024;
+#else
   constexpr long kRssBoundKb = 100 * 1024;
+#endif
   constexpr auto kPingBound = 200ms;  // loose; docs/reliability.md has the measured figure
   auto daemon = start_serving();
 
