@@ -65,6 +65,11 @@ DeclaredOptions::DeclaredOptions(CLI::App* cmd, const methods::MethodDeclaration
     }
     if (param.required) bound.option->required();
   }
+  // Declared exclusions between options this command has (a positional keeps its own).
+  for (const Bound& bound : bound_) {
+    if (bound.spec->excludes.empty()) continue;
+    if (const Bound* other = find(bound.spec->excludes)) bound.option->excludes(other->option);
+  }
   bindings().push_back(std::move(binding));
 }
 

@@ -147,7 +147,6 @@ void add_element_command(CLI::App& app, Invocation& out, ElementCommand command)
     for (const auto& argument : command.arguments) names += (names.empty() ? "" : " ") + argument;
     made.cmd->add_option("ARGS", args->rest, "then: " + names + " (after -- if it starts with '-')");
   }
-  made.options->option("window")->excludes(made.options->option("title"));
   add_expect_options(made.cmd, *args);
   auto shared = std::make_shared<ElementCommand>(std::move(command));
   made.cmd->callback([&out, args, shared, options = made.options] {

@@ -65,7 +65,6 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
                                      "  companyos snapshot --app mousepad --timeout 10000   # a slow app\n"
                                      "  companyos --json snapshot --app mousepad   # JSON tree and outline\n"
                                      "  companyos --json snapshot --app mousepad --format tree   # the tree alone\n");
-  snapshot.options->option("window")->excludes(snapshot.options->option("title"));
   snapshot.options->option("format")->check(CLI::IsMember({"tree", "outline", "both"}));
   snapshot.cmd->callback([&out, options = snapshot.options] {
     out.method = methods::kSnapshot.name;
@@ -86,7 +85,6 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
   auto find = add_method_command(app, methods::kFind, "Prints their refs.",
                                  "  companyos find --app mousepad --role 'push button' --name Save\n"
                                  "  companyos find --app companyos-fixture --id write-effect\n");
-  find.options->option("window")->excludes(find.options->option("title"));
   find.cmd->callback([&out, options = find.options] {
     out.method = methods::kFind.name;
     options->fill(out.params);
@@ -115,7 +113,6 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
                                        "  companyos screenshot --app mousepad --out mousepad.png\n"
                                        "  companyos screenshot --app mousepad --window w1a2b3c4d5e6f --out /tmp/w.png\n",
                                        {"out"});
-  screenshot.options->option("window")->excludes(screenshot.options->option("title"));
   screenshot.cmd->add_option("--out", *out_path, "PNG file to write (relative paths are made absolute)")->required();
   screenshot.cmd->callback([&out, out_path, options = screenshot.options] {
     out.method = methods::kScreenshot.name;

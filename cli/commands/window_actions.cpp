@@ -25,7 +25,6 @@ void add_window_action_commands(CLI::App& app, Invocation& out) {
   auto focus = add_method_command(app, methods::kFocusWindow, "X11 only.",
                                   "  companyos focus-window --app mousepad\n"
                                   "  companyos focus-window --app mousepad --title 'Untitled 1'\n");
-  focus.options->option("window")->excludes(focus.options->option("title"));
   focus.cmd->callback([&out, options = focus.options] {
     out.method = methods::kFocusWindow.name;
     options->fill(out.params);
@@ -34,7 +33,6 @@ void add_window_action_commands(CLI::App& app, Invocation& out) {
 
   auto close = add_method_command(app, methods::kCloseWindow, "",
                                   "  companyos close-window --app mousepad --title 'Untitled 1'\n");
-  close.options->option("window")->excludes(close.options->option("title"));
   close.cmd->callback([&out, options = close.options] {
     out.method = methods::kCloseWindow.name;
     options->fill(out.params);
@@ -51,7 +49,6 @@ void add_window_action_commands(CLI::App& app, Invocation& out) {
       "  companyos press Return --app mousepad --title 'Save As' --headed\n",
       {"chord"});
   add_positional(press.cmd, methods::kPress, "chord", *chord);
-  press.options->option("window")->excludes(press.options->option("title"));
   press.cmd->callback([&out, chord, options = press.options] {
     out.method = methods::kPress.name;
     options->fill(out.params);

@@ -31,6 +31,9 @@ struct ParamSpec {
   std::optional<IntRange> range = {};  // integers only
   // The CLI's option for it when not --<name with dashes> (e.g. "--timeout", "-i,--interactive").
   std::string_view option = {};
+  // A param that may not be given with this one ("window" on "title"): the dispatcher
+  // refuses both (details.param names this one) and the CLI makes the options exclusive.
+  std::string_view excludes = {};
 };
 
 enum class TargetKind { kNone, kApp, kWindow, kElement };
@@ -58,7 +61,8 @@ struct MethodDeclaration {
 };
 
 // INVALID_ARGS (details.param names it) for an unknown param, a wrong type, an integer out
-// of its range or a missing required param; checked in that order.
+// of its range, a missing required param or two params that exclude each other; checked in
+// that order.
 Status check_params(const MethodDeclaration& method, const nlohmann::json& params);
 
 // One method as data, for the `methods` reply: name, summary, params, target, flags.

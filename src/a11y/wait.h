@@ -108,19 +108,63 @@ struct WaitOptions {
   std::stop_token stop;
 };
 
-// evidence, by condition:
-//   window_appears {window: {id, title, app, bus_name, pid}, seen_open_by}
-//   window_closed  {window: {…}, seen_open_by, gone_by, gone_at_ms}
-//   text_appears   {window: {id, title}, ref, role, name, field}; the window's snapshot is
-//                  stored, so ref can be acted on like a snapshot's
-//   element        {ref, presence, value (value), state and states (state)}
+// What a wait saw when its condition held, one kind per condition; wire renders it.
+
+// A window as a window wait tracked it.
+struct WaitWindow {
+  std::string id = {};
+  std::optional<std::string> title = {};
+  std::string app = {};       // "" when no listing named the app
+  std::string bus_name = {};
+  std::optional<int> pid = {};
+};
+
+// window_appears: the window, and what saw it open ("start", "event", "poll").
+struct WindowAppearedEvidence {
+  WaitWindow window = {};
+  std::string seen_open_by = {};
+};
+
+// window_closed: the window, what saw it open and gone ("app_exit" too), and when it went,
+// in ms from the start of the wait.
+struct WindowClosedEvidence {
+  WaitWindow window = {};
+  std::string seen_open_by = {};
+  std::string gone_by = {};
+  std::int64_t gone_at_ms = 0;
+};
+
+// text_appears: where the text is. The window's snapshot is stored, so ref (empty when it
+// could not be stored) can be acted on like a snapshot's.
+struct TextAppearedEvidence {
+  std::string window_id = {};
+  std::string window_title = {};
+  std::string ref = {};
+  std::string role = {};
+  std::string name = {};
+  std::string field = {};  // "name" or "value"
+};
+
+// element: the ref and how many elements it matched ("one", "none", "window_gone"); value
+// for a value wait; for a state wait, the state waited for and every state seen.
+struct ElementEvidence {
+  std::string ref = {};
+  std::string presence = {};
+  std::optional<std::string> value = {};
+  std::optional<std::string> state = {};
+  std::vector<std::string> states = {};
+};
+
+using WaitEvidence = std::variant<WindowAppearedEvidence, WindowClosedEvidence,
+                                  TextAppearedEvidence, ElementEvidence>;
+
 struct WaitOutcome {
   std::string condition;                 // condition_kind()
   std::chrono::milliseconds elapsed{0};  // from the start until the condition was seen
   // What made the wait look: "start" (it held at once), "event" (an event, or a check an
   // event asked for) or "poll" (the safety-net tick).
   std::string seen_by;
-  nlohmann::json evidence;
+  WaitEvidence evidence;
   std::size_t checks = 0;
   std::size_t events = 0;      // event signals received during the wait
   bool events_active = false;  // the registry accepted the listeners

@@ -7,10 +7,10 @@
 
 #include "a11y/vocabulary.h"
 #include "automation/dsl/field_rules.h"
-#include "automation/dsl/object_reader.h"
-#include "automation/dsl/problems.h"
 #include "automation/dsl/text.h"
 #include "automation/effects.h"
+#include "core/object_reader.h"
+#include "core/problems.h"
 #include "core/text.h"
 #include "launch/bridge_arguments.h"
 #include "schedule/cron_expression.h"
@@ -599,20 +599,11 @@ class DefinitionValidator {
   }
 
   const ValidationContext& context_;
-  Problems problems_;
+  Problems problems_{kMaxReportedProblems};
   bool schedule_ok_ = true;
 };
 
 }  // namespace
-
-std::string to_string(const Problem& problem) {
-  if (problem.path.empty()) return problem.message;
-  return problem.path + ": " + problem.message;
-}
-
-json to_json(const Problem& problem) {
-  return json{{"path", problem.path}, {"message", problem.message}};
-}
 
 Result<Definition> validate_definition(const json& input, const ValidationContext& context) {
   return DefinitionValidator(context).run(input);

@@ -12,6 +12,8 @@
 #include <string>
 
 #include "automation/definition.h"
+#include "core/object_reader.h"
+#include "core/problems.h"
 #include "core/result.h"
 
 namespace companyos::automation {
@@ -24,21 +26,14 @@ inline constexpr std::size_t kMaxEnvironmentVariables = 100;
 inline constexpr std::size_t kMaxPathBytes = 4096;
 inline constexpr std::size_t kMaxUrlBytes = 8192;
 inline constexpr std::size_t kMaxDescriptionChars = 500;
-inline constexpr std::size_t kMaxTextBytes = 64 * 1024;  // any other string
+inline constexpr std::size_t kMaxTextBytes = kMaxFieldBytes;  // any other string
 inline constexpr int kMaxTimeoutSeconds = 86'400;
 inline constexpr int kMaxHistoryLimit = 1000;
 // details.problems lists at most this many; details.problem_count has the total.
 inline constexpr std::size_t kMaxReportedProblems = 100;
 
-struct Problem {
-  std::string path;  // "actions[2].cwd"; "" for the definition as a whole
-  std::string message;
-  friend bool operator==(const Problem&, const Problem&) = default;
-};
-
-// "actions[2].cwd: must be an absolute path"; the message alone when the path is "".
-std::string to_string(const Problem& problem);
-nlohmann::json to_json(const Problem& problem);  // {"path": …, "message": …}
+// A problem is core's (core/problems.h): a JSON path and a message.
+using companyos::Problem;
 
 struct ValidationContext {
   // Now, in Unix seconds, for the retry-budget rule (it measures the coming year of the

@@ -96,6 +96,14 @@ Status check_params(const MethodDeclaration& method, const nlohmann::json& param
                         {{"param", p.name}});
     }
   }
+  for (const ParamSpec& p : method.params) {
+    if (!p.excludes.empty() && params.contains(std::string(p.name)) &&
+        params.contains(std::string(p.excludes))) {
+      return make_error(ErrorCode::kInvalidArgs,
+                        "give " + std::string(p.excludes) + " or " + std::string(p.name) + ", not both",
+                        {{"param", p.name}}, "drop one of them");
+    }
+  }
   return ok_status();
 }
 

@@ -176,11 +176,60 @@ nlohmann::json action_reply_to_json(const ActionReply& reply) {
   return json;
 }
 
+namespace {
+
+template <typename T>
+nlohmann::json or_null(const std::optional<T>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json();
+}
+
+nlohmann::json wait_window_to_json(const a11y::WaitWindow& window) {
+  return {{"id", window.id},
+          {"title", or_null(window.title)},
+          {"app", window.app},
+          {"bus_name", window.bus_name},
+          {"pid", or_null(window.pid)}};
+}
+
+struct EvidenceToJson {
+  nlohmann::json operator()(const a11y::WindowAppearedEvidence& seen) const {
+    return {{"window", wait_window_to_json(seen.window)}, {"seen_open_by", seen.seen_open_by}};
+  }
+  nlohmann::json operator()(const a11y::WindowClosedEvidence& seen) const {
+    return {{"window", wait_window_to_json(seen.window)},
+            {"seen_open_by", seen.seen_open_by},
+            {"gone_by", seen.gone_by},
+            {"gone_at_ms", seen.gone_at_ms}};
+  }
+  nlohmann::json operator()(const a11y::TextAppearedEvidence& seen) const {
+    return {{"window", {{"id", seen.window_id}, {"title", seen.window_title}}},
+            {"ref", seen.ref.empty() ? nlohmann::json() : nlohmann::json(seen.ref)},
+            {"role", seen.role},
+            {"name", seen.name},
+            {"field", seen.field}};
+  }
+  nlohmann::json operator()(const a11y::ElementEvidence& seen) const {
+    nlohmann::json json = {{"ref", seen.ref}, {"presence", seen.presence}};
+    if (seen.value) json["value"] = *seen.value;
+    if (seen.state) {
+      json["state"] = *seen.state;
+      json["states"] = seen.states;
+    }
+    return json;
+  }
+};
+
+}  // namespace
+
+nlohmann::json wait_evidence_to_json(const a11y::WaitEvidence& evidence) {
+  return std::visit(EvidenceToJson{}, evidence);
+}
+
 nlohmann::json wait_outcome_to_json(const WaitOutcome& outcome) {
   return {{"condition", outcome.condition},
           {"elapsed_ms", outcome.elapsed.count()},
           {"seen_by", outcome.seen_by},
-          {"evidence", outcome.evidence},
+          {"evidence", wait_evidence_to_json(outcome.evidence)},
           {"checks", outcome.checks},
           {"events", outcome.events},
           {"events_active", outcome.events_active}};

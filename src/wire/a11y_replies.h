@@ -41,5 +41,7 @@ nlohmann::json pointer_click_to_json(const desktop::PointerClickReply& click);
 
 // {"condition","elapsed_ms","seen_by","evidence","checks","events","events_active"}.
 nlohmann::json wait_outcome_to_json(const a11y::WaitOutcome& outcome);
+// The evidence member of that reply: its shape is the condition's (a11y/wait.h).
+nlohmann::json wait_evidence_to_json(const a11y::WaitEvidence& evidence);
 
 }  // namespace companyos::wire

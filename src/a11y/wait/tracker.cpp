@@ -365,11 +365,12 @@ void WaitTracker::apply_text(const TextSeen& seen, TimePoint now) {
   }
   const TextMatch& match = *seen.match;
   conclude(check_source_,
-           {{"window", {{"id", match.window.id}, {"title", match.window.title}}},
-            {"ref", match.ref.empty() ? nlohmann::json() : nlohmann::json(match.ref)},
-            {"role", role_name(match.role)},
-            {"name", match.name},
-            {"field", match.field}},
+           TextAppearedEvidence{.window_id = match.window.id,
+                                .window_title = match.window.title,
+                                .ref = match.ref,
+                                .role = std::string(role_name(match.role)),
+                                .name = match.name,
+                                .field = match.field},
            now);
 }
 
@@ -386,7 +387,8 @@ void WaitTracker::apply_element(const ElementSeen& seen, TimePoint now) {
   if (seen.problem) last_check_["problem"] = error_summary(*seen.problem);
   if (fail_if_fatal(seen.problem)) return;
 
-  nlohmann::json evidence = {{"ref", condition.ref}, {"presence", presence_name(seen.presence)}};
+  ElementEvidence evidence{.ref = condition.ref,
+                           .presence = std::string(presence_name(seen.presence))};
   switch (condition.predicate) {
     case Predicate::kGone:
       if (seen.presence == ElementSeen::Presence::kNone ||
@@ -414,12 +416,12 @@ void WaitTracker::apply_element(const ElementSeen& seen, TimePoint now) {
       failure_ = make_error(ErrorCode::kPolicyDenied, "the value of a password field is never read",
                             {{"ref", condition.ref}}, "wait for another element");
     } else if (seen.value && condition.value && *seen.value == *condition.value) {
-      evidence["value"] = *seen.value;
+      evidence.value = *seen.value;
       conclude(check_source_, std::move(evidence), now);
     }
   } else if (state_ && has_state(seen.states, *state_)) {
-    evidence["state"] = *condition.value;
-    evidence["states"] = state_names(seen.states);
+    evidence.state = *condition.value;
+    evidence.states = state_names(seen.states);
     conclude(check_source_, std::move(evidence), now);
   }
 }
@@ -427,18 +429,18 @@ void WaitTracker::apply_element(const ElementSeen& seen, TimePoint now) {
 void WaitTracker::conclude_windows(const std::string& seen_by, TimePoint at) {
   auto describe_window = [this](const TrackedWindow& window) {
     const auto app = app_names_.find(window.bus_name);
-    nlohmann::json json = {
-        {"id", window_id(window.bus_name, window.path)},
-        {"title", window.title ? nlohmann::json(*window.title) : nlohmann::json()},
-        {"app", app != app_names_.end() ? app->second : std::string()},
-        {"bus_name", window.bus_name},
-        {"pid", window.pid ? nlohmann::json(*window.pid) : nlohmann::json()}};
-    return json;
+    return WaitWindow{.id = window_id(window.bus_name, window.path),
+                      .title = window.title,
+                      .app = app != app_names_.end() ? app->second : std::string(),
+                      .bus_name = window.bus_name,
+                      .pid = window.pid};
   };
   if (const auto* c = std::get_if<WindowAppears>(&condition_)) {
     for (const auto& [key, window] : windows_) {
       if (window.gone || window.seen_by.empty() || window.title != c->title) continue;
-      conclude(seen_by, {{"window", describe_window(window)}, {"seen_open_by", window.seen_by}},
+      conclude(seen_by,
+               WindowAppearedEvidence{.window = describe_window(window),
+                                      .seen_open_by = window.seen_by},
                at);
       return;
     }
@@ -447,17 +449,17 @@ void WaitTracker::conclude_windows(const std::string& seen_by, TimePoint at) {
       if (!window.gone || !is_titled(window)) continue;
       if (c->title && window.title != *c->title) continue;
       conclude(seen_by,
-               {{"window", describe_window(window)},
-                {"seen_open_by", window.seen_by},
-                {"gone_by", window.gone_by},
-                {"gone_at_ms", ms_between(started_, window.gone_at)}},
+               WindowClosedEvidence{.window = describe_window(window),
+                                    .seen_open_by = window.seen_by,
+                                    .gone_by = window.gone_by,
+                                    .gone_at_ms = ms_between(started_, window.gone_at)},
                at);
       return;
     }
   }
 }
 
-void WaitTracker::conclude(std::string seen_by, nlohmann::json evidence, TimePoint at) {
+void WaitTracker::conclude(std::string seen_by, WaitEvidence evidence, TimePoint at) {
   if (done()) return;
   WaitOutcome outcome;
   outcome.condition = condition_kind(condition_);

@@ -126,7 +126,7 @@ class WaitTracker {
   bool fail_if_fatal(const std::optional<Error>& problem);
   bool fail_if_app_left(bool answered, bool app_running, TimePoint now);
   void conclude_windows(const std::string& seen_by, TimePoint at);
-  void conclude(std::string seen_by, nlohmann::json evidence, TimePoint at);
+  void conclude(std::string seen_by, WaitEvidence evidence, TimePoint at);
 
   WaitCondition condition_;
   TimePoint started_;

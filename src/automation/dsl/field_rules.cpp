@@ -5,7 +5,7 @@
 
 #include "a11y/action_expectation.h"
 #include "a11y/policy.h"
-#include "automation/dsl/text.h"
+#include "core/problems.h"
 #include "core/text.h"
 #include "launch/bridge_arguments.h"
 #include "launch/exec_program.h"

@@ -16,7 +16,7 @@ std::vector<ParamSpec> element_params(Extra extra) {
       {.name = "name", .help = "selector: exact accessible name"},
       {.name = "id", .help = "selector: exact accessible id"},
       {.name = "window", .help = "only this window id (from `companyos windows`)"},
-      {.name = "title", .help = "only the window with this exact title"},
+      {.name = "title", .help = "only the window with this exact title", .excludes = "window"},
       {.name = "strict", .type = ParamType::kBoolean,
        .help = "refuse unless the element's SHA-256 fingerprint still matches"},
       {.name = "expect", .type = ParamType::kObject,

@@ -24,7 +24,7 @@ inline std::vector<ParamSpec> window_target(std::vector<ParamSpec> extra = {}) {
   std::vector<ParamSpec> params = {
       {.name = "app", .type = ParamType::kString, .required = true, .help = "application name"},
       {.name = "window", .help = "window id (from `companyos windows`)"},
-      {.name = "title", .help = "exact window title"},
+      {.name = "title", .help = "exact window title", .excludes = "window"},
       observation_timeout()};
   params.insert(params.end(), extra.begin(), extra.end());
   return params;

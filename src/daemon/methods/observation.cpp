@@ -10,9 +10,6 @@ namespace companyos::daemon::methods {
 Result<a11y::WindowQuery> window_query_from(const nlohmann::json& params) {
   a11y::WindowQuery query;
   query.app = params["app"].get<std::string>();
-  if (params.contains("window") && params.contains("title")) {
-    return make_error(ErrorCode::kInvalidArgs, "give window or title, not both");
-  }
   if (params.contains("window")) query.window_id = params["window"].get<std::string>();
   if (params.contains("title")) query.title = params["title"].get<std::string>();
   return query;

@@ -1,12 +1,13 @@
 #include <unistd.h>
 
 #include "core/version.h"
-#include "daemon/session_probe.h"
+#include "desktop/session_probe.h"
 #include "daemon/server/worker_pool.h"
 #include "daemon/context.h"
 #include "daemon/methods/methods.h"
 #include "store/database.h"
 #include "store/settings.h"
+#include "wire/session_replies.h"
 
 namespace companyos::daemon::methods {
 
@@ -29,7 +30,8 @@ const MethodSpec kStatus{
       a11y::Observer& observer = ctx.observer;
       ctx.workers.run(
           [&observer, data = std::move(data)]() mutable -> Result<nlohmann::json> {
-            data.update(probe_session(observer, std::chrono::milliseconds(1500)));
+            data.update(wire::session_facts_to_json(
+                desktop::probe_session(observer, std::chrono::milliseconds(1500))));
             return data;
           },
           std::move(reply));

@@ -240,9 +240,9 @@ TEST_F(Waits, WindowAppearsWhenTheAppStartsDuringTheWait) {
   ASSERT_TRUE(outcome.ok()) << outcome.error().message << " " << outcome.error().details.dump();
   EXPECT_EQ(outcome->seen_by, "event");
   EXPECT_TRUE(outcome->events_active);
-  const auto& window = outcome->evidence["window"];
-  EXPECT_EQ(window["title"], "Appearing Window");
-  EXPECT_EQ(window["app"], "wait-appear");
+  const auto& window = std::get<WindowAppearedEvidence>(outcome->evidence).window;
+  EXPECT_EQ(window.title, "Appearing Window");
+  EXPECT_EQ(window.app, "wait-appear");
   EXPECT_TRUE(x11_has_window("Appearing Window"));  // the X server agrees
   std::printf("[ latency ] launch to window seen: %lld ms (app start included)\n",
               ms(wait.returned() - launched));
@@ -254,7 +254,7 @@ TEST_F(Waits, WindowAppearsAtOnceWhenItIsAlreadyThere) {
   auto outcome = wait_for(observer_, WindowAppears{"WAIT-PRESENT", "Present"}, in(5s));
   ASSERT_TRUE(outcome.ok()) << outcome.error().message;
   EXPECT_EQ(outcome->seen_by, "start");
-  EXPECT_EQ(outcome->evidence["window"]["pid"], fixture.pid());
+  EXPECT_EQ(std::get<WindowAppearedEvidence>(outcome->evidence).window.pid, fixture.pid());
 }
 
 TEST_F(Waits, WindowClosedWhenTheFixtureClosesDuringTheWait) {
@@ -273,8 +273,9 @@ TEST_F(Waits, WindowClosedWhenTheFixtureClosesDuringTheWait) {
   const long long latency = ms(wait.returned() - changed);
   report("window closed", latency, *outcome);
   EXPECT_EQ(outcome->seen_by, "event");
-  EXPECT_EQ(outcome->evidence["seen_open_by"], "start");
-  EXPECT_EQ(outcome->evidence["window"]["title"], "Closing Window");
+  const auto& closed = std::get<WindowClosedEvidence>(outcome->evidence);
+  EXPECT_EQ(closed.seen_open_by, "start");
+  EXPECT_EQ(closed.window.title, "Closing Window");
   EXPECT_LT(latency, 1000);  // the fixture notices the control file within 20 ms
   EXPECT_TRUE(eventually([] { return !x11_has_window("Closing Window"); }));
 }
@@ -305,8 +306,9 @@ TEST_F(Waits, AWindowThatOpensAndClosesWithinOneWaitIsReported) {
   const long long latency = ms(wait.returned() - changed);
   report("window opened and closed", latency, *outcome);
   EXPECT_EQ(outcome->seen_by, "event");
-  EXPECT_EQ(outcome->evidence["gone_by"], "event");
-  EXPECT_EQ(outcome->evidence["window"]["title"], "Blink");
+  const auto& closed = std::get<WindowClosedEvidence>(outcome->evidence);
+  EXPECT_EQ(closed.gone_by, "event");
+  EXPECT_EQ(closed.window.title, "Blink");
   EXPECT_LT(latency, 1000);
   EXPECT_TRUE(eventually([] { return !x11_has_window("Blink"); }));
 }
@@ -356,12 +358,13 @@ TEST_F(Waits, TextAppearsWhenTheEntryIsSet) {
   const long long latency = ms(wait.returned() - changed);
   report("text in an entry", latency, *outcome);
   EXPECT_EQ(outcome->seen_by, "event");
-  EXPECT_EQ(outcome->evidence["field"], "value");
-  EXPECT_EQ(outcome->evidence["role"], "text");
+  const auto& text = std::get<TextAppearedEvidence>(outcome->evidence);
+  EXPECT_EQ(text.field, "value");
+  EXPECT_EQ(text.role, "text");
   EXPECT_LT(latency, 1000);
 
   // The ref it returns is usable: it reads back the text the test set.
-  auto details = observer_.get(outcome->evidence["ref"].get<std::string>(), in(5s));
+  auto details = observer_.get(text.ref, in(5s));
   ASSERT_TRUE(details.ok()) << details.error().message;
   EXPECT_EQ(details->node.value, "status: ready-42 now");
 }
@@ -397,9 +400,10 @@ TEST_F(Waits, TextAppearsWhenRowsAreAddedLater) {
   auto outcome = wait.result();
   ASSERT_TRUE(outcome.ok()) << outcome.error().message << " " << outcome.error().details.dump();
   EXPECT_EQ(outcome->seen_by, "event");
-  EXPECT_EQ(outcome->evidence["name"], "Row 2");
-  EXPECT_EQ(outcome->evidence["field"], "name");
-  EXPECT_EQ(outcome->evidence["role"], "label");
+  const auto& text = std::get<TextAppearedEvidence>(outcome->evidence);
+  EXPECT_EQ(text.name, "Row 2");
+  EXPECT_EQ(text.field, "name");
+  EXPECT_EQ(text.role, "label");
 }
 
 TEST_F(Waits, ElementValueEqualsWhatTheTestSets) {
@@ -424,7 +428,7 @@ TEST_F(Waits, ElementValueEqualsWhatTheTestSets) {
   const long long latency = ms(wait.returned() - changed);
   report("element value", latency, *outcome);
   EXPECT_EQ(outcome->seen_by, "event");
-  EXPECT_EQ(outcome->evidence["value"], "typed value");
+  EXPECT_EQ(std::get<ElementEvidence>(outcome->evidence).value, "typed value");
   EXPECT_LT(latency, 1000);
 
   // The app itself holds that text: its button writes the entry's text to the effect file.
@@ -451,7 +455,7 @@ TEST_F(Waits, ElementStateIsSeenWhenACheckBoxIsChecked) {
   ASSERT_TRUE(outcome.ok()) << outcome.error().message << " " << outcome.error().details.dump();
   report("element state", ms(wait.returned() - changed), *outcome);
   EXPECT_EQ(outcome->seen_by, "event");
-  EXPECT_EQ(outcome->evidence["state"], "checked");
+  EXPECT_EQ(std::get<ElementEvidence>(outcome->evidence).state, "checked");
   EXPECT_TRUE(eventually([&] { return read_file(effect + ".check") == "1"; }));
 }
 
@@ -480,7 +484,7 @@ TEST_F(Waits, ElementGoneWhenItsWindowCloses) {
   ASSERT_TRUE(outcome.ok()) << outcome.error().message << " " << outcome.error().details.dump();
   report("element gone", ms(wait.returned() - changed), *outcome);
   EXPECT_EQ(outcome->seen_by, "event");
-  EXPECT_EQ(outcome->evidence["presence"], "window_gone");
+  EXPECT_EQ(std::get<ElementEvidence>(outcome->evidence).presence, "window_gone");
   EXPECT_TRUE(eventually([] { return !x11_has_window("Gone Window"); }));
 
   // Its window will never come back, so waiting for the element to exist is refused.

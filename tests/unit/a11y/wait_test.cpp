@@ -388,9 +388,11 @@ TEST(WaitTracker, WindowClosedFromEventsAndPolls) {
     const WaitOutcome& outcome = *tracker.outcome();
     EXPECT_EQ(outcome.condition, "window_closed");
     EXPECT_EQ(outcome.seen_by, c.seen_by) << c.what;
-    EXPECT_EQ(outcome.evidence["gone_by"], c.gone_by) << c.what;
+    const auto& closed = std::get<WindowClosedEvidence>(outcome.evidence);
+    EXPECT_EQ(closed.gone_by, c.gone_by) << c.what;
     EXPECT_EQ(outcome.elapsed, milliseconds(c.elapsed_ms)) << c.what;
-    EXPECT_FALSE(outcome.evidence["window"]["title"].get<std::string>().empty()) << c.what;
+    ASSERT_TRUE(closed.window.title.has_value()) << c.what;
+    EXPECT_FALSE(closed.window.title->empty()) << c.what;
   }
 }
 
@@ -431,8 +433,9 @@ TEST(WaitTracker, WindowAppearsFromListingsAndEvents) {
         << c.what << ": " << tracker.last_seen().dump();
     if (c.holds) {
       EXPECT_EQ(tracker.outcome()->seen_by, c.seen_by) << c.what;
-      EXPECT_EQ(tracker.outcome()->evidence["window"]["title"], "Report");
-      EXPECT_EQ(tracker.outcome()->evidence["window"]["app"], "editor");
+      const auto& appeared = std::get<WindowAppearedEvidence>(tracker.outcome()->evidence);
+      EXPECT_EQ(appeared.window.title, "Report");
+      EXPECT_EQ(appeared.window.app, "editor");
     }
   }
 }
@@ -556,8 +559,9 @@ TEST(WaitTracker, TextHoldsWhenACheckFindsIt) {
   play(tracker, {{52, found}});
   ASSERT_TRUE(tracker.outcome().has_value());
   EXPECT_EQ(tracker.outcome()->seen_by, "event");
-  EXPECT_EQ(tracker.outcome()->evidence["ref"], "@abc1:e3");
-  EXPECT_EQ(tracker.outcome()->evidence["role"], "label");
+  const auto& text = std::get<TextAppearedEvidence>(tracker.outcome()->evidence);
+  EXPECT_EQ(text.ref, "@abc1:e3");
+  EXPECT_EQ(text.role, "label");
   EXPECT_EQ(tracker.outcome()->elapsed, milliseconds(52));
 }
 
@@ -705,9 +709,10 @@ TEST(WaitTracker, TheBaselineNamesTheAppBeforeEventsAndACheckFollowsThem) {
   tracker.on_event(app_left(kEditor, 15), at(15));
   ASSERT_TRUE(tracker.done());
   const WaitOutcome& outcome = *tracker.outcome();
-  EXPECT_EQ(outcome.evidence["window"]["title"], "Draft");
-  EXPECT_EQ(outcome.evidence["seen_open_by"], "start");
-  EXPECT_EQ(outcome.evidence["gone_by"], "event");
+  const auto& closed = std::get<WindowClosedEvidence>(outcome.evidence);
+  EXPECT_EQ(closed.window.title, "Draft");
+  EXPECT_EQ(closed.seen_open_by, "start");
+  EXPECT_EQ(closed.gone_by, "event");
   EXPECT_TRUE(outcome.events_active);
 
   // Closed between the first check and the events: the check after them sees it gone.
@@ -718,7 +723,7 @@ TEST(WaitTracker, TheBaselineNamesTheAppBeforeEventsAndACheckFollowsThem) {
   between.begin_check(at(22));
   between.end_check(no_app(), at(30));
   ASSERT_TRUE(between.done());
-  EXPECT_EQ(between.outcome()->evidence["gone_by"], "event");
+  EXPECT_EQ(std::get<WindowClosedEvidence>(between.outcome()->evidence).gone_by, "event");
 }
 
 TEST(WaitTracker, TimeoutSaysWhatWasSeenLast) {

@@ -110,6 +110,38 @@ TEST(CliDeclarations, ADeclaredRangeIsEnforcedByTheCli) {
   EXPECT_THROW(parse(again, {"snapshot", "--app", "mousepad", "--timeout", "70000"}), CLI::ValidationError);
 }
 
+// A declared exclusion ("title" excludes "window") holds on every command that has both
+// options, so the CLI refuses what the daemon would.
+TEST(CliDeclarations, DeclaredExclusionsAreEnforcedByTheCli) {
+  int checked = 0;
+  for (const methods::MethodDeclaration* method : methods::all()) {
+    if (method->command.empty()) continue;
+    for (const methods::ParamSpec& param : method->params) {
+      if (param.excludes.empty()) continue;
+      const methods::ParamSpec* other = method->param(param.excludes);
+      ASSERT_NE(other, nullptr) << method->name << ": " << param.name << " excludes an undeclared param";
+      CLI::App app{"companyos"};
+      Invocation out;
+      add_all_commands(app, out);
+      CLI::App* cmd = subcommand(app, std::string(method->command));
+      ASSERT_NE(cmd, nullptr) << method->command;
+      const CLI::Option* mine = cmd->get_option_no_throw(long_name(option_name(param)));
+      const CLI::Option* theirs = cmd->get_option_no_throw(long_name(option_name(*other)));
+      if (mine == nullptr || theirs == nullptr) continue;  // one is a positional
+      const auto& excluded = mine->get_excludes();
+      EXPECT_TRUE(excluded.count(const_cast<CLI::Option*>(theirs)) > 0)
+          << method->command << ": " << long_name(option_name(param)) << " does not exclude "
+          << long_name(option_name(*other));
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 7) << "snapshot, find, screenshot, focus-window, close-window, press and the element actions";
+  CLI::App app{"companyos"};
+  Invocation out;
+  add_all_commands(app, out);
+  EXPECT_THROW(parse(app, {"snapshot", "--app", "mousepad", "--window", "w1", "--title", "T"}), CLI::ExcludesError);
+}
+
 TEST(CliDeclarations, OptionsFillTheParamsTheirDeclarationsName) {
   CLI::App app{"companyos"};
   Invocation out;

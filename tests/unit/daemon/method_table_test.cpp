@@ -25,7 +25,9 @@ const MethodDeclaration kEchoDeclaration{
                {.name = "list", .type = ParamType::kArray},
                {.name = "anything", .type = ParamType::kAny},
                {.name = "page", .type = ParamType::kInteger, .range = IntRange{1, 10}},
-               {.name = "id", .type = ParamType::kInteger, .range = IntRange{1, {}}}},
+               {.name = "id", .type = ParamType::kInteger, .range = IntRange{1, {}}},
+               {.name = "window"},
+               {.name = "title", .excludes = "window"}},
 };
 
 const MethodSpec kEcho{
@@ -73,7 +75,9 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"range_above", {{"text", "a"}, {"page", 11}}, false},
         Case{"range_huge_unsigned", {{"text", "a"}, {"page", 18446744073709551615ULL}}, false},
         Case{"open_range_ok", {{"text", "a"}, {"id", 9007199254740993LL}}, true},
-        Case{"open_range_negative", {{"text", "a"}, {"id", -1}}, false}),
+        Case{"open_range_negative", {{"text", "a"}, {"id", -1}}, false},
+        Case{"one_of_two_exclusive", {{"text", "a"}, {"title", "T"}}, true},
+        Case{"both_exclusive", {{"text", "a"}, {"window", "w1"}, {"title", "T"}}, false}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 TEST(MethodTable, EveryBuiltinMethodIsDeclaredOnceWithAHandler) {
@@ -94,7 +98,7 @@ TEST(MethodTable, DescribeListsParamsAndFlags) {
   auto described = table.describe();
   ASSERT_EQ(described.size(), 2U);
   EXPECT_EQ(described[0]["name"], "echo");
-  EXPECT_EQ(described[0]["params"].size(), 8U);
+  EXPECT_EQ(described[0]["params"].size(), 10U);
   EXPECT_EQ(described[0]["params"][0]["required"], true);
   EXPECT_EQ(described[0]["params"][6]["min"], 1);
   EXPECT_EQ(described[0]["params"][6]["max"], 10);
@@ -110,6 +114,14 @@ TEST(MethodTable, RangeErrorsSayTheBoundsAndWhatCame) {
   auto id = declared::check_params(kEchoDeclaration, {{"text", "a"}, {"id", 0}});
   ASSERT_FALSE(id.ok());
   EXPECT_EQ(id.error().message, "id must be a positive integer");
+}
+
+TEST(MethodTable, TwoExclusiveParamsAreRefusedNamingTheOneThatExcludes) {
+  auto both = declared::check_params(kEchoDeclaration, {{"text", "a"}, {"window", "w1"}, {"title", "T"}});
+  ASSERT_FALSE(both.ok());
+  EXPECT_EQ(both.error().message, "give window or title, not both");
+  EXPECT_EQ(both.error().details, (nlohmann::json{{"param", "title"}}));
+  EXPECT_EQ(both.error().suggestion, "drop one of them");
 }
 
 // Every method the daemon serves is one of the shared declarations, and every declaration

@@ -114,5 +114,45 @@ TEST(Replies, ExpectationShowsWhatTheLastPollSaw) {
   EXPECT_EQ(expectation_to_json(expectation, result)["observed"], (json{{"error", "STALE_REF"}}));
 }
 
+
+// Each condition's evidence keeps the reply shape it had when it was JSON inside a11y.
+TEST(Replies, WaitEvidenceHasEachConditionsShape) {
+  const WaitWindow draft{"w1", "Draft", "editor", ":1.5", 42};
+  const WaitWindow untitled{"w2", std::nullopt, "", ":1.6", std::nullopt};
+  struct Case {
+    const char* what;
+    WaitEvidence evidence;
+    const char* expected;
+  };
+  const Case cases[] = {
+      {"a window appeared", WindowAppearedEvidence{draft, "event"},
+       R"({"seen_open_by":"event","window":{"app":"editor","bus_name":":1.5","id":"w1","pid":42,"title":"Draft"}})"},
+      {"an unnamed window closed", WindowClosedEvidence{untitled, "start", "app_exit", 120},
+       R"({"gone_at_ms":120,"gone_by":"app_exit","seen_open_by":"start","window":{"app":"","bus_name":":1.6","id":"w2","pid":null,"title":null}})"},
+      {"a text appeared", TextAppearedEvidence{"w1", "Draft", "@abc1:e3", "label", "Saved", "name"},
+       R"({"field":"name","name":"Saved","ref":"@abc1:e3","role":"label","window":{"id":"w1","title":"Draft"}})"},
+      {"a text whose snapshot was not stored", TextAppearedEvidence{"w1", "Draft", "", "label", "Saved", "value"},
+       R"({"field":"value","name":"Saved","ref":null,"role":"label","window":{"id":"w1","title":"Draft"}})"},
+      {"an element gone", ElementEvidence{"@abc1:e3", "none", std::nullopt, std::nullopt, {}},
+       R"({"presence":"none","ref":"@abc1:e3"})"},
+      {"an element's value", ElementEvidence{"@abc1:e3", "one", "42", std::nullopt, {}},
+       R"({"presence":"one","ref":"@abc1:e3","value":"42"})"},
+      {"an element's state", ElementEvidence{"@abc1:e3", "one", std::nullopt, "checked", {"checked", "enabled"}},
+       R"({"presence":"one","ref":"@abc1:e3","state":"checked","states":["checked","enabled"]})"},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(wait_evidence_to_json(c.evidence).dump(), c.expected) << c.what;
+  }
+  WaitOutcome outcome;
+  outcome.condition = "element";
+  outcome.elapsed = std::chrono::milliseconds(7);
+  outcome.seen_by = "start";
+  outcome.evidence = ElementEvidence{"@abc1:e3", "one", std::nullopt, std::nullopt, {}};
+  outcome.checks = 1;
+  EXPECT_EQ(wait_outcome_to_json(outcome).dump(),
+            R"({"checks":1,"condition":"element","elapsed_ms":7,"events":0,"events_active":false,)"
+            R"("evidence":{"presence":"one","ref":"@abc1:e3"},"seen_by":"start"})");
+}
+
 }  // namespace
 }  // namespace companyos::wire

@@ -1,18 +1,35 @@
-// One JSON object of a definition, read member by member. Internal to the automation module.
+// One JSON object from outside, read member by member: wrong types, missing members and
+// unknown members are reported where they are (core/problems.h), all at once, instead of
+// stopping at the first. An automation's definition is read with it.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 
-#include "automation/dsl/problems.h"
-#include "automation/dsl/text.h"
-#include "automation/validation.h"
+#include <nlohmann/json.hpp>
 
-namespace companyos::automation::dsl {
+#include "core/problems.h"
+
+namespace companyos {
+
+// The names an object may have.
+using Fields = std::span<const std::string_view>;
+
+inline bool contains(Fields names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// "a, b, c".
+std::string joined(Fields names);
+
+// A string member's size bound unless the reader is given another.
+inline constexpr std::size_t kMaxFieldBytes = 64 * 1024;
 
 // Reads the members of one object at `path`, reporting wrong types and missing members
 // where they are.
@@ -39,7 +56,7 @@ class ObjectReader {
   }
 
   std::optional<std::string> required_string(std::string_view key,
-                                             std::size_t max_bytes = kMaxTextBytes) const {
+                                             std::size_t max_bytes = kMaxFieldBytes) const {
     if (!has(key)) {
       problems_.add(path_of(key), "required");
       return std::nullopt;
@@ -49,7 +66,7 @@ class ObjectReader {
 
   // nullopt when absent or unusable (then with a problem).
   std::optional<std::string> optional_string(std::string_view key,
-                                             std::size_t max_bytes = kMaxTextBytes) const {
+                                             std::size_t max_bytes = kMaxFieldBytes) const {
     const nlohmann::json* value = find(key);
     if (value == nullptr) return std::nullopt;
     if (!problems_.check(path_of(key), string_problem(*value, max_bytes))) return std::nullopt;
@@ -96,4 +113,4 @@ class ObjectReader {
   Problems& problems_;
 };
 
-}  // namespace companyos::automation::dsl
+}  // namespace companyos

@@ -1,11 +1,34 @@
-#include "automation/dsl/problems.h"
+#include "core/problems.h"
 
-#include "automation/dsl/text.h"
+#include <algorithm>
+
 #include "core/text.h"
 
-namespace companyos::automation::dsl {
+namespace companyos {
 
 using json = nlohmann::json;
+
+std::string to_string(const Problem& problem) {
+  if (problem.path.empty()) return problem.message;
+  return problem.path + ": " + problem.message;
+}
+
+json to_json(const Problem& problem) {
+  return json{{"path", problem.path}, {"message", problem.message}};
+}
+
+bool is_identifier(std::string_view text) {
+  if (text.empty()) return false;
+  auto word = [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || (c >= '0' && c <= '9');
+  };
+  return !(text.front() >= '0' && text.front() <= '9') &&
+         std::all_of(text.begin(), text.end(), word);
+}
+
+std::string in_quotes(std::string_view text) {
+  return json(std::string(text)).dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 std::string member_path(const std::string& parent, std::string_view key) {
   if (!is_identifier(key)) return parent + "[" + in_quotes(key) + "]";
@@ -25,7 +48,6 @@ std::string json_type_name(const json& value) {
   return "an object";
 }
 
-// A string's rules common to every field: UTF-8, no NUL, a size bound.
 std::optional<std::string> string_problem(const json& value, std::size_t max_bytes) {
   if (!value.is_string()) return "must be a string, not " + json_type_name(value);
   const auto& text = value.get_ref<const std::string&>();
@@ -38,4 +60,4 @@ std::optional<std::string> string_problem(const json& value, std::size_t max_byt
   return std::nullopt;
 }
 
-}  // namespace companyos::automation::dsl
+}  // namespace companyos
