@@ -12,7 +12,7 @@ using namespace std::chrono_literals;
 
 constexpr auto kPollInterval = 15ms;
 
-double milliseconds_since(std::chrono::steady_clock::time_point start) {
+double waited_ms_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -100,13 +100,13 @@ ExpectationResult ExpectationCheck::after(Deadline deadline) {
     if (held.value_or(false)) {
       result.met = true;
       result.reason = "met";
-      result.waited_ms = milliseconds_since(started);
+      result.waited_ms = waited_ms_since(started);
       return result;
     }
     std::this_thread::sleep_until(std::min(until, std::chrono::steady_clock::now() + kPollInterval));
   }
   result.reason = "timeout";
-  result.waited_ms = milliseconds_since(started);
+  result.waited_ms = waited_ms_since(started);
   return result;
 }
 

@@ -14,7 +14,7 @@ struct ChecksumFree {
 };
 using ChecksumPtr = std::unique_ptr<GChecksum, ChecksumFree>;
 
-void append_quoted(std::string& out, std::string_view text) {
+void append_escaped_field(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
   out.push_back('"');
   for (char c : text) {
@@ -47,16 +47,16 @@ std::string canonical_form(const FingerprintInput& input) {
   form += "role=" + std::to_string(identity.role) + "\n";
   form += "accessible_id=";
   if (identity.accessible_id_known) {
-    append_quoted(form, identity.accessible_id);
+    append_escaped_field(form, identity.accessible_id);
   } else {
     form += "null";
   }
   form += "\nname=";
-  append_quoted(form, identity.name);
+  append_escaped_field(form, identity.name);
   form += "\ndescription=";
-  append_quoted(form, identity.description);
+  append_escaped_field(form, identity.description);
   form += "\nwindow=";
-  append_quoted(form, input.window_id);
+  append_escaped_field(form, input.window_id);
   form += "\npid=" + (input.pid ? std::to_string(*input.pid) : std::string("null"));
   form += "\nbounds=" + bounds_text(input.bounds) + "\n";
   return form;

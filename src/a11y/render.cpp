@@ -9,7 +9,7 @@ namespace {
 
 constexpr std::size_t kOutlineValueLimit = 200;
 
-void append_quoted(std::string& out, std::string_view text, std::size_t limit = 0) {
+void append_outline_quoted(std::string& out, std::string_view text, std::size_t limit = 0) {
   out.push_back('"');
   std::size_t written = 0;
   for (char c : text) {
@@ -55,7 +55,7 @@ std::string render_outline_line(const Node& node, const OutlineOptions& options)
   std::string line = "e" + std::to_string(node.ref) + " " + role_name(node.role);
   if (!node.name.empty()) {
     line.push_back(' ');
-    append_quoted(line, node.name);
+    append_outline_quoted(line, node.name);
   }
   std::string states;
   for (const std::string& state : state_names(node.states)) {
@@ -75,15 +75,15 @@ std::string render_outline_line(const Node& node, const OutlineOptions& options)
     line += " value=withheld";
   } else if (node.value && !node.value->empty() && *node.value != node.name) {
     line += " value=";
-    append_quoted(line, *node.value, kOutlineValueLimit);
+    append_outline_quoted(line, *node.value, kOutlineValueLimit);
   }
   if (!node.description.empty()) {
     line += " desc=";
-    append_quoted(line, node.description, kOutlineValueLimit);
+    append_outline_quoted(line, node.description, kOutlineValueLimit);
   }
   if (!node.accessible_id.empty()) {
     line += " id=";
-    append_quoted(line, node.accessible_id);
+    append_outline_quoted(line, node.accessible_id);
   }
   if (node.twin) line += " twin=" + std::to_string(node.twin_group);
   if (options.bounds && node.bounds) {

@@ -7,7 +7,7 @@
 namespace companyos::launch {
 namespace {
 
-nlohmann::json candidate_json(const MatchCandidate& candidate) {
+nlohmann::json tied_candidate_json(const MatchCandidate& candidate) {
   return {{"id", candidate.entry.id},
           {"file", candidate.entry.file.string()},
           {"level", candidate.entry.level},
@@ -55,7 +55,7 @@ std::vector<Refusal> match_refusals(const AppMatch& match) {
   if (!match.ambiguous()) return {};
   const auto tied = match.top_level();
   nlohmann::json candidates = nlohmann::json::array();
-  for (const MatchCandidate& candidate : tied) candidates.push_back(candidate_json(candidate));
+  for (const MatchCandidate& candidate : tied) candidates.push_back(tied_candidate_json(candidate));
   const std::string field(to_string(*match.deciding_field));
   return {make_refusal(RefusalReason::kAmbiguousEntry,
                        "'" + match.query + "' matches " + std::to_string(tied.size()) +

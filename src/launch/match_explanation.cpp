@@ -10,7 +10,7 @@ nlohmann::json accepts_json(const DesktopEntry& entry) {
           {"files", exec && exec->takes_files()}};
 }
 
-nlohmann::json candidate_json(const MatchCandidate& candidate) {
+nlohmann::json explained_candidate_json(const MatchCandidate& candidate) {
   nlohmann::json out = to_json(candidate.entry);
   out["matched"] = candidate.matched_value;
   return out;
@@ -63,7 +63,7 @@ nlohmann::json to_json(const MatchExplanation& explanation) {
   }
   nlohmann::json candidates = nlohmann::json::array();
   for (const MatchCandidate& candidate : match.candidates) {
-    candidates.push_back(candidate_json(candidate));
+    candidates.push_back(explained_candidate_json(candidate));
   }
   nlohmann::json refusals = nlohmann::json::array();
   for (const Refusal& refusal : explanation.refusals) refusals.push_back(to_json(refusal));
@@ -81,7 +81,7 @@ nlohmann::json to_json(const MatchExplanation& explanation) {
       {"fields_tried", tried},
       {"deciding_field", match.deciding_field ? nlohmann::json(to_string(*match.deciding_field))
                                               : nlohmann::json(nullptr)},
-      {"chosen", match.chosen ? candidate_json(*match.chosen) : nlohmann::json(nullptr)},
+      {"chosen", match.chosen ? explained_candidate_json(*match.chosen) : nlohmann::json(nullptr)},
       {"candidates", candidates},
       {"launchable", explanation.refusals.empty()},
       {"refusals", refusals},

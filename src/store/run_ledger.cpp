@@ -5,7 +5,7 @@
 namespace companyos::store {
 namespace {
 
-constexpr std::string_view kColumns =
+constexpr std::string_view kLedgerColumns =
     "run_id, automation_id, revision, level, started_at, finished_at, status, supervised, "
     "checks_passed, checks_failed, reverted_at";
 
@@ -101,7 +101,7 @@ Result<std::vector<LedgerRow>> RunLedger::gate_evidence(std::int64_t automation_
   // Mirrors in_gate_window() and is_executed_status(); the gate filters again, so this
   // only has to return a superset of what it counts.
   auto lease = sql_.prepare(
-      "SELECT " + std::string(kColumns) +
+      "SELECT " + std::string(kLedgerColumns) +
       " FROM run_ledger WHERE automation_id = ?1 AND revision = ?2 AND ("
       "  coalesce(reverted_at, finished_at) > ?3 OR finished_at > ?3 OR"
       "  (supervised = 1 AND status IN (" + sql_status_list(is_executed_status) + ")))"
@@ -113,7 +113,7 @@ Result<std::vector<LedgerRow>> RunLedger::gate_evidence(std::int64_t automation_
 }
 
 Result<std::vector<LedgerRow>> RunLedger::rows(std::int64_t automation_id) const {
-  auto lease = sql_.prepare("SELECT " + std::string(kColumns) +
+  auto lease = sql_.prepare("SELECT " + std::string(kLedgerColumns) +
                             " FROM run_ledger WHERE automation_id = ?1 ORDER BY finished_at, run_id");
   if (!lease) return std::move(lease).take_error();
   Statement& stmt = **lease;

@@ -10,13 +10,13 @@
 namespace companyos::store {
 namespace {
 
-constexpr std::string_view kColumns =
+constexpr std::string_view kRunColumns =
     "id, automation_id, revision, level, status, supervised, started_by, started_at, "
     "finished_at, approved_at, waiting_since, waiting_description, reason, step_count, "
     "output_bytes";
 
 std::string select_runs(std::string_view where) {
-  return "SELECT " + std::string(kColumns) + " FROM runs " + std::string(where);
+  return "SELECT " + std::string(kRunColumns) + " FROM runs " + std::string(where);
 }
 
 std::optional<std::int64_t> optional_int(const Statement& stmt, int i) {

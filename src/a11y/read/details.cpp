@@ -51,7 +51,7 @@ std::string first_characters(std::string text, std::size_t limit) {
 // Nodes whose GetActions answers are identical (role, localized names and descriptions)
 // are one kind of control of one toolkit, and their stable names are the same: GetName is
 // asked of one of them, and the others wait for its answer instead of asking too.
-struct ActionKind {
+struct ControlKind {
   enum class State { kReading, kKnown, kPerNode };
   State state = State::kReading;
   const Node* asked = nullptr;  // the node GetName went to
@@ -129,19 +129,19 @@ class DetailReader {
       key += action.description;
     }
     auto [found, added] = kinds_.try_emplace(std::move(key));
-    ActionKind& kind = found->second;
+    ControlKind& kind = found->second;
     if (added) {
       read_kind_names(kind, node, localized.size());
       return;
     }
     switch (kind.state) {
-      case ActionKind::State::kKnown:
+      case ControlKind::State::kKnown:
         node.actions = kind.names;
         break;
-      case ActionKind::State::kReading:
+      case ControlKind::State::kReading:
         kind.waiting.push_back(&node);
         break;
-      case ActionKind::State::kPerNode:
+      case ControlKind::State::kPerNode:
         read_names_of(node, localized.size());
         break;
     }
@@ -150,7 +150,7 @@ class DetailReader {
   // GetName(i) of one node of the kind; once all have answered, every node of the kind
   // gets the names — or, if that node failed to answer (it may have just gone away), each
   // other node asks for its own.
-  void read_kind_names(ActionKind& kind, Node& node, std::size_t count) {
+  void read_kind_names(ControlKind& kind, Node& node, std::size_t count) {
     kind.asked = &node;
     kind.names.assign(count, std::string());
     kind.outstanding = count;
@@ -166,8 +166,8 @@ class DetailReader {
                        }
                        if (--kind.outstanding > 0) return;
                        const std::vector<Node*> waiting = std::exchange(kind.waiting, {});
-                       kind.state = kind.failed ? ActionKind::State::kPerNode
-                                                : ActionKind::State::kKnown;
+                       kind.state = kind.failed ? ControlKind::State::kPerNode
+                                                : ControlKind::State::kKnown;
                        for (Node* member : waiting) {
                          if (!kind.failed) {
                            member->actions = kind.names;
@@ -251,7 +251,7 @@ class DetailReader {
   Pipeline& pipeline_;
   const DetailOptions& options_;
   const ToolkitTraits& toolkit_;
-  std::unordered_map<std::string, ActionKind> kinds_;
+  std::unordered_map<std::string, ControlKind> kinds_;
 };
 
 }  // namespace

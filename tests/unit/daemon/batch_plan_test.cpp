@@ -23,17 +23,17 @@ json many(std::size_t count) {
   return steps;
 }
 
-struct Case {
+struct BatchPlanCase {
   std::string name;
   json steps;
   std::optional<int> bad_step;  // the step INVALID_ARGS names; -1: the list itself; nullopt: valid
-  friend void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+  friend void PrintTo(const BatchPlanCase& c, std::ostream* os) { *os << c.name; }
 };
 
-class BatchPlans : public ::testing::TestWithParam<Case> {};
+class BatchPlans : public ::testing::TestWithParam<BatchPlanCase> {};
 
 TEST_P(BatchPlans, AreCheckedBeforeAnythingRuns) {
-  const Case& c = GetParam();
+  const BatchPlanCase& c = GetParam();
   auto planned = plan_batch(c.steps, table());
   if (!c.bad_step) {
     ASSERT_TRUE(planned.ok()) << planned.error().message;
@@ -56,36 +56,36 @@ TEST_P(BatchPlans, AreCheckedBeforeAnythingRuns) {
 INSTANTIATE_TEST_SUITE_P(
     Table, BatchPlans,
     ::testing::Values(
-        Case{"cli_spellings", json::array({step("set-value", {{"ref", "@abc:e3"}, {"value", "x"}}),
+        BatchPlanCase{"cli_spellings", json::array({step("set-value", {{"ref", "@abc:e3"}, {"value", "x"}}),
                                            step("click", {{"ref", "@abc:e4"}}),
                                            step("focus-window", {{"app", "gedit"}})}),
              std::nullopt},
-        Case{"protocol_spellings", json::array({step("set_value", {{"ref", "@abc:e3"}, {"value", 4}}),
+        BatchPlanCase{"protocol_spellings", json::array({step("set_value", {{"ref", "@abc:e3"}, {"value", 4}}),
                                                 step("close_window", {{"app", "gedit"}})}),
              std::nullopt},
-        Case{"args_may_be_left_out_for_schema_check", json::array({json{{"command", "focus"}}}), std::nullopt},
-        Case{"every_action", json::array({step("toggle", json::object()), step("select", json::object()), step("expand", json::object()),
+        BatchPlanCase{"args_may_be_left_out_for_schema_check", json::array({json{{"command", "focus"}}}), std::nullopt},
+        BatchPlanCase{"every_action", json::array({step("toggle", json::object()), step("select", json::object()), step("expand", json::object()),
                                           step("collapse", json::object()), step("action", {{"action", "x"}}),
                                           step("type", {{"text", "t"}}), step("press", {{"app", "a"}, {"chord", "a"}})}),
              std::nullopt},
-        Case{"exactly_the_limit", many(kMaxBatchSteps), std::nullopt},
-        Case{"one_over_the_limit", many(kMaxBatchSteps + 1), -1},
-        Case{"empty", json::array(), -1},
-        Case{"not_a_list", json{{"command", "click"}}, -1},
-        Case{"unknown_command", json::array({step("click", json::object()), step("explode", json::object())}), 1},
-        Case{"observation_is_not_an_action", json::array({step("snapshot", {{"app", "gedit"}})}), 0},
-        Case{"settings_are_not_an_action", json::array({step("settings.set", {{"key", "physical_input"}, {"value", true}})}), 0},
-        Case{"nested_batch", json::array({step("click", json::object()), step("batch", {{"steps", json::array()}})}), 1},
-        Case{"step_not_an_object", json::array({"click"}), 0},
-        Case{"command_not_a_string", json::array({json{{"command", 3}}}), 0},
-        Case{"missing_command", json::array({json{{"args", json::object()}}}), 0},
-        Case{"extra_field", json::array({json{{"command", "click"}, {"headed", true}}}), 0},
-        Case{"args_not_an_object", json::array({json{{"command", "click"}, {"args", "@abc:e1"}}}), 0},
-        Case{"unknown_param", json::array({step("click", {{"ref", "@abc:e1"}, {"colour", "red"}})}), 0},
-        Case{"headed_is_only_for_click", json::array({step("toggle", {{"ref", "@abc:e1"}, {"headed", true}})}), 0},
-        Case{"missing_required_param", json::array({step("click", json::object()), step("set_value", {{"ref", "@abc:e1"}})}), 1},
-        Case{"wrong_type", json::array({step("click", {{"ref", "@abc:e1"}, {"strict", "yes"}})}), 0}),
-    [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
+        BatchPlanCase{"exactly_the_limit", many(kMaxBatchSteps), std::nullopt},
+        BatchPlanCase{"one_over_the_limit", many(kMaxBatchSteps + 1), -1},
+        BatchPlanCase{"empty", json::array(), -1},
+        BatchPlanCase{"not_a_list", json{{"command", "click"}}, -1},
+        BatchPlanCase{"unknown_command", json::array({step("click", json::object()), step("explode", json::object())}), 1},
+        BatchPlanCase{"observation_is_not_an_action", json::array({step("snapshot", {{"app", "gedit"}})}), 0},
+        BatchPlanCase{"settings_are_not_an_action", json::array({step("settings.set", {{"key", "physical_input"}, {"value", true}})}), 0},
+        BatchPlanCase{"nested_batch", json::array({step("click", json::object()), step("batch", {{"steps", json::array()}})}), 1},
+        BatchPlanCase{"step_not_an_object", json::array({"click"}), 0},
+        BatchPlanCase{"command_not_a_string", json::array({json{{"command", 3}}}), 0},
+        BatchPlanCase{"missing_command", json::array({json{{"args", json::object()}}}), 0},
+        BatchPlanCase{"extra_field", json::array({json{{"command", "click"}, {"headed", true}}}), 0},
+        BatchPlanCase{"args_not_an_object", json::array({json{{"command", "click"}, {"args", "@abc:e1"}}}), 0},
+        BatchPlanCase{"unknown_param", json::array({step("click", {{"ref", "@abc:e1"}, {"colour", "red"}})}), 0},
+        BatchPlanCase{"headed_is_only_for_click", json::array({step("toggle", {{"ref", "@abc:e1"}, {"headed", true}})}), 0},
+        BatchPlanCase{"missing_required_param", json::array({step("click", json::object()), step("set_value", {{"ref", "@abc:e1"}})}), 1},
+        BatchPlanCase{"wrong_type", json::array({step("click", {{"ref", "@abc:e1"}, {"strict", "yes"}})}), 0}),
+    [](const ::testing::TestParamInfo<BatchPlanCase>& info) { return info.param.name; });
 
 TEST(ElementActionKinds, FollowTheProtocolSpelling) {
   const std::vector<std::pair<std::string, std::optional<a11y::ActionKind>>> cases = {

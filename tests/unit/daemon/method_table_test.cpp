@@ -35,14 +35,14 @@ const MethodSpec kEcho{
     .handler = [](const nlohmann::json& params, DaemonContext&, Reply reply) { reply(params); },
 };
 
-struct Case {
+struct MethodTableCase {
   std::string name;
   nlohmann::json params;
   bool valid;
-  friend void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+  friend void PrintTo(const MethodTableCase& c, std::ostream* os) { *os << c.name; }
 };
 
-class ParamChecks : public ::testing::TestWithParam<Case> {};
+class ParamChecks : public ::testing::TestWithParam<MethodTableCase> {};
 
 TEST_P(ParamChecks, MatchTheSchema) {
   const auto& c = GetParam();
@@ -58,27 +58,27 @@ TEST_P(ParamChecks, MatchTheSchema) {
 INSTANTIATE_TEST_SUITE_P(
     Table, ParamChecks,
     ::testing::Values(
-        Case{"required_only", {{"text", "a"}}, true},
-        Case{"all", {{"text", "a"}, {"count", 2}, {"loud", true}, {"opts", nlohmann::json::object()},
+        MethodTableCase{"required_only", {{"text", "a"}}, true},
+        MethodTableCase{"all", {{"text", "a"}, {"count", 2}, {"loud", true}, {"opts", nlohmann::json::object()},
                      {"list", nlohmann::json::array()}, {"anything", nullptr}}, true},
-        Case{"missing_required", nlohmann::json::object(), false},
-        Case{"wrong_string", {{"text", 1}}, false},
-        Case{"float_for_integer", {{"text", "a"}, {"count", 1.5}}, false},
-        Case{"string_for_integer", {{"text", "a"}, {"count", "1"}}, false},
-        Case{"int_for_bool", {{"text", "a"}, {"loud", 1}}, false},
-        Case{"array_for_object", {{"text", "a"}, {"opts", nlohmann::json::array()}}, false},
-        Case{"object_for_array", {{"text", "a"}, {"list", nlohmann::json::object()}}, false},
-        Case{"unknown", {{"text", "a"}, {"colour", "red"}}, false},
-        Case{"range_low_edge", {{"text", "a"}, {"page", 1}}, true},
-        Case{"range_high_edge", {{"text", "a"}, {"page", 10}}, true},
-        Case{"range_below", {{"text", "a"}, {"page", 0}}, false},
-        Case{"range_above", {{"text", "a"}, {"page", 11}}, false},
-        Case{"range_huge_unsigned", {{"text", "a"}, {"page", 18446744073709551615ULL}}, false},
-        Case{"open_range_ok", {{"text", "a"}, {"id", 9007199254740993LL}}, true},
-        Case{"open_range_negative", {{"text", "a"}, {"id", -1}}, false},
-        Case{"one_of_two_exclusive", {{"text", "a"}, {"title", "T"}}, true},
-        Case{"both_exclusive", {{"text", "a"}, {"window", "w1"}, {"title", "T"}}, false}),
-    [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
+        MethodTableCase{"missing_required", nlohmann::json::object(), false},
+        MethodTableCase{"wrong_string", {{"text", 1}}, false},
+        MethodTableCase{"float_for_integer", {{"text", "a"}, {"count", 1.5}}, false},
+        MethodTableCase{"string_for_integer", {{"text", "a"}, {"count", "1"}}, false},
+        MethodTableCase{"int_for_bool", {{"text", "a"}, {"loud", 1}}, false},
+        MethodTableCase{"array_for_object", {{"text", "a"}, {"opts", nlohmann::json::array()}}, false},
+        MethodTableCase{"object_for_array", {{"text", "a"}, {"list", nlohmann::json::object()}}, false},
+        MethodTableCase{"unknown", {{"text", "a"}, {"colour", "red"}}, false},
+        MethodTableCase{"range_low_edge", {{"text", "a"}, {"page", 1}}, true},
+        MethodTableCase{"range_high_edge", {{"text", "a"}, {"page", 10}}, true},
+        MethodTableCase{"range_below", {{"text", "a"}, {"page", 0}}, false},
+        MethodTableCase{"range_above", {{"text", "a"}, {"page", 11}}, false},
+        MethodTableCase{"range_huge_unsigned", {{"text", "a"}, {"page", 18446744073709551615ULL}}, false},
+        MethodTableCase{"open_range_ok", {{"text", "a"}, {"id", 9007199254740993LL}}, true},
+        MethodTableCase{"open_range_negative", {{"text", "a"}, {"id", -1}}, false},
+        MethodTableCase{"one_of_two_exclusive", {{"text", "a"}, {"title", "T"}}, true},
+        MethodTableCase{"both_exclusive", {{"text", "a"}, {"window", "w1"}, {"title", "T"}}, false}),
+    [](const ::testing::TestParamInfo<MethodTableCase>& info) { return info.param.name; });
 
 TEST(MethodTable, EveryBuiltinMethodIsDeclaredOnceWithAHandler) {
   MethodTable table(methods::all_methods());

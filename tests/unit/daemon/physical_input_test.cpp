@@ -9,18 +9,18 @@
 namespace companyos::daemon {
 namespace {
 
-struct Case {
+struct PhysicalInputCase {
   std::string name;
   bool setting;
   bool headed;
   bool allowed;
-  friend void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+  friend void PrintTo(const PhysicalInputCase& c, std::ostream* os) { *os << c.name; }
 };
 
-class PhysicalInputGate : public ::testing::TestWithParam<Case> {};
+class PhysicalInputGate : public ::testing::TestWithParam<PhysicalInputCase> {};
 
 TEST_P(PhysicalInputGate, NeedsTheSettingAndHeaded) {
-  const Case& c = GetParam();
+  const PhysicalInputCase& c = GetParam();
   auto db = store::Database::open(":memory:");
   ASSERT_TRUE(db.ok());
   FakeClock clock;
@@ -36,11 +36,11 @@ TEST_P(PhysicalInputGate, NeedsTheSettingAndHeaded) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, PhysicalInputGate,
-                         ::testing::Values(Case{"off_not_headed", false, false, false},
-                                           Case{"off_headed", false, true, false},
-                                           Case{"on_not_headed", true, false, false},
-                                           Case{"on_headed", true, true, true}),
-                         [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
+                         ::testing::Values(PhysicalInputCase{"off_not_headed", false, false, false},
+                                           PhysicalInputCase{"off_headed", false, true, false},
+                                           PhysicalInputCase{"on_not_headed", true, false, false},
+                                           PhysicalInputCase{"on_headed", true, true, true}),
+                         [](const ::testing::TestParamInfo<PhysicalInputCase>& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace companyos::daemon

@@ -5,19 +5,19 @@
 namespace companyos::daemon {
 namespace {
 
-struct Case {
+struct RequestCase {
   std::string name;
   std::string line;
   bool oversize;
   bool valid;
   nlohmann::json id;  // id echoed in the error, when invalid
-  friend void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+  friend void PrintTo(const RequestCase& c, std::ostream* os) { *os << c.name; }
 };
 
-class RequestParsing : public ::testing::TestWithParam<Case> {};
+class RequestParsing : public ::testing::TestWithParam<RequestCase> {};
 
 TEST_P(RequestParsing, ValidatesShape) {
-  const Case& c = GetParam();
+  const RequestCase& c = GetParam();
   auto parsed = parse_request(FramedLine{c.line, c.oversize});
   if (c.valid) {
     ASSERT_TRUE(std::holds_alternative<Request>(parsed)) << std::get<RequestError>(parsed).error.message;
@@ -33,33 +33,33 @@ TEST_P(RequestParsing, ValidatesShape) {
 INSTANTIATE_TEST_SUITE_P(
     Table, RequestParsing,
     ::testing::Values(
-        Case{"minimal", R"({"id":1,"method":"ping"})", false, true, nullptr},
-        Case{"with_params", R"({"id":"x","method":"ping","params":{}})", false, true, nullptr},
-        Case{"null_params", R"({"id":1,"method":"ping","params":null})", false, true, nullptr},
-        Case{"no_id", R"({"method":"ping"})", false, true, nullptr},
-        Case{"oversize", "", true, false, nullptr},
-        Case{"not_json", "not json", false, false, nullptr},
-        Case{"bad_utf8", "{\"id\":1,\"method\":\"p\xff\"}", false, false, nullptr},
-        Case{"array", "[1,2]", false, false, nullptr},
-        Case{"string", "\"ping\"", false, false, nullptr},
-        Case{"number", "42", false, false, nullptr},
-        Case{"missing_method", R"({"id":5})", false, false, 5},
-        Case{"method_not_string", R"({"id":5,"method":7})", false, false, 5},
-        Case{"params_array", R"({"id":5,"method":"ping","params":[]})", false, false, 5},
-        Case{"params_string", R"({"id":"q","method":"ping","params":"x"})", false, false, "q"},
-        Case{"id_object", R"({"id":{},"method":"ping"})", false, false, nullptr},
-        Case{"unknown_field", R"({"id":9,"method":"ping","extra":1})", false, false, 9},
-        Case{"trailing_garbage", R"({"id":1,"method":"ping"} x)", false, false, nullptr},
+        RequestCase{"minimal", R"({"id":1,"method":"ping"})", false, true, nullptr},
+        RequestCase{"with_params", R"({"id":"x","method":"ping","params":{}})", false, true, nullptr},
+        RequestCase{"null_params", R"({"id":1,"method":"ping","params":null})", false, true, nullptr},
+        RequestCase{"no_id", R"({"method":"ping"})", false, true, nullptr},
+        RequestCase{"oversize", "", true, false, nullptr},
+        RequestCase{"not_json", "not json", false, false, nullptr},
+        RequestCase{"bad_utf8", "{\"id\":1,\"method\":\"p\xff\"}", false, false, nullptr},
+        RequestCase{"array", "[1,2]", false, false, nullptr},
+        RequestCase{"string", "\"ping\"", false, false, nullptr},
+        RequestCase{"number", "42", false, false, nullptr},
+        RequestCase{"missing_method", R"({"id":5})", false, false, 5},
+        RequestCase{"method_not_string", R"({"id":5,"method":7})", false, false, 5},
+        RequestCase{"params_array", R"({"id":5,"method":"ping","params":[]})", false, false, 5},
+        RequestCase{"params_string", R"({"id":"q","method":"ping","params":"x"})", false, false, "q"},
+        RequestCase{"id_object", R"({"id":{},"method":"ping"})", false, false, nullptr},
+        RequestCase{"unknown_field", R"({"id":9,"method":"ping","extra":1})", false, false, 9},
+        RequestCase{"trailing_garbage", R"({"id":1,"method":"ping"} x)", false, false, nullptr},
         // The request object is one level: params holding 126 more make 128 in all.
-        Case{"nesting_at_the_limit",
+        RequestCase{"nesting_at_the_limit",
              R"({"id":1,"method":"ping","params":{"v":)" + std::string(126, '[') +
                  std::string(126, ']') + "}}",
              false, true, nullptr},
-        Case{"nesting_past_the_limit",
+        RequestCase{"nesting_past_the_limit",
              R"({"id":1,"method":"ping","params":{"v":)" + std::string(127, '[') +
                  std::string(127, ']') + "}}",
              false, false, nullptr}),
-    [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
+    [](const ::testing::TestParamInfo<RequestCase>& info) { return info.param.name; });
 
 TEST(RequestParsing, TooDeepANestingNamesTheLimit) {
   const std::string deep = std::string(100000, '[') + std::string(100000, ']');

@@ -22,15 +22,15 @@ x11::WindowInfo client(x11::WindowId id, std::optional<long> pid, std::string ti
   return c;
 }
 
-struct Case {
+struct WindowResolverCase {
   std::string name;
   a11y::WindowInfo window;
   std::vector<x11::WindowInfo> clients;
   std::optional<x11::WindowId> expected;
-  friend void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+  friend void PrintTo(const WindowResolverCase& c, std::ostream* os) { *os << c.name; }
 };
 
-class WindowMatch : public ::testing::TestWithParam<Case> {};
+class WindowMatch : public ::testing::TestWithParam<WindowResolverCase> {};
 
 TEST_P(WindowMatch, PairsOnlyWhenUnambiguous) {
   const auto& c = GetParam();
@@ -44,22 +44,22 @@ const x11::Rect kR{10, 20, 300, 200};
 INSTANTIATE_TEST_SUITE_P(
     Table, WindowMatch,
     ::testing::Values(
-        Case{"one_by_pid_and_title", a11y_window(7, "Doc", kB), {client(1, 7, "Doc", kR), client(2, 8, "Doc", kR)}, 1},
-        Case{"no_pid_no_guess", a11y_window(std::nullopt, "Doc", kB), {client(1, 7, "Doc", kR)}, std::nullopt},
-        Case{"client_without_pid", a11y_window(7, "Doc", kB), {client(1, std::nullopt, "Doc", kR)}, std::nullopt},
-        Case{"title_differs", a11y_window(7, "Doc", kB), {client(1, 7, "Other", kR)}, std::nullopt},
-        Case{"same_title_size_decides", a11y_window(7, "Doc", kB),
+        WindowResolverCase{"one_by_pid_and_title", a11y_window(7, "Doc", kB), {client(1, 7, "Doc", kR), client(2, 8, "Doc", kR)}, 1},
+        WindowResolverCase{"no_pid_no_guess", a11y_window(std::nullopt, "Doc", kB), {client(1, 7, "Doc", kR)}, std::nullopt},
+        WindowResolverCase{"client_without_pid", a11y_window(7, "Doc", kB), {client(1, std::nullopt, "Doc", kR)}, std::nullopt},
+        WindowResolverCase{"title_differs", a11y_window(7, "Doc", kB), {client(1, 7, "Other", kR)}, std::nullopt},
+        WindowResolverCase{"same_title_size_decides", a11y_window(7, "Doc", kB),
              {client(1, 7, "Doc", {0, 0, 100, 100}), client(2, 7, "Doc", {50, 50, 300, 200})}, 2},
-        Case{"same_title_same_size_position_decides", a11y_window(7, "Doc", kB),
+        WindowResolverCase{"same_title_same_size_position_decides", a11y_window(7, "Doc", kB),
              {client(1, 7, "Doc", {0, 0, 300, 200}), client(2, 7, "Doc", kR)}, 2},
-        Case{"identical_twins_refused", a11y_window(7, "Doc", kB),
+        WindowResolverCase{"identical_twins_refused", a11y_window(7, "Doc", kB),
              {client(1, 7, "Doc", kR), client(2, 7, "Doc", kR)}, std::nullopt},
-        Case{"twins_without_bounds_refused", a11y_window(7, "Doc", std::nullopt),
+        WindowResolverCase{"twins_without_bounds_refused", a11y_window(7, "Doc", std::nullopt),
              {client(1, 7, "Doc", kR), client(2, 7, "Doc", {0, 0, 1, 1})}, std::nullopt},
-        Case{"gtk4_relative_position_still_matches_by_size", a11y_window(7, "Calc", a11y::Bounds{0, 0, 300, 200}),
+        WindowResolverCase{"gtk4_relative_position_still_matches_by_size", a11y_window(7, "Calc", a11y::Bounds{0, 0, 300, 200}),
              {client(1, 7, "Calc", kR), client(2, 7, "Calc", {5, 5, 640, 480})}, 1},
-        Case{"no_clients", a11y_window(7, "Doc", kB), {}, std::nullopt}),
-    [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
+        WindowResolverCase{"no_clients", a11y_window(7, "Doc", kB), {}, std::nullopt}),
+    [](const ::testing::TestParamInfo<WindowResolverCase>& info) { return info.param.name; });
 
 x11::WindowInfo classed(x11::WindowId id, std::optional<long> pid, std::string title, std::string wm_class) {
   x11::WindowInfo c = client(id, pid, std::move(title), kR);

@@ -17,7 +17,7 @@ struct EntrySpec {
   std::string extra;  // more keys, e.g. "StartupWMClass=X\n"
 };
 
-struct Case {
+struct AppMatchCase {
   std::string_view what;
   std::vector<EntrySpec> entries;
   std::string query;
@@ -26,7 +26,7 @@ struct Case {
   std::vector<std::string> candidates;  // ids, by level
 };
 
-void run(const Case& c, const std::string& locale = "C") {
+void run(const AppMatchCase& c, const std::string& locale = "C") {
   SCOPED_TRACE(std::string(c.what));
   EntryFixture fixture;
   const std::string program = fixture.program("app");
@@ -44,7 +44,7 @@ void run(const Case& c, const std::string& locale = "C") {
 }
 
 TEST(MatchApp, EachFieldCanDecide) {
-  const Case cases[] = {
+  const AppMatchCase cases[] = {
       {"StartupWMClass",
        {{0, "a.desktop", "Alpha", "StartupWMClass=Firefox\n"}},
        "firefox",
@@ -89,11 +89,11 @@ TEST(MatchApp, EachFieldCanDecide) {
        "",
        {}},
   };
-  for (const Case& c : cases) run(c);
+  for (const AppMatchCase& c : cases) run(c);
 }
 
 TEST(MatchApp, IgnoresCase) {
-  const Case cases[] = {
+  const AppMatchCase cases[] = {
       {"upper-case query",
        {{0, "mousepad.desktop", "Mousepad", ""}},
        "MOUSEPAD",
@@ -119,11 +119,11 @@ TEST(MatchApp, IgnoresCase) {
        "a.desktop",
        {"a.desktop"}},
   };
-  for (const Case& c : cases) run(c);
+  for (const AppMatchCase& c : cases) run(c);
 }
 
 TEST(MatchApp, TheFirstFieldThatMatchesDecides) {
-  const Case cases[] = {
+  const AppMatchCase cases[] = {
       {"class beats id",
        {{0, "viewer.desktop", "Viewer", ""},
         {0, "other.desktop", "Other", "StartupWMClass=viewer\n"}},
@@ -144,11 +144,11 @@ TEST(MatchApp, TheFirstFieldThatMatchesDecides) {
        "b.desktop",
        {"b.desktop"}},
   };
-  for (const Case& c : cases) run(c);
+  for (const AppMatchCase& c : cases) run(c);
 }
 
 TEST(MatchApp, TheHighestLevelWinsAndTiesOnItAreAmbiguous) {
-  const Case cases[] = {
+  const AppMatchCase cases[] = {
       {"two levels: the higher wins",
        {{0, "mine.desktop", "Editor", ""}, {1, "system.desktop", "Editor", ""}},
        "editor",
@@ -191,11 +191,11 @@ TEST(MatchApp, TheHighestLevelWinsAndTiesOnItAreAmbiguous) {
        "",
        {"a.desktop", "b.desktop"}},
   };
-  for (const Case& c : cases) run(c);
+  for (const AppMatchCase& c : cases) run(c);
 }
 
 TEST(MatchApp, HiddenIdsMatchNothing) {
-  const Case cases[] = {
+  const AppMatchCase cases[] = {
       {"hidden by the user",
        {{0, "viewer.desktop", "Viewer", "Hidden=true\n"}, {1, "viewer.desktop", "Viewer", ""}},
        "viewer",
@@ -215,7 +215,7 @@ TEST(MatchApp, HiddenIdsMatchNothing) {
        "viewer.desktop",
        {"viewer.desktop"}},
   };
-  for (const Case& c : cases) run(c);
+  for (const AppMatchCase& c : cases) run(c);
 }
 
 TEST(MatchApp, MatchesTheLocalesNameAndTheUntranslatedOne) {

@@ -17,7 +17,7 @@ DesktopEntry entry_with(const std::string& exec, std::vector<std::string> mime_t
   return entry;
 }
 
-struct Case {
+struct TargetCase {
   std::string_view what;
   std::string exec;
   std::vector<std::string> mime_types;
@@ -26,7 +26,7 @@ struct Case {
   ErrorCode code = ErrorCode::kActionNotSupported;
 };
 
-void run(const Case& c) {
+void run(const TargetCase& c) {
   SCOPED_TRACE(std::string(c.what));
   const DesktopEntry entry = entry_with(c.exec, c.mime_types);
   auto exec = parse_exec(entry.exec);
@@ -46,7 +46,7 @@ const std::vector<std::string> kBrowser = {"text/html", "x-scheme-handler/http",
                                            "x-scheme-handler/https"};
 
 TEST(CheckTarget, LinksNeedADeclaredSchemeAndAUrlFieldCode) {
-  const Case cases[] = {
+  const TargetCase cases[] = {
       {"https with %u",
        "browser %u",
        kBrowser,
@@ -180,7 +180,7 @@ TEST(CheckTarget, LinksNeedADeclaredSchemeAndAUrlFieldCode) {
        "missing_host",
        ErrorCode::kInvalidArgs},
   };
-  for (const Case& c : cases) run(c);
+  for (const TargetCase& c : cases) run(c);
 }
 
 TEST(CheckTarget, FilesNeedAFileFieldCodeAndMustExist) {
@@ -191,7 +191,7 @@ TEST(CheckTarget, FilesNeedAFileFieldCodeAndMustExist) {
   std::ofstream(plain) << "x";
   const std::string plain_uri = "file://" + plain;
   const std::string odd_uri = "file://" + dir.path().string() + "/a%24b%3Bc%26d%22e%27f%20g.txt";
-  const Case cases[] = {
+  const TargetCase cases[] = {
       {"%f", "viewer %f", {}, {TargetKind::kFile, plain}, ""},
       {"%F", "viewer %F", {}, {TargetKind::kFile, plain}, ""},
       {"%u", "viewer %u", {}, {TargetKind::kFile, plain}, ""},
@@ -248,7 +248,7 @@ TEST(CheckTarget, FilesNeedAFileFieldCodeAndMustExist) {
        "not_local",
        ErrorCode::kInvalidArgs},
   };
-  for (const Case& c : cases) run(c);
+  for (const TargetCase& c : cases) run(c);
 }
 
 }  // namespace

@@ -12,7 +12,7 @@ namespace {
 
 using testing::at;
 
-struct Case {
+struct RetryBudgetCase {
   std::string_view expression;
   std::string_view zone;
   std::int64_t max_retries;
@@ -21,7 +21,7 @@ struct Case {
 };
 
 TEST(ValidateRetryBudget, BudgetMustBeShorterThanTheShortestGap) {
-  const Case cases[] = {
+  const RetryBudgetCase cases[] = {
       {"* * * * *", "UTC", 0, 10, true},   // no retries: nothing to fit
       {"* * * * *", "UTC", 5, 11, true},   // 55 s < 60 s
       {"* * * * *", "UTC", 5, 12, false},  // 60 s is not shorter than 60 s

@@ -16,14 +16,14 @@ namespace {
 using testing::at;
 using testing::utc_text;
 
-struct Case {
+struct ScheduleCase {
   std::string_view expression;
   std::string_view zone;
   std::string_view after;  // local time with offset, see time_text.h
   std::vector<std::string_view> expected;
 };
 
-void expect_triggers(const Case& c) {
+void expect_triggers(const ScheduleCase& c) {
   SCOPED_TRACE(std::string(c.expression) + " in " + std::string(c.zone) + " after " +
                std::string(c.after));
   auto schedule = Schedule::create(c.expression, c.zone);
@@ -38,7 +38,7 @@ void expect_triggers(const Case& c) {
 }
 
 TEST(NextAfter, Utc) {
-  const Case cases[] = {
+  const ScheduleCase cases[] = {
       {"*/15 * * * *",
        "UTC",
        "2026-01-01 00:00 +0000",
@@ -71,7 +71,7 @@ TEST(NextAfter, StartsStrictlyAfterAPartialMinute) {
 // Europe/Berlin: 2026-03-29 and 2027-03-28 02:00 CET -> 03:00 CEST;
 // 2026-10-25 and 2027-10-31 03:00 CEST -> 02:00 CET.
 TEST(NextAfter, EuropeBerlinAcrossBothChanges) {
-  const Case cases[] = {
+  const ScheduleCase cases[] = {
       {"30 2 * * *",
        "Europe/Berlin",
        "2026-03-27 12:00 +0100",
@@ -121,7 +121,7 @@ TEST(NextAfter, EuropeBerlinAcrossBothChanges) {
 
 // America/New_York: 2026-03-08 02:00 EST -> 03:00 EDT; 2026-11-01 02:00 EDT -> 01:00 EST.
 TEST(NextAfter, AmericaNewYorkAcrossBothChanges) {
-  const Case cases[] = {
+  const ScheduleCase cases[] = {
       {"30 2 * * *",
        "America/New_York",
        "2026-03-07 12:00 -0500",
@@ -146,7 +146,7 @@ TEST(NextAfter, AmericaNewYorkAcrossBothChanges) {
 // Australia/Lord_Howe moves by 30 minutes: 2026-04-05 02:00 +1100 -> 01:30 +1030;
 // 2026-10-04 02:00 +1030 -> 02:30 +1100.
 TEST(NextAfter, AustraliaLordHoweHalfHourChanges) {
-  const Case cases[] = {
+  const ScheduleCase cases[] = {
       {"30 1 * * *",
        "Australia/Lord_Howe",
        "2026-04-04 12:00 +1100",
@@ -172,7 +172,7 @@ TEST(NextAfter, AustraliaLordHoweHalfHourChanges) {
 }
 
 TEST(NextAfter, AsiaJakartaHasNoChanges) {
-  const Case cases[] = {
+  const ScheduleCase cases[] = {
       {"30 2 * * *",
        "Asia/Jakarta",
        "2026-03-28 12:00 +0700",
@@ -190,7 +190,7 @@ TEST(NextAfter, AsiaJakartaHasNoChanges) {
 }
 
 TEST(NextAfter, MonthEndsAndLeapDays) {
-  const Case cases[] = {
+  const ScheduleCase cases[] = {
       {"0 0 31 * *",
        "UTC",
        "2026-04-01 00:00 +0000",
@@ -216,7 +216,7 @@ TEST(NextAfter, MonthEndsAndLeapDays) {
 
 // 2026-03-13 is a Friday.
 TEST(NextAfter, DayOfMonthOrDayOfWeek) {
-  const Case cases[] = {
+  const ScheduleCase cases[] = {
       {"0 0 13 * 5",
        "UTC",
        "2026-03-01 00:00 +0000",

@@ -8,7 +8,7 @@
 namespace companyos::store {
 namespace {
 
-constexpr std::int64_t kDay = 24 * 60 * 60;
+constexpr std::int64_t kRetentionDay = 24 * 60 * 60;
 
 class RetentionTest : public fixture::StoreTest {
  protected:
@@ -60,7 +60,7 @@ TEST_F(RetentionTest, PruningNeverDropsGateEvidence) {
   // 12 supervised runs long ago, then 30 recent ones with checks (5 blocked, 1 failed);
   // the history limit keeps the details of one run.
   for (int i = 0; i < 12; ++i) run_once(id, RunEvent::kSucceed);
-  clock_.advance(std::chrono::seconds(30 * kDay));
+  clock_.advance(std::chrono::seconds(30 * kRetentionDay));
   for (int i = 0; i < 30; ++i) {
     run_once(id, i < 5 ? RunEvent::kBlock : i == 7 ? RunEvent::kFail : RunEvent::kSucceed, 2);
   }
@@ -74,7 +74,7 @@ TEST_F(RetentionTest, PruningNeverDropsGateEvidence) {
   EXPECT_EQ(runs_->list(id, {})->total, 1);
   // Two weeks on, the recent runs leave the window: the blocked ones go, every supervised
   // executed run of this revision stays countable for condition 4.
-  clock_.advance(std::chrono::seconds(15 * kDay));
+  clock_.advance(std::chrono::seconds(15 * kRetentionDay));
   counts = retention.prune_all();
   ASSERT_TRUE(counts.ok());
   EXPECT_EQ(counts->ledger_rows, 5);
@@ -85,7 +85,7 @@ TEST_F(RetentionTest, LedgerRowsLiveAtLeastFourteenDays) {
   const std::int64_t id = create("a", 4, 1);
   // Level 4 runs are not supervised, so only the window keeps them.
   const RunRecord old_run = run_once(id, RunEvent::kSucceed);
-  clock_.advance(std::chrono::seconds(14 * kDay));
+  clock_.advance(std::chrono::seconds(14 * kRetentionDay));
   Retention retention(*db_, clock_);
   ASSERT_TRUE(retention.prune_all().ok());
   EXPECT_EQ(RunLedger(*db_).rows(id)->size(), 1U) << "exactly 14 days old is kept";
@@ -100,9 +100,9 @@ TEST_F(RetentionTest, LedgerRowsLiveAtLeastFourteenDays) {
 TEST_F(RetentionTest, AnUndoKeepsTheRowForFourteenDaysFromTheUndo) {
   const std::int64_t id = create("a", 4, 5);
   const RunRecord run = run_once(id, RunEvent::kSucceed);
-  clock_.advance(std::chrono::seconds(10 * kDay));
+  clock_.advance(std::chrono::seconds(10 * kRetentionDay));
   ASSERT_TRUE(runs_->revert(run.id).ok());
-  clock_.advance(std::chrono::seconds(10 * kDay));
+  clock_.advance(std::chrono::seconds(10 * kRetentionDay));
   Retention retention(*db_, clock_);
   ASSERT_TRUE(retention.prune_all().ok());
   EXPECT_EQ(RunLedger(*db_).rows(id)->size(), 1U);
@@ -111,7 +111,7 @@ TEST_F(RetentionTest, AnUndoKeepsTheRowForFourteenDaysFromTheUndo) {
 TEST_F(RetentionTest, UndoingARunWhoseLedgerRowAgedOutBringsTheRowBack) {
   const std::int64_t id = create("a", 4, 30);
   const RunRecord run = run_once(id, RunEvent::kSucceed, 2);
-  clock_.advance(std::chrono::seconds(20 * kDay));
+  clock_.advance(std::chrono::seconds(20 * kRetentionDay));
   Retention retention(*db_, clock_);
   ASSERT_TRUE(retention.prune_all().ok());
   ASSERT_TRUE(RunLedger(*db_).rows(id)->empty());
@@ -132,7 +132,7 @@ TEST_F(RetentionTest, SupervisedRunsOfAnOldRevisionAgeOut) {
   for (int i = 0; i < 3; ++i) run_once(id, RunEvent::kSucceed);
   ASSERT_TRUE(automations_->update(id, {"a", fixture::definition_with_steps("a", "/bin/false"), true, 30}).ok());
   run_once(id, RunEvent::kSucceed);
-  clock_.advance(std::chrono::seconds(20 * kDay));
+  clock_.advance(std::chrono::seconds(20 * kRetentionDay));
   Retention retention(*db_, clock_);
   auto counts = retention.prune_all();
   ASSERT_TRUE(counts.ok());

@@ -8,7 +8,7 @@ namespace companyos::store {
 namespace {
 
 constexpr std::int64_t kNow = 1'700'000'000;
-constexpr std::int64_t kDay = 24 * 60 * 60;
+constexpr std::int64_t kLedgerDay = 24 * 60 * 60;
 
 class RunLedgerTest : public fixture::StoreTest {
  protected:
@@ -30,9 +30,9 @@ class RunLedgerTest : public fixture::StoreTest {
 
 TEST(GateWindow, ARunExactlyFourteenDaysOldIsOutside) {
   EXPECT_TRUE(in_gate_window(kNow, kNow));
-  EXPECT_TRUE(in_gate_window(kNow - 14 * kDay + 1, kNow));
-  EXPECT_FALSE(in_gate_window(kNow - 14 * kDay, kNow));
-  EXPECT_FALSE(in_gate_window(kNow - 30 * kDay, kNow));
+  EXPECT_TRUE(in_gate_window(kNow - 14 * kLedgerDay + 1, kNow));
+  EXPECT_FALSE(in_gate_window(kNow - 14 * kLedgerDay, kNow));
+  EXPECT_FALSE(in_gate_window(kNow - 30 * kLedgerDay, kNow));
   EXPECT_TRUE(in_gate_window(kNow + 60, kNow)) << "a clock that jumped back still counts the run";
 }
 
@@ -53,18 +53,18 @@ TEST_F(RunLedgerTest, EvidenceIsTheWindowPlusSupervisedRunsOfTheCurrentRevision)
   ASSERT_TRUE(db_->transaction([&]() -> Status {
     for (const LedgerRow& r : {
              row(1, id, kNow - 1),                                // recent
-             row(2, id, kNow - 14 * kDay),                        // exactly 14 days: outside
-             row(3, id, kNow - 14 * kDay + 1),                    // just inside
-             row(4, id, kNow - 40 * kDay, RunStatus::kSucceeded, true),     // supervised, old: kept
-             row(5, id, kNow - 40 * kDay, RunStatus::kBlocked, true),       // supervised but not executed
-             row(6, id, kNow - 40 * kDay, RunStatus::kFailed),              // old, unsupervised
+             row(2, id, kNow - 14 * kLedgerDay),                        // exactly 14 days: outside
+             row(3, id, kNow - 14 * kLedgerDay + 1),                    // just inside
+             row(4, id, kNow - 40 * kLedgerDay, RunStatus::kSucceeded, true),     // supervised, old: kept
+             row(5, id, kNow - 40 * kLedgerDay, RunStatus::kBlocked, true),       // supervised but not executed
+             row(6, id, kNow - 40 * kLedgerDay, RunStatus::kFailed),              // old, unsupervised
              row(7, other, kNow - 1),                             // another automation
          }) {
       if (auto st = ledger.append(r); !st) return st;
     }
-    LedgerRow undone = row(8, id, kNow - 20 * kDay);
+    LedgerRow undone = row(8, id, kNow - 20 * kLedgerDay);
     undone.status = RunStatus::kReverted;
-    undone.reverted_at = kNow - 2 * kDay;  // the undo is recent even though the run is not
+    undone.reverted_at = kNow - 2 * kLedgerDay;  // the undo is recent even though the run is not
     return ledger.append(undone);
   }).ok());
   EXPECT_EQ(evidence_ids(id), (std::vector<std::int64_t>{4, 8, 3, 1}));

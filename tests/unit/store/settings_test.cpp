@@ -10,17 +10,17 @@
 namespace companyos::store {
 namespace {
 
-struct Case {
+struct SettingsCase {
   const char* key;
   nlohmann::json value;
   bool valid;
-  friend void PrintTo(const Case& c, std::ostream* os) { *os << c.key << "=" << c.value.dump(); }
+  friend void PrintTo(const SettingsCase& c, std::ostream* os) { *os << c.key << "=" << c.value.dump(); }
 };
 
-class SettingsValidation : public ::testing::TestWithParam<Case> {};
+class SettingsValidation : public ::testing::TestWithParam<SettingsCase> {};
 
 TEST_P(SettingsValidation, AcceptsOnlyTheAllowedRange) {
-  const Case& c = GetParam();
+  const SettingsCase& c = GetParam();
   auto result = validate_setting(c.key, c.value);
   EXPECT_EQ(result.ok(), c.valid) << c.key << " = " << c.value.dump();
   if (!result.ok()) {
@@ -34,22 +34,22 @@ TEST_P(SettingsValidation, AcceptsOnlyTheAllowedRange) {
 INSTANTIATE_TEST_SUITE_P(
     Table, SettingsValidation,
     ::testing::Values(
-        Case{"unattended", true, true}, Case{"unattended", false, true},
-        Case{"unattended", "true", false}, Case{"unattended", 1, false},
-        Case{"unattended", nullptr, false},
-        Case{"max_level", 1, true}, Case{"max_level", 4, true}, Case{"max_level", 0, false},
-        Case{"max_level", 5, false}, Case{"max_level", -1, false}, Case{"max_level", 3.5, false},
-        Case{"max_level", "4", false},
-        Case{"physical_input", true, true}, Case{"physical_input", "yes", false},
-        Case{"automations_enabled", false, true}, Case{"automations_enabled", 0, false},
-        Case{"agent_desktop_path", "", true}, Case{"agent_desktop_path", "/bin/sh", true},
-        Case{"agent_desktop_path", "relative/path", false},
-        Case{"agent_desktop_path", "/no/such/file/anywhere", false},
-        Case{"agent_desktop_path", "/tmp", false},  // a directory is not a file
-        Case{"agent_desktop_path", 42, false},
+        SettingsCase{"unattended", true, true}, SettingsCase{"unattended", false, true},
+        SettingsCase{"unattended", "true", false}, SettingsCase{"unattended", 1, false},
+        SettingsCase{"unattended", nullptr, false},
+        SettingsCase{"max_level", 1, true}, SettingsCase{"max_level", 4, true}, SettingsCase{"max_level", 0, false},
+        SettingsCase{"max_level", 5, false}, SettingsCase{"max_level", -1, false}, SettingsCase{"max_level", 3.5, false},
+        SettingsCase{"max_level", "4", false},
+        SettingsCase{"physical_input", true, true}, SettingsCase{"physical_input", "yes", false},
+        SettingsCase{"automations_enabled", false, true}, SettingsCase{"automations_enabled", 0, false},
+        SettingsCase{"agent_desktop_path", "", true}, SettingsCase{"agent_desktop_path", "/bin/sh", true},
+        SettingsCase{"agent_desktop_path", "relative/path", false},
+        SettingsCase{"agent_desktop_path", "/no/such/file/anywhere", false},
+        SettingsCase{"agent_desktop_path", "/tmp", false},  // a directory is not a file
+        SettingsCase{"agent_desktop_path", 42, false},
         // stat() and exec see "/bin/sh": not the path that was given.
-        Case{"agent_desktop_path", std::string("/bin/sh\0x", 9), false},
-        Case{"no_such_key", true, false}, Case{"", true, false}));
+        SettingsCase{"agent_desktop_path", std::string("/bin/sh\0x", 9), false},
+        SettingsCase{"no_such_key", true, false}, SettingsCase{"", true, false}));
 
 TEST(Settings, LevelFiveSaysNotBuilt) {
   auto result = validate_setting("max_level", 5);
