@@ -53,6 +53,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void detach() {
     read_watch_.reset();
     write_watch_.reset();
+    resume_.reset();
   }
   bool has_unfinished_work() const { return busy_ || !out_.empty() || !queue_.empty(); }
 
@@ -68,6 +69,20 @@ class Connection : public std::enable_shared_from_this<Connection> {
     conn->write_watch_.forget();
     conn->flush();
     // The client took some replies: requests held back for want of room may go on.
+    if (!conn->closing_) {
+      conn->process_queue();
+      conn->update_read_watch();
+      conn->maybe_close();
+    }
+    return G_SOURCE_REMOVE;
+  }
+
+  // The rest of a queue that had more than one turn's worth, after the other sources of
+  // this priority (other connections' reads and writes) have had theirs.
+  static gboolean on_resume(gpointer self) {
+    auto* conn = static_cast<Connection*>(self);
+    conn->resume_.forget();
+    auto keep = conn->shared_from_this();
     if (!conn->closing_) {
       conn->process_queue();
       conn->update_read_watch();
@@ -143,9 +158,17 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void process_queue() {
     if (in_dispatch_) return;  // a synchronous reply re-entered; the outer loop continues
     in_dispatch_ = true;
+    const std::size_t quantum = FlowLimits{}.dispatch_quantum;
+    std::size_t dispatched = 0;
     // Replies the client has not taken yet hold the rest back: answering them now would
     // only move the requests from the queue into unsent replies, which are larger.
     while (!busy_ && !queue_.empty() && !closing_ && may_dispatch(backlog())) {
+      if (dispatched++ == quantum) {
+        if (!resume_.active()) {
+          resume_.reset(g_idle_add_full(G_PRIORITY_DEFAULT, &Connection::on_resume, this, nullptr));
+        }
+        break;
+      }
       FramedLine line = std::move(queue_.front());
       queue_.pop_front();
       queued_bytes_ -= line.text.size();
@@ -212,6 +235,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::string out_;
   SourceGuard read_watch_;
   SourceGuard write_watch_;
+  SourceGuard resume_;
   bool busy_ = false;
   bool eof_ = false;
   bool closing_ = false;

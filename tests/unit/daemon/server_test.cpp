@@ -52,7 +52,7 @@ std::vector<HeldRequest>& held_requests() {
 }
 
 // Answers "echo" at once, "later" after params.ms on a timer, "big" with params.bytes of data,
-// "hold" when the test calls its done.
+// "count" with how many requests were dispatched so far, "hold" when the test calls its done.
 std::atomic<int>& dispatched_requests() {
   static std::atomic<int> count{0};
   return count;
@@ -84,6 +84,10 @@ void test_handler(const FramedLine& line, std::stop_token client_gone,
                          return G_SOURCE_REMOVE;
                        },
                        pending.release(), [](gpointer p) { std::unique_ptr<Pending>(static_cast<Pending*>(p)); });
+    return;
+  }
+  if (request.method == "count") {
+    done(protocol::to_line(protocol::ok_envelope(request.id, {{"dispatched", dispatched_requests().load()}})));
     return;
   }
   if (request.method == "big") {
@@ -250,6 +254,33 @@ TEST_F(ServerTest, APipeliningClientThatDoesNotReadIsAnsweredOnlyAsItReads) {
   reader.join();
   ASSERT_EQ(ids.size(), static_cast<std::size_t>(kRequests)) << "dispatch never resumed";
   for (int i = 0; i < kRequests; ++i) EXPECT_EQ(ids[static_cast<std::size_t>(i)], i);
+}
+
+// A client with a long pipeline of quick requests has them answered a few per turn of the
+// main loop, so another client's request, ready in the same turn, is not answered only
+// after all of them (before, one callback answered the whole queue first).
+TEST_F(ServerTest, AnotherClientIsAnsweredBetweenTurnsOfALongPipeline) {
+  constexpr int kPipelined = 200;
+  LineClient a(companyos::testing::connect_unix(path_));
+  LineClient b(companyos::testing::connect_unix(path_));
+  std::string burst;
+  for (int i = 0; i < kPipelined; ++i) burst += nlohmann::json{{"id", i}, {"method", "echo"}}.dump() + "\n";
+  dispatched_requests() = 0;
+  // Both are in their sockets before the server's loop turns once.
+  ASSERT_TRUE(a.send_raw(burst));
+  ASSERT_TRUE(b.send_raw(nlohmann::json{{"id", "b"}, {"method", "count"}}.dump() + "\n"));
+  std::optional<nlohmann::json> reply;
+  std::thread reader([&] { reply = b.read_reply(10s); });
+  EXPECT_TRUE(spin_until([&] { return dispatched_requests().load() > kPipelined; }, 10s));
+  reader.join();
+  ASSERT_TRUE(reply.has_value());
+  EXPECT_LT((*reply)["data"]["dispatched"].get<int>(), kPipelined / 2)
+      << "b waited until a's whole pipeline was answered";
+  for (int i = 0; i < kPipelined; ++i) {
+    auto r = a.read_reply();
+    ASSERT_TRUE(r.has_value()) << i;
+    EXPECT_EQ((*r)["id"], i);
+  }
 }
 
 // A killed client closes its socket with a request in flight: the handler learns it, so
