@@ -264,10 +264,16 @@ TEST_F(DaemonProcess, NonReadingPipelinersNeitherGrowTheDaemonNorSlowOtherClient
   // ASan's shadow memory and its 256 MB quarantine of freed blocks come on top; the bound
   // still catches the unbounded queue this test was written for (0.4 to 1.8 GB).
   constexpr long kRssBoundKb = 600 * 1024;
+  // Each `methods` reply costs ten times as much to make there, and a ping waits for one
+  // turn of every connection (8 replies each): that build checks that every ping is
+  // answered, not how fast. Speed is the release build's to judge.
+  constexpr auto kPingBound = 5000ms;
+  constexpr std::size_t kMinPings = 2;
 #else
   constexpr long kRssBoundKb = 100 * 1024;
-#endif
   constexpr auto kPingBound = 200ms;  // loose; docs/reliability.md has the measured figure
+  constexpr std::size_t kMinPings = 50;
+#endif
   auto daemon = start_serving();
 
   std::string burst;
@@ -335,7 +341,7 @@ TEST_F(DaemonProcess, NonReadingPipelinersNeitherGrowTheDaemonNorSlowOtherClient
 
   EXPECT_LE(peak_rss_kb.load(), kRssBoundKb) << "daemon RSS peaked at " << peak_rss_kb.load() << " kB";
   EXPECT_EQ(unanswered, 0);
-  ASSERT_GE(latencies.size(), 50U);
+  ASSERT_GE(latencies.size(), kMinPings);
   std::sort(latencies.begin(), latencies.end());
   const auto p99 = latencies[latencies.size() * 99 / 100];
   EXPECT_LT(p99, kPingBound) << "ping p99 " << p99.count() << " us over " << latencies.size()
