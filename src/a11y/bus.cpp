@@ -142,7 +142,7 @@ Result<AppChannel> Bus::app_channel(CallScope& scope, const std::string& bus_nam
   scope.call(via_bus, kRootPath, "org.a11y.atspi.Application", "GetApplicationBusAddress",
              nullptr, [&](GVariant* reply, const GError* error) {
                answered = !is_cancelled(error);
-               gone = is_gone(error);
+               gone = has_no_owner(error);
                if (reply != nullptr && g_variant_is_of_type(reply, G_VARIANT_TYPE("(s)"))) {
                  address = g_variant_get_string(child_of(reply, 0).get(), nullptr);
                }

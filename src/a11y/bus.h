@@ -15,7 +15,7 @@
 #include "a11y/bus/connection_pool.h"
 #include "a11y/bus/pipeline.h"
 #include "a11y/model.h"
-#include "a11y/read/toolkit.h"
+#include "a11y/toolkit/traits.h"
 #include "core/deadline.h"
 #include "core/result.h"
 

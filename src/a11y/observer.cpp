@@ -343,7 +343,7 @@ Result<ElementDetails> Observer::get(std::string_view ref, Deadline deadline) {
   auto pipeline = bus_.pipeline(*channel, deadline);
   if (!pipeline) return std::move(pipeline).take_error();
   std::optional<LiveNode> live;
-  read_node_live(*pipeline, resolved->path,
+  read_node_live(*pipeline, resolved->path, channel->traits(),
                  [&live](std::optional<LiveNode> node) { live = std::move(node); });
   if (!pipeline->wait() && !pipeline->disconnected()) {
     return app_unresponsive(saved.app_name, saved.bus_name, started, "reading an element");

@@ -40,7 +40,7 @@
 #include "a11y/model.h"
 #include "a11y/read/details.h"
 #include "a11y/read/identity.h"
-#include "a11y/read/toolkit.h"
+#include "a11y/toolkit/traits.h"
 #include "a11y/read/tree_builder.h"
 #include "a11y/ref.h"
 #include "a11y/render.h"

@@ -3,7 +3,8 @@
 #include <initializer_list>
 
 #include <atspi/atspi.h>
-#include <glib.h>
+
+#include "core/text.h"
 
 namespace companyos::a11y {
 namespace {
@@ -15,17 +16,13 @@ const std::initializer_list<std::string_view> kToggleNames = {"toggle", "click",
 const std::initializer_list<std::string_view> kFlipExpansionNames = {
     "expand or contract", "expand or collapse", "toggle"};
 
-bool same_name(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && g_ascii_strncasecmp(a.data(), b.data(), a.size()) == 0;
-}
-
 // Index of the first preference the element lists, or -1.
 int find_preferred(const std::vector<std::string>& actions,
                    std::initializer_list<std::string_view> preferences,
                    std::string_view* chosen = nullptr) {
   for (std::string_view preference : preferences) {
     for (std::size_t i = 0; i < actions.size(); ++i) {
-      if (same_name(actions[i], preference)) {
+      if (equals_ignoring_ascii_case(actions[i], preference)) {
         if (chosen != nullptr) *chosen = preference;
         return static_cast<int>(i);
       }
@@ -98,7 +95,7 @@ Result<ChosenRoute> choose_named(const ElementFacts& element, std::string_view r
   }
   int match = -1;
   for (std::size_t i = 0; i < element.actions.size(); ++i) {
-    if (!same_name(element.actions[i], requested)) continue;
+    if (!equals_ignoring_ascii_case(element.actions[i], requested)) continue;
     if (match >= 0) {
       return unsupported(ActionKind::kNamed, element,
                          "several actions match \"" + std::string(requested) +

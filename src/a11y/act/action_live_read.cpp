@@ -96,14 +96,23 @@ class ElementReader {
     Node& node = result_.reading.node;
     ask(kAccessibleInterface, "GetRole",
         [&node](sd_bus_message* reply) { node.role = read_uint32(reply).value_or(0); });
-    ask(kPropertiesInterface, "GetAll",
-        [&node](sd_bus_message* reply) {
-          RawNode raw;
-          if (!read_accessible_properties(reply, raw)) return;
-          node.name = std::move(raw.name);
-          node.description = std::move(raw.description);
-        },
-        "s", kAccessibleInterface);
+    if (toolkit_.accessible_properties_in_one_call) {
+      ask(kPropertiesInterface, "GetAll",
+          [&node](sd_bus_message* reply) {
+            RawNode raw;
+            if (!read_accessible_properties(reply, raw)) return;
+            node.name = std::move(raw.name);
+            node.description = std::move(raw.description);
+          },
+          "s", kAccessibleInterface);
+    } else {
+      get_property(kAccessibleInterface, "Name", [&node](sd_bus_message* reply) {
+        node.name = read_variant_string(reply).value_or(std::string());
+      });
+      get_property(kAccessibleInterface, "Description", [&node](sd_bus_message* reply) {
+        node.description = read_variant_string(reply).value_or(std::string());
+      });
+    }
     // Asked apart from GetAll: not every bridge lists AccessibleId there.
     get_property(kAccessibleInterface, "AccessibleId", [&node](sd_bus_message* reply) {
       if (auto id = read_variant_string(reply)) {

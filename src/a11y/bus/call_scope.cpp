@@ -330,6 +330,12 @@ bool is_gone(const GError* error) {
   return remote && g_str_equal(remote.get(), "org.freedesktop.DBus.Error.UnknownObject");
 }
 
+bool has_no_owner(const GError* error) {
+  return error != nullptr && (g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN) ||
+                              g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_NAME_HAS_NO_OWNER) ||
+                              g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CLOSED));
+}
+
 bool is_cancelled(const GError* error) {
   return error != nullptr && g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }

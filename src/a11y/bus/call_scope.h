@@ -101,6 +101,11 @@ class CallScope {
 bool is_unknown_method(const GError* error);
 // True when the error says the object or its owner is gone (a stale path or exited app).
 bool is_gone(const GError* error);
+// True when the error says nobody owns the bus name any more (the app exited or its
+// connection closed): the bus daemon's answer, never the app's. An app that answers
+// UnknownObject or UnknownMethod for an optional interface on its root (Qt 5 has no
+// GetApplicationBusAddress) is still there.
+bool has_no_owner(const GError* error);
 bool is_cancelled(const GError* error);
 
 }  // namespace companyos::a11y

@@ -19,7 +19,7 @@
 
 #include "a11y/bus/pipeline.h"
 #include "a11y/model.h"
-#include "a11y/read/toolkit.h"
+#include "a11y/toolkit/traits.h"
 
 namespace companyos::a11y {
 

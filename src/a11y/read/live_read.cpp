@@ -8,24 +8,24 @@
 namespace companyos::a11y {
 namespace {
 
-constexpr int kLiveParts = 5;
-
 struct PendingLiveNode {
   LiveNode result;
-  int outstanding = kLiveParts;
+  int outstanding = 0;
   bool failed = false;
   LiveNodeHandler done;
 };
 
 }  // namespace
 
-void read_node_live(Pipeline& pipeline, const std::string& path, LiveNodeHandler done) {
+void read_node_live(Pipeline& pipeline, const std::string& path, const ToolkitTraits& toolkit,
+                    LiveNodeHandler done) {
   auto pending = std::make_shared<PendingLiveNode>();
   pending->result.node.path = path;
   pending->done = std::move(done);
   // Each part fills its field; the last one to answer hands the node on. A part that
   // answers with an error (or the wrong shape) fails the node.
   auto part = [pending](auto fill) {
+    ++pending->outstanding;
     return [pending, fill](sd_bus_message* reply) {
       if (error_name(reply) != nullptr || !fill(reply, pending->result)) pending->failed = true;
       if (--pending->outstanding == 0) {
@@ -39,11 +39,25 @@ void read_node_live(Pipeline& pipeline, const std::string& path, LiveNodeHandler
                   live.node.role = role.value_or(0);
                   return role.has_value();
                 }));
-  pipeline.call(p, kPropertiesInterface, "GetAll",
-                part([](sd_bus_message* reply, LiveNode& live) {
-                  return read_accessible_properties(reply, live.node);
-                }),
-                "s", kAccessibleInterface);
+  if (toolkit.accessible_properties_in_one_call) {
+    pipeline.call(p, kPropertiesInterface, "GetAll",
+                  part([](sd_bus_message* reply, LiveNode& live) {
+                    return read_accessible_properties(reply, live.node);
+                  }),
+                  "s", kAccessibleInterface);
+  } else {
+    // The accessible id is left unknown: details read it where identity needs it.
+    for (auto [property, field] : {std::pair{"Name", &RawNode::name},
+                                   std::pair{"Description", &RawNode::description}}) {
+      pipeline.call(p, kPropertiesInterface, "Get",
+                    part([field = field](sd_bus_message* reply, LiveNode& live) {
+                      auto text = read_variant_string(reply);
+                      live.node.*field = text.value_or(std::string());
+                      return text.has_value();
+                    }),
+                    "ss", kAccessibleInterface, property);
+    }
+  }
   pipeline.call(p, kAccessibleInterface, "GetState",
                 part([](sd_bus_message* reply, LiveNode& live) {
                   auto states = read_state_set(reply);

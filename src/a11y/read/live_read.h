@@ -10,6 +10,7 @@
 
 #include "a11y/bus/pipeline.h"
 #include "a11y/model.h"
+#include "a11y/toolkit/traits.h"
 
 namespace companyos::a11y {
 
@@ -23,7 +24,9 @@ struct LiveNode {
 using LiveNodeHandler = std::function<void(std::optional<LiveNode>)>;
 using LiveChildrenHandler = std::function<void(std::optional<std::vector<std::string>>)>;
 
-void read_node_live(Pipeline& pipeline, const std::string& path, LiveNodeHandler done);
+// The toolkit decides whether the Accessible properties come in one GetAll call.
+void read_node_live(Pipeline& pipeline, const std::string& path, const ToolkitTraits& toolkit,
+                    LiveNodeHandler done);
 void read_children_live(Pipeline& pipeline, const std::string& path, LiveChildrenHandler done);
 
 }  // namespace companyos::a11y

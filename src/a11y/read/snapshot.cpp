@@ -19,8 +19,8 @@ enum class BulkOutcome { kRead, kUnsupported, kUnanswered };
 
 class WindowReader {
  public:
-  WindowReader(Pipeline& pipeline, const WindowInfo& window)
-      : pipeline_(pipeline), window_(window) {}
+  WindowReader(Pipeline& pipeline, const WindowInfo& window, ToolkitTraits toolkit)
+      : pipeline_(pipeline), window_(window), toolkit_(toolkit) {}
 
   BulkOutcome read_bulk(SnapshotStats& stats) {
     // No reply at all means the deadline passed; an error reply (a bridge without a cache,
@@ -90,7 +90,7 @@ class WindowReader {
   void walk(const std::string& path) {
     if (!requested_.insert(path).second) return;
     ++walked_;
-    read_node_live(pipeline_, path, [this](std::optional<LiveNode> live) {
+    read_node_live(pipeline_, path, toolkit_, [this](std::optional<LiveNode> live) {
       if (!live) return;
       const std::string read_path = live->node.path;
       live->node.child_count = static_cast<int>(live->children.size());
@@ -102,6 +102,7 @@ class WindowReader {
 
   Pipeline& pipeline_;
   const WindowInfo& window_;
+  ToolkitTraits toolkit_;
   TreeBuilder builder_;
   std::unordered_set<std::string> requested_;
   std::size_t walked_ = 0;
@@ -166,7 +167,7 @@ Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadli
   SnapshotStats& stats = snapshot.stats;
   stats.peer_to_peer = app->peer_to_peer;
 
-  WindowReader reader(*pipeline, window);
+  WindowReader reader(*pipeline, window, app->traits());
   if (options.use_bulk) {
     const BulkOutcome outcome = reader.read_bulk(stats);
     if (outcome == BulkOutcome::kUnanswered) {

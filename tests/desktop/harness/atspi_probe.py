@@ -51,6 +51,17 @@ def gvariant_string(text):
     return "'" + escaped + "'"
 
 
+# AtspiStateType, by number.
+STATE_NAMES = dict(enumerate((
+    "invalid", "active", "armed", "busy", "checked", "collapsed", "defunct", "editable",
+    "enabled", "expandable", "expanded", "focusable", "focused", "has-tooltip",
+    "horizontal", "iconified", "modal", "multi-line", "multiselectable", "opaque",
+    "pressed", "resizable", "selectable", "selected", "sensitive", "showing", "single-line",
+    "stale", "transient", "vertical", "visible", "manages-descendants", "indeterminate",
+    "required", "truncated", "animated", "invalid-entry", "supports-autocompletion",
+    "selectable-text", "is-default", "visited", "checkable", "has-popup", "read-only",
+)))
+
 _TYPE_WORDS = {"objectpath", "signature", "byte", "int16", "uint16", "int32", "uint32",
                "int64", "uint64", "handle", "double", "boolean", "string"}
 _CONSTANTS = {"true": "True", "false": "False", "nothing": "None"}
@@ -185,17 +196,22 @@ def wait_for_app(bus, name, timeout=30):
     return wait_for(f"application {name!r} on the AT-SPI registry", timeout, probe)
 
 
-def walk(bus, bus_name, path=ROOT_PATH, max_depth=12):
+def walk(bus, bus_name, path=ROOT_PATH, max_depth=12, one_property_at_a_time=False):
     """Every node under PATH in document order, read live (GetChildren, GetRoleName and
-    the Accessible properties of each)."""
+    the Accessible properties of each). ONE_PROPERTY_AT_A_TIME reads Name with
+    Properties.Get instead of GetAll, which crashes Qt 5 apps."""
     nodes = []
 
     def visit(node_path, parent_path, depth):
         (role_number,) = bus.call(bus_name, node_path, "org.a11y.atspi.Accessible.GetRole")
         role = ROLE_NAMES.get(role_number, f"role {role_number}")
-        (props,) = bus.call(bus_name, node_path, "org.freedesktop.DBus.Properties.GetAll",
-                            "org.a11y.atspi.Accessible")
-        props = {key: value[0] for key, value in props.items()}
+        if one_property_at_a_time:
+            props = {"Name": bus.get_property(bus_name, node_path, "org.a11y.atspi.Accessible",
+                                              "Name")}
+        else:
+            (props,) = bus.call(bus_name, node_path, "org.freedesktop.DBus.Properties.GetAll",
+                                "org.a11y.atspi.Accessible")
+            props = {key: value[0] for key, value in props.items()}
         nodes.append(Node(bus_name, node_path, parent_path, role, role_number,
                           props.get("Name", ""),
                           props.get("AccessibleId", ""), depth))
@@ -248,6 +264,12 @@ def set_text(bus, node, text):
     (ok,) = bus.call(node.bus_name, node.path,
                      "org.a11y.atspi.EditableText.SetTextContents", gvariant_string(text))
     return ok
+
+
+def states(bus, node):
+    """The node's state names, as AT-SPI numbers them (ATSPI_STATE_*)."""
+    (words,) = bus.call(node.bus_name, node.path, "org.a11y.atspi.Accessible.GetState")
+    return {STATE_NAMES.get(i, f"state {i}") for i in range(64) if words[i // 32] >> (i % 32) & 1}
 
 
 def get_text(bus, node):

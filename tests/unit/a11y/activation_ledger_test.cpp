@@ -5,10 +5,7 @@
 #include <thread>
 #include <vector>
 
-#include <atspi/atspi.h>
 #include <gtest/gtest.h>
-
-#include "a11y/read/toolkit.h"
 
 namespace companyos::a11y {
 namespace {
@@ -68,27 +65,6 @@ TEST(ActivationLedger, ConcurrentActivationsOfOneElementAreAllSpaced) {
   for (auto& thread : threads) thread.join();
   std::sort(waits.begin(), waits.end());
   for (std::size_t i = 0; i < waits.size(); ++i) EXPECT_EQ(waits[i], 300ms * i);
-}
-
-TEST(ToolkitTraits, OnlyGtk4SpacesButtonActivations) {
-  struct Case {
-    const char* toolkit;
-    const char* version;
-    std::chrono::milliseconds spacing;
-  };
-  // GTK3's bridge clicks at once; GTK4 takes 250 ms and drops a click meanwhile.
-  const Case cases[] = {{"GTK", "4.8.3", 300ms}, {"gtk", "4.12.0", 300ms},
-                        {"gtk", "3.24.38", 0ms}, {"Qt", "5.15.8", 0ms},
-                        {"Gecko", "115", 0ms},   {"", "", 0ms},
-                        {"GTKX", "4.8", 0ms}};
-  for (const Case& c : cases) {
-    EXPECT_EQ(toolkit_traits(c.toolkit, c.version).button_activation_spacing, c.spacing)
-        << c.toolkit << " " << c.version;
-  }
-  EXPECT_TRUE(activates_like_a_button(ATSPI_ROLE_PUSH_BUTTON));
-  EXPECT_TRUE(activates_like_a_button(ATSPI_ROLE_CHECK_BOX));
-  EXPECT_FALSE(activates_like_a_button(ATSPI_ROLE_MENU_ITEM));
-  EXPECT_FALSE(activates_like_a_button(ATSPI_ROLE_TEXT));
 }
 
 }  // namespace

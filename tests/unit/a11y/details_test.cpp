@@ -3,7 +3,7 @@
 #include <atspi/atspi.h>
 #include <gtest/gtest.h>
 
-#include "a11y/read/toolkit.h"
+#include "a11y/toolkit/traits.h"
 
 namespace companyos::a11y {
 namespace {
@@ -142,33 +142,6 @@ TEST(Details, PlansOnlyTheCallsANodeNeeds) {
   }
   DetailOptions with_ids;
   EXPECT_TRUE(plan_details(node_of(ATSPI_ROLE_FILLER, 0, 0), with_ids, gtk3).accessible_id);
-}
-
-TEST(Details, ToolkitTraitsTakeOnlyVerifiedShortcuts) {
-  struct Case {
-    const char* name;
-    const char* version;
-    bool whole_text;
-    bool showing;
-    std::uint32_t coords;
-  };
-  const Case cases[] = {
-      {"gtk", "3.24.38", true, true, ATSPI_COORD_TYPE_SCREEN},
-      {"GTK", "3.22.30", true, true, ATSPI_COORD_TYPE_SCREEN},
-      {"GTK", "4.8.3", false, false, ATSPI_COORD_TYPE_WINDOW},
-      {"gtk", "2.24.33", false, false, ATSPI_COORD_TYPE_SCREEN},
-      {"Qt", "5.15.8", false, false, ATSPI_COORD_TYPE_SCREEN},
-      {"Gecko", "115.0", false, false, ATSPI_COORD_TYPE_SCREEN},
-      {"gtk3", "3.24", false, false, ATSPI_COORD_TYPE_SCREEN},
-      {"", "", false, false, ATSPI_COORD_TYPE_SCREEN},
-      {"gtk", "", false, false, ATSPI_COORD_TYPE_SCREEN},
-  };
-  for (const Case& c : cases) {
-    const ToolkitTraits traits = toolkit_traits(c.name, c.version);
-    EXPECT_EQ(traits.whole_text_with_minus_one, c.whole_text) << c.name << " " << c.version;
-    EXPECT_EQ(traits.showing_marks_bounds, c.showing) << c.name << " " << c.version;
-    EXPECT_EQ(traits.extents_coord_type, c.coords) << c.name << " " << c.version;
-  }
 }
 
 TEST(Details, ValuesPrintInShortestForm) {

@@ -122,6 +122,7 @@ class ServerTest : public ::testing::Test {
 
 TEST_F(ServerTest, AnswersInOrderEvenWhenLaterRequestsWouldFinishFirst) {
   std::vector<nlohmann::json> replies;
+  std::atomic<bool> client_done{false};
   std::thread client([&] {
     LineClient c(companyos::testing::connect_unix(path_));
     std::string burst;
@@ -134,15 +135,19 @@ TEST_F(ServerTest, AnswersInOrderEvenWhenLaterRequestsWouldFinishFirst) {
       if (!r) break;
       replies.push_back(*r);
     }
+    client_done = true;
   });
-  bool finished = spin_until([&] { return replies.size() == 20; });
+  // The client thread owns `replies` until it says it is done.
+  bool finished = spin_until([&] { return client_done.load(); });
   client.join();
   ASSERT_TRUE(finished);
+  ASSERT_EQ(replies.size(), 20U);
   for (int i = 0; i < 20; ++i) EXPECT_EQ(replies[static_cast<std::size_t>(i)]["id"], i);
 }
 
 TEST_F(ServerTest, BadLinesGetInvalidArgsAndTheConnectionStaysUsable) {
   std::vector<nlohmann::json> replies;
+  std::atomic<bool> client_done{false};
   std::thread client([&] {
     LineClient c(companyos::testing::connect_unix(path_));
     c.send_raw("not json\n[1]\n{\"id\":1,\"method\":\"echo\"}\n");
@@ -153,10 +158,13 @@ TEST_F(ServerTest, BadLinesGetInvalidArgsAndTheConnectionStaysUsable) {
       if (!r) break;
       replies.push_back(*r);
     }
+    client_done = true;
   });
-  bool finished = spin_until([&] { return replies.size() == 7; }, 30s);
+  // The client thread owns `replies` until it says it is done.
+  bool finished = spin_until([&] { return client_done.load(); }, 30s);
   client.join();
-  ASSERT_TRUE(finished) << replies.size();
+  ASSERT_TRUE(finished);
+  ASSERT_EQ(replies.size(), 7U);
   EXPECT_EQ(replies[0]["error"]["code"], "INVALID_ARGS");
   EXPECT_EQ(replies[1]["error"]["code"], "INVALID_ARGS");
   EXPECT_EQ(replies[2]["ok"], true);

@@ -1,13 +1,20 @@
-#include "a11y/read/toolkit.h"
+#include "a11y/toolkit/traits.h"
 
 #include <atspi/atspi.h>
-#include <glib.h>
+
+#include "core/text.h"
 
 namespace companyos::a11y {
 namespace {
 
-bool is_gtk(std::string_view name) {
-  return name.size() == 3 && g_ascii_strncasecmp(name.data(), "gtk", 3) == 0;
+bool is_gtk(std::string_view name) { return equals_ignoring_ascii_case(name, "gtk"); }
+
+// Bridges seen answering Properties.GetAll on the Accessible interface without harm.
+bool answers_get_all(std::string_view name) {
+  for (std::string_view known : {"gtk", "gecko", "chromium", "vcl"}) {
+    if (equals_ignoring_ascii_case(name, known)) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -28,6 +35,7 @@ bool activates_like_a_button(std::uint32_t role) {
 ToolkitTraits toolkit_traits(std::string_view toolkit_name, std::string_view toolkit_version) {
   ToolkitTraits traits;
   traits.extents_coord_type = ATSPI_COORD_TYPE_SCREEN;
+  traits.accessible_properties_in_one_call = answers_get_all(toolkit_name);
   if (!is_gtk(toolkit_name)) return traits;
   if (toolkit_version.starts_with("3.")) {
     traits.whole_text_with_minus_one = true;

@@ -10,6 +10,11 @@
 namespace companyos::a11y {
 
 struct ToolkitTraits {
+  // Properties.GetAll of org.a11y.atspi.Accessible answers Name, Description (and
+  // AccessibleId) in one call. Qt 5.15's bridge crashes the app on it (measured: featherpad
+  // and speedcrunch segfault on the first GetAll), so only bridges seen answering it take it
+  // (GTK, Gecko, Chromium, LibreOffice's VCL); every other one is read a property at a time.
+  bool accessible_properties_in_one_call = false;
   // Text.GetText(0, -1) returns the whole text (GTK3). GTK4 answers "" to it, so the
   // length is read first there; INT_MAX is never passed (GTK3 labels read past the end).
   bool whole_text_with_minus_one = false;

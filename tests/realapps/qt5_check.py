@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Qt 5 apps (FeatherPad, SpeedCrunch) observed and acted on, judged from outside the tool.
+
+FeatherPad opens a file; the check snapshots it, sets the editor's text (verified), types
+more, activates File > Save by its ref, and reads the file the app wrote. It toggles the
+search bar's "Match Case" check box and reads its state with an independent AT-SPI walk
+(Properties.Get one at a time: Qt 5.15's bridge crashes the app on GetAll). A stopped app
+(SIGSTOP) answers APP_UNRESPONSIVE within the deadline, and the app is alive after every
+step. SpeedCrunch's window is snapshotted and its controls found. Runs inside
+scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
+
+import os
+import signal
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from real_app import Daemon, RealApp, atspi_probe, cli, data, error, one, outcome, wait_for  # noqa: E402
+from checks import Checker  # noqa: E402
+
+UNRESPONSIVE_TIMEOUT_MS = 1500
+UNRESPONSIVE_BOUND_S = 10  # the deadline, plus a loaded machine's slack
+
+
+def read_file(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
+
+
+def check_featherpad(check, tmp):
+    path = os.path.join(tmp, "notes.txt")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("original\n")
+    with RealApp("FeatherPad", ["featherpad", "--standalone", path]) as app:
+        snap, nodes = app.snapshot()
+        check.expect(snap["node_count"] > 50, f"snapshot reads the whole window "
+                                               f"({snap['node_count']} nodes)")
+        refs = [n["ref"] for n in nodes]
+        check.expect(len(refs) == len(set(refs)), "every ref is unique")
+        editors = [n for n in nodes if n["role"] == "text" and "multi-line" in n["states"]]
+        check.expect(len(editors) == 1, f"one multi-line editor ({len(editors)})")
+        editor = editors[0]
+        rc, env = cli("set-value", editor["ref"], "written by companyOS")
+        check.expect(rc == 0 and outcome(env) == "delivered_verified",
+                     f"set-value on the editor is verified ({outcome(env)}, {error(env)})")
+        rc, env = cli("type", editor["ref"], " and typed")
+        check.expect(rc == 0 and outcome(env) == "delivered_verified",
+                     f"type into the editor is verified ({outcome(env)}, {error(env)})")
+
+        # Save through the menu item's own action: the file is the outside judge.
+        snap, nodes = app.snapshot()
+        save = one(nodes, "File > Save", role="menu item", name="Save")
+        rc, env = cli("click", save["ref"])
+        check.expect(rc == 0, f"click on File > Save is delivered ({error(env)})")
+        try:
+            saved = wait_for("the saved file", lambda: read_file(path) if
+                             read_file(path) != "original\n" else None)
+        except atspi_probe.ProbeError:
+            saved = read_file(path)
+        check.expect(saved is not None and saved.rstrip("\n") == "written by companyOS and typed",
+                     f"the file FeatherPad saved holds the text ({saved!r})")
+
+        # Toggle, judged by an independent read of the check box's state.
+        match_case = one(nodes, "Match Case", role="check box", description="Match Case (F5)")
+        rc, env = cli("toggle", match_case["ref"])
+        check.expect(rc == 0 and outcome(env) == "delivered_verified",
+                     f"toggle of Match Case is verified ({outcome(env)}, {error(env)})")
+        bus = atspi_probe.a11y_bus()
+        bus_name = app.bus_name(bus)
+        boxes = [n for n in atspi_probe.walk(bus, bus_name, one_property_at_a_time=True)
+                 if n.role == "check box"]
+        checked = [n for n in boxes
+                   if bus.get_property(bus_name, n.path, "org.a11y.atspi.Accessible",
+                                       "Description") == "Match Case (F5)"]
+        check.expect(len(checked) == 1 and "checked" in atspi_probe.states(bus, checked[0]),
+                     "an independent read finds Match Case checked")
+        check.expect(app.alive(), "FeatherPad is alive after the independent walk")
+
+        # A stopped app answers APP_UNRESPONSIVE within the deadline, and recovers.
+        os.kill(app.process.pid, signal.SIGSTOP)
+        started = time.monotonic()
+        rc, env = cli("snapshot", "--app", "FeatherPad", "--timeout", str(UNRESPONSIVE_TIMEOUT_MS))
+        took = time.monotonic() - started
+        os.kill(app.process.pid, signal.SIGCONT)
+        check.expect(rc != 0 and error(env).get("code") == "APP_UNRESPONSIVE",
+                     f"a stopped FeatherPad answers APP_UNRESPONSIVE ({error(env).get('code')})")
+        check.expect(took < UNRESPONSIVE_BOUND_S, f"within the deadline ({took:.1f} s)")
+        snap = wait_for("a snapshot after SIGCONT",
+                        lambda: cli("snapshot", "--app", "FeatherPad")[0] == 0)
+        check.expect(bool(snap), "FeatherPad answers again after SIGCONT")
+        check.expect(app.alive(), "FeatherPad is alive at the end")
+
+
+def check_speedcrunch(check):
+    with RealApp("SpeedCrunch", ["speedcrunch"]) as app:
+        snap, nodes = app.snapshot()
+        check.expect(snap["node_count"] > 20, f"SpeedCrunch's window is read "
+                                               f"({snap['node_count']} nodes)")
+        rc, env = cli("find", "--app", "SpeedCrunch", "--role", "text")
+        found = data(env).get("elements", []) if rc == 0 else []
+        check.expect(len(found) >= 1, f"find sees its text fields ({len(found)}, {error(env)})")
+        check.expect(app.alive(), "SpeedCrunch is alive after the reads")
+
+
+def main():
+    check = Checker("qt5")
+    daemon = Daemon()
+    daemon.start()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            check_featherpad(check, tmp)
+        check_speedcrunch(check)
+    finally:
+        daemon.stop()
+    return check.summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

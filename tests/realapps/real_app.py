@@ -1,0 +1,97 @@
+"""What every real-app check shares: the daemon on the session's socket, one real app
+process started fresh and stopped after, the CLI's JSON, and waits with deadlines.
+Effects are judged from outside the tool (a file the app saved, an independent AT-SPI
+read through atspi_probe), never from the tool's own "ok"."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "desktop", "harness"))
+import atspi_probe  # noqa: E402
+from daemon_cli import Daemon, cli, data, error  # noqa: E402,F401
+
+START_DEADLINE_S = 30
+EFFECT_DEADLINE_S = 10
+STOP_DEADLINE_S = 10
+
+
+def wait_for(what, probe, timeout=EFFECT_DEADLINE_S, interval=0.05):
+    return atspi_probe.wait_for(what, timeout, probe, interval=interval)
+
+
+class RealApp:
+    """One process of a real application, started in a new session and killed (whole
+    process group) on exit; listed by the daemon under APP_NAME."""
+
+    def __init__(self, app_name, argv, env=None):
+        self.app_name = app_name
+        self.argv = argv
+        self.env = dict(os.environ, **(env or {}))
+        self.process = None
+
+    def __enter__(self):
+        self.process = subprocess.Popen(self.argv, env=self.env, stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        start_new_session=True)
+        try:
+            wait_for(f"{self.app_name} with a window", self.window, timeout=START_DEADLINE_S,
+                     interval=0.1)
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGCONT)
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(STOP_DEADLINE_S)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+
+    def alive(self):
+        return self.process.poll() is None
+
+    def window(self):
+        """The app's first window as `companyos windows` lists it, or None."""
+        rc, env = cli("windows", "--app", self.app_name)
+        windows = data(env).get("windows", []) if rc == 0 else []
+        return windows[0] if windows else None
+
+    def snapshot(self, *args):
+        """(snapshot data, every node flattened in document order)."""
+        rc, env = cli("snapshot", "--app", self.app_name, *args)
+        if rc != 0:
+            raise atspi_probe.ProbeError(f"snapshot of {self.app_name}: {error(env)}")
+        snap = data(env)
+        nodes = []
+
+        def flatten(node):
+            nodes.append(node)
+            for child in node.get("children", []):
+                flatten(child)
+        flatten(snap["tree"])
+        return snap, nodes
+
+    def bus_name(self, bus):
+        """The app's bus name, read from the registry independently of the daemon."""
+        return atspi_probe.wait_for_app(bus, self.app_name)[0]
+
+
+def one(nodes, what, **fields):
+    """The only node whose fields equal FIELDS (role, name, description, ...)."""
+    found = [n for n in nodes if all(n.get(k) == v for k, v in fields.items())]
+    if len(found) != 1:
+        raise atspi_probe.ProbeError(f"expected one {what}, found {len(found)}")
+    return found[0]
+
+
+def outcome(env):
+    """The delivery an action reply states: delivered_verified, delivered_unverified, ..."""
+    return data(env).get("delivery") or error(env).get("details", {}).get("delivery")

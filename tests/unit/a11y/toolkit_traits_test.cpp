@@ -1,0 +1,67 @@
+#include "a11y/toolkit/traits.h"
+
+#include <atspi/atspi.h>
+#include <gtest/gtest.h>
+
+namespace companyos::a11y {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(ToolkitTraits, TakeOnlyVerifiedShortcuts) {
+  struct ShortcutCase {
+    const char* name;
+    const char* version;
+    bool whole_text;
+    bool showing;
+    std::uint32_t coords;
+    bool get_all;
+  };
+  const ShortcutCase cases[] = {
+      {"gtk", "3.24.38", true, true, ATSPI_COORD_TYPE_SCREEN, true},
+      {"GTK", "3.22.30", true, true, ATSPI_COORD_TYPE_SCREEN, true},
+      {"GTK", "4.8.3", false, false, ATSPI_COORD_TYPE_WINDOW, true},
+      {"gtk", "2.24.33", false, false, ATSPI_COORD_TYPE_SCREEN, true},
+      // Qt 5.15's bridge crashes the app on Properties.GetAll.
+      {"Qt", "5.15.8", false, false, ATSPI_COORD_TYPE_SCREEN, false},
+      {"Qt", "6.4.2", false, false, ATSPI_COORD_TYPE_SCREEN, false},
+      {"Gecko", "115.0", false, false, ATSPI_COORD_TYPE_SCREEN, true},
+      {"Chromium", "120.0", false, false, ATSPI_COORD_TYPE_SCREEN, true},
+      {"VCL", "7.4", false, false, ATSPI_COORD_TYPE_SCREEN, true},
+      {"gtk3", "3.24", false, false, ATSPI_COORD_TYPE_SCREEN, false},
+      {"", "", false, false, ATSPI_COORD_TYPE_SCREEN, false},
+      {"gtk", "", false, false, ATSPI_COORD_TYPE_SCREEN, true},
+      {"Geckoo", "115", false, false, ATSPI_COORD_TYPE_SCREEN, false},
+  };
+  for (const ShortcutCase& c : cases) {
+    const ToolkitTraits traits = toolkit_traits(c.name, c.version);
+    EXPECT_EQ(traits.whole_text_with_minus_one, c.whole_text) << c.name << " " << c.version;
+    EXPECT_EQ(traits.showing_marks_bounds, c.showing) << c.name << " " << c.version;
+    EXPECT_EQ(traits.extents_coord_type, c.coords) << c.name << " " << c.version;
+    EXPECT_EQ(traits.accessible_properties_in_one_call, c.get_all) << c.name << " " << c.version;
+  }
+}
+
+TEST(ToolkitTraits, OnlyGtk4SpacesButtonActivations) {
+  struct SpacingCase {
+    const char* toolkit;
+    const char* version;
+    std::chrono::milliseconds spacing;
+  };
+  // GTK3's bridge clicks at once; GTK4 takes 250 ms and drops a click meanwhile.
+  const SpacingCase cases[] = {{"GTK", "4.8.3", 300ms}, {"gtk", "4.12.0", 300ms},
+                               {"gtk", "3.24.38", 0ms}, {"Qt", "5.15.8", 0ms},
+                               {"Gecko", "115", 0ms},   {"", "", 0ms},
+                               {"GTKX", "4.8", 0ms}};
+  for (const SpacingCase& c : cases) {
+    EXPECT_EQ(toolkit_traits(c.toolkit, c.version).button_activation_spacing, c.spacing)
+        << c.toolkit << " " << c.version;
+  }
+  EXPECT_TRUE(activates_like_a_button(ATSPI_ROLE_PUSH_BUTTON));
+  EXPECT_TRUE(activates_like_a_button(ATSPI_ROLE_CHECK_BOX));
+  EXPECT_FALSE(activates_like_a_button(ATSPI_ROLE_MENU_ITEM));
+  EXPECT_FALSE(activates_like_a_button(ATSPI_ROLE_TEXT));
+}
+
+}  // namespace
+}  // namespace companyos::a11y
