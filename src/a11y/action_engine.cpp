@@ -323,7 +323,7 @@ Status ActionRun::deliver() {
   const auto deliver_started = Clock::now();
   auto pipeline = open_pipeline(Clock::now() + request_.answer_timeout);
   if (!pipeline) return refuse(std::move(pipeline).take_error());
-  pipeline->close_when_done();
+  pipeline->hand_over_when_done(observer_.bus().parking(target_->bus_name));
   const ActionCallOutcome outcome = send_action_call(*pipeline, route_, call_);
   if (auto answered = check_answer(outcome); !answered) return answered;
   reply_.answered = outcome.answered;

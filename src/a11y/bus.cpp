@@ -212,8 +212,27 @@ Result<Pipeline> Bus::pipeline(const AppChannel& app, Deadline deadline) {
 }
 
 void Bus::remember_windows(const std::string& bus_name, std::vector<WindowInfo> windows) {
-  std::lock_guard lock(mutex_);
-  windows_.insert_or_assign(bus_name, std::move(windows));
+  std::vector<std::string> ids;
+  ids.reserve(windows.size());
+  for (const WindowInfo& window : windows) ids.push_back(window.id);
+  {
+    std::lock_guard lock(mutex_);
+    windows_.insert_or_assign(bus_name, std::move(windows));
+  }
+  parked_->settle(bus_name, ids);
+}
+
+Pipeline::Recycle Bus::parking(const std::string& bus_name) const {
+  std::vector<std::string> windows_then;
+  for (const WindowInfo& window : known_windows(bus_name)) windows_then.push_back(window.id);
+  return [parked = std::weak_ptr(parked_), bus_name,
+          windows_then = std::move(windows_then)](SdBusPtr connection) {
+    if (auto alive = parked.lock()) alive->park(bus_name, std::move(connection), windows_then);
+  };
+}
+
+std::size_t Bus::parked_connections(const std::string& bus_name) const {
+  return parked_->parked(bus_name);
 }
 
 std::vector<WindowInfo> Bus::known_windows(const std::string& bus_name) const {
@@ -262,6 +281,7 @@ void Bus::keep_only(const std::vector<std::string>& live_bus_names) {
   pool_->keep_only(addresses);
   std::erase_if(app_names_, [&](const auto& entry) { return !live.contains(entry.first); });
   std::erase_if(windows_, [&](const auto& entry) { return !live.contains(entry.first); });
+  parked_->keep_only(live_bus_names);
 }
 
 }  // namespace companyos::a11y

@@ -13,6 +13,7 @@
 
 #include "a11y/bus/call_scope.h"
 #include "a11y/bus/connection_pool.h"
+#include "a11y/bus/parked_connections.h"
 #include "a11y/bus/pipeline.h"
 #include "a11y/model.h"
 #include "a11y/toolkit/traits.h"
@@ -56,6 +57,10 @@ class Bus {
   Result<Pipeline> pipeline(const AppChannel& app, Deadline deadline);
   // Drops the cached channel of an app (e.g. after it stopped answering on it).
   void forget_app(const std::string& bus_name);
+  // Where an action's pipeline leaves its connection: parked until the app's windows are
+  // back to those it has now (bus/parked_connections.h says why).
+  Pipeline::Recycle parking(const std::string& bus_name) const;
+  std::size_t parked_connections(const std::string& bus_name) const;
 
   // Last name an app reported, so an app that stopped answering is still listed by name.
   void remember_app_name(const std::string& bus_name, const std::string& name);
@@ -82,6 +87,7 @@ class Bus {
   std::unordered_map<std::string, std::vector<WindowInfo>> windows_;  // by bus name
   // Pipelines give their connections back through a weak reference to it.
   std::shared_ptr<ConnectionPool> pool_ = std::make_shared<ConnectionPool>();
+  std::shared_ptr<ParkedConnections> parked_ = std::make_shared<ParkedConnections>();
 };
 
 // Error for a deadline that passed while waiting on an app.

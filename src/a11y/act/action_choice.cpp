@@ -9,10 +9,14 @@
 namespace companyos::a11y {
 namespace {
 
-const std::initializer_list<std::string_view> kClickNames = {"click", "press", "activate",
-                                                                  "invoke", "jump"};
-const std::initializer_list<std::string_view> kToggleNames = {"toggle", "click", "press",
-                                                                   "activate"};
+// Gecko names a combo box's click "open", a tab's "switch", and a node that forwards the
+// click to its ancestor (a <select>'s list, a label's text) "clickAncestor".
+const std::initializer_list<std::string_view> kClickNames = {
+    "click", "press", "activate", "invoke", "jump", "open", "switch", "clickAncestor"};
+// Gecko lists "check" on an unchecked box and "uncheck" on a checked one, and "select" on
+// a radio button.
+const std::initializer_list<std::string_view> kToggleNames = {
+    "toggle", "check", "uncheck", "click", "press", "activate", "select"};
 const std::initializer_list<std::string_view> kFlipExpansionNames = {
     "expand or contract", "expand or collapse", "toggle"};
 
@@ -135,7 +139,9 @@ Result<ChosenRoute> choose_route(ActionKind kind, const ElementFacts& element,
     case ActionKind::kClick: {
       const int index = find_preferred(element.actions, kClickNames);
       if (index >= 0) return do_action(element, index);
-      return unsupported(kind, element, "it lists no click, press, activate, invoke or jump action");
+      return unsupported(kind, element,
+                         "it lists no click, press, activate, invoke, jump, open, switch or "
+                         "clickAncestor action");
     }
     case ActionKind::kToggle: {
       if (!is_checkable(element.role, element.states)) {
@@ -143,7 +149,9 @@ Result<ChosenRoute> choose_route(ActionKind kind, const ElementFacts& element,
       }
       const int index = find_preferred(element.actions, kToggleNames);
       if (index >= 0) return do_action(element, index, true);
-      return unsupported(kind, element, "it lists no toggle, click, press or activate action");
+      return unsupported(kind, element,
+                         "it lists no toggle, check, uncheck, click, press, activate or select "
+                         "action");
     }
     case ActionKind::kExpand:
     case ActionKind::kCollapse:

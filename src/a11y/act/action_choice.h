@@ -4,9 +4,10 @@
 // physical input is never a fallback.
 //
 // Names match case-insensitively (ASCII), and the first preference the element lists wins:
-//   click     click, press, activate, invoke, jump
+//   click     click, press, activate, invoke, jump, open, switch, clickAncestor
 //   toggle    (checkable: check box, toggle button, radio button, check/radio menu item,
-//             or the checkable state) toggle, click, press, activate
+//             or the checkable state) toggle, check, uncheck, click, press, activate,
+//             select
 //   expand    (expandable state, or an "expand" action) expand; toggling names — "expand or
 //             contract", "expand or collapse", "toggle" — only when the state says
 //             collapsed; already expanded → kAlreadyInState

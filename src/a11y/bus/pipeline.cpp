@@ -35,6 +35,7 @@ struct Pipeline::State {
   std::string destination;
   Deadline deadline;
   Recycle recycle;
+  Recycle keeper;  // takes the connection whatever is in flight (hand_over_when_done)
   std::size_t in_flight = 0;
   std::size_t started = 0;
   bool expired = false;
@@ -57,13 +58,17 @@ Pipeline::Pipeline(Pipeline&&) noexcept = default;
 Pipeline::~Pipeline() {
   if (!state_) return;
   State& state = *state_;
-  if (state.in_flight == 0 && !state.disconnected && state.recycle && state.bus &&
-      sd_bus_is_open(state.bus.get()) > 0) {
+  const bool open = !state.disconnected && state.bus && sd_bus_is_open(state.bus.get()) > 0;
+  if (open && state.keeper) {
+    // Nothing more is processed on it, so the floating slots of calls still in flight,
+    // whose userdata point into pending, never run; closing it later frees them unrun.
+    state.keeper(std::move(state.bus));
+  } else if (open && state.in_flight == 0 && state.recycle) {
     state.recycle(std::move(state.bus));
   }
 }
 
-void Pipeline::close_when_done() { state_->recycle = {}; }
+void Pipeline::hand_over_when_done(Recycle keeper) { state_->keeper = std::move(keeper); }
 
 SdBusMessagePtr Pipeline::new_call(const char* path, const char* interface, const char* member) {
   State& state = *state_;

@@ -47,11 +47,12 @@ class Pipeline {
   // Dispatches replies until every call is answered (true) or the deadline passed or the
   // connection closed (false).
   bool wait();
-  // Closes the connection with the pipeline instead of giving it back for reuse. For calls
-  // that may leave the peer inside their handler after it answered: GTK3's bridge answers
-  // DoAction, then runs the action — and a modal dialog's gtk_dialog_run — while still
-  // dispatching that connection, which answers nothing more until the dialog closes.
-  void close_when_done();
+  // Hands the connection to KEEPER when the pipeline ends — calls in flight or not — instead
+  // of giving it back for reuse. For calls that may leave the peer inside their handler
+  // after it answered: GTK3's bridge answers DoAction, then runs the action — and a modal
+  // dialog's gtk_dialog_run — while still dispatching that connection, which must then
+  // get nothing more, not even its closing (bus/parked_connections.h).
+  void hand_over_when_done(Recycle keeper);
   bool expired() const;
   bool disconnected() const;
   std::size_t calls_started() const;

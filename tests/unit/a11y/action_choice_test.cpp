@@ -74,6 +74,16 @@ TEST(ActionChoice, ToggleOnlyCheckableElements) {
        element(ATSPI_ROLE_PUSH_BUTTON, {"press"}, states({ATSPI_STATE_CHECKABLE})), "press"},
       {"plain button", ActionKind::kToggle, element(ATSPI_ROLE_PUSH_BUTTON, {"click"}), ""},
       {"check box without actions", ActionKind::kToggle, element(ATSPI_ROLE_CHECK_BOX, {"focus"}), ""},
+      {"Gecko unchecked box", ActionKind::kToggle, element(ATSPI_ROLE_CHECK_BOX, {"check"}), "check"},
+      {"Gecko checked box", ActionKind::kToggle, element(ATSPI_ROLE_CHECK_BOX, {"uncheck"}), "uncheck"},
+      {"Gecko radio", ActionKind::kToggle, element(ATSPI_ROLE_RADIO_BUTTON, {"select"}), "select"},
+      {"Gecko push button", ActionKind::kClick, element(ATSPI_ROLE_PUSH_BUTTON, {"press"}), "press"},
+      {"Gecko combo box", ActionKind::kClick, element(ATSPI_ROLE_COMBO_BOX, {"open"}), "open"},
+      {"Gecko tab", ActionKind::kClick, element(ATSPI_ROLE_PAGE_TAB, {"switch"}), "switch"},
+      {"Gecko label", ActionKind::kClick, element(ATSPI_ROLE_LABEL, {"clickAncestor"}), "clickAncestor"},
+      {"click before clickAncestor", ActionKind::kClick,
+       element(ATSPI_ROLE_LABEL, {"clickAncestor", "click"}), "click"},
+      {"a check action is no click", ActionKind::kClick, element(ATSPI_ROLE_CHECK_BOX, {"check"}), ""},
   });
   auto route = choose_route(ActionKind::kToggle, element(ATSPI_ROLE_CHECK_BOX, {"click"}), kNone, kNone);
   ASSERT_TRUE(route.ok());

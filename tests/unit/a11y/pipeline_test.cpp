@@ -151,27 +151,38 @@ TEST(Pipeline, AThrowingHandlerDoesNotStopTheOthers) {
   EXPECT_EQ(after, 1);
 }
 
-TEST(Pipeline, RecyclesOnlyAnIdleConnection) {
-  struct Case {
+TEST(Pipeline, RecyclesOnlyAnIdleConnectionAndHandsOverAnActionsWhateverIsInFlight) {
+  struct RecycleCase {
     const char* what;
     const char* member;
-    bool close_when_done;
+    bool hand_over;
     bool recycled;
+    bool handed_over;
   };
-  const Case cases[] = {{"all answered", "Echo", false, true},
-                        {"one left unanswered", "Never", false, false},
-                        {"answered, but closed when done (an action call)", "Echo", true, false}};
-  for (const Case& c : cases) {
+  const RecycleCase cases[] = {
+      {"all answered", "Echo", false, true, false},
+      {"one left unanswered", "Never", false, false, false},
+      {"answered, handed over (an action call)", "Echo", true, false, true},
+      {"unanswered, handed over all the same", "Never", true, false, true}};
+  for (const RecycleCase& c : cases) {
     Peer peer(respond);
     SdBusPtr returned;
+    SdBusPtr kept;
     {
       Pipeline pipeline(peer.connect(), {}, Clock::now() + 200ms,
                         [&returned](SdBusPtr connection) { returned = std::move(connection); });
-      if (c.close_when_done) pipeline.close_when_done();
+      if (c.hand_over) {
+        pipeline.hand_over_when_done([&kept](SdBusPtr connection) { kept = std::move(connection); });
+      }
       pipeline.call("/t", "t.Peer", c.member, nullptr, "s", "x");
       pipeline.wait();
     }
     EXPECT_EQ(returned != nullptr, c.recycled) << c.what;
+    EXPECT_EQ(kept != nullptr, c.handed_over) << c.what;
+    // A handed-over connection is still open: the peer sees no Disconnected.
+    if (kept) {
+      EXPECT_GT(sd_bus_is_open(kept.get()), 0) << c.what;
+    }
   }
 }
 

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""GTK 3 apps (mousepad, and the GTK 3 fixture's modal dialog) observed and acted on,
+judged from outside the tool.
+
+mousepad: the snapshot sees the menus; set-value on the editor is verified; File >
+Open... clicked by its ref answers at once although the app runs the file chooser inside
+that action (gtk_dialog_run), the chooser is listed, a key pressed into it (Escape)
+closes it — the X server's client list no longer has it — and the app keeps answering
+the daemon, an independent AT-SPI read, and a second round of the same. That key used to
+hang mousepad for good (the daemon closed the connection the app was still dispatching).
+The fixture's "Open dialog" button does the same with a plain GtkDialog, and the file the
+fixture writes says the dialog was dismissed by the key. Runs inside
+scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from real_app import Daemon, RealApp, atspi_probe, cli, data, error, one, outcome, wait_for  # noqa: E402
+from checks import Checker  # noqa: E402
+from daemon_cli import FIXTURE  # noqa: E402
+from fixture_app import FixtureApp, unique_name  # noqa: E402
+
+ANSWER_TIMEOUT_S = 10  # an independent read of a responsive app takes milliseconds
+
+
+def x_client_titles():
+    """Titles of the windows in the X server's _NET_CLIENT_LIST (the window manager's)."""
+    done = subprocess.run(["xprop", "-root", "_NET_CLIENT_LIST"], capture_output=True,
+                          text=True, timeout=10)
+    titles = []
+    for word in done.stdout.replace(",", " ").split():
+        if word.startswith("0x"):
+            name = subprocess.run(["xprop", "-id", word, "_NET_WM_NAME"], capture_output=True,
+                                  text=True, timeout=10).stdout
+            if "=" in name:
+                titles.append(name.split("=", 1)[1].strip().strip('"'))
+    return titles
+
+
+def answers_independently(bus, bus_name):
+    """True when the app answers a live AT-SPI call of ours within the deadline."""
+    try:
+        bus.call(bus_name, atspi_probe.ROOT_PATH, "org.a11y.atspi.Accessible.GetChildren",
+                 timeout=ANSWER_TIMEOUT_S)
+        return True
+    except atspi_probe.ProbeError:
+        return False
+
+
+def open_and_escape(check, app_name, opener_ref, dialog_title, label):
+    """Clicks OPENER_REF, waits for DIALOG_TITLE, presses Escape into it; checks that the
+    click answered, the dialog closed, and the app answers the daemon afterwards."""
+    rc, env = cli("click", opener_ref)
+    check.expect(rc == 0 and outcome(env) in ("delivered_unverified", "delivered_verified"),
+                 f"{label}: the click that opens the dialog answers ({outcome(env)}, {error(env)})")
+    try:
+        wait_for(f"{dialog_title!r} listed", lambda: dialog_title in
+                 [w["title"] for w in data(cli("windows", "--app", app_name)[1]).get("windows", [])])
+        listed = True
+    except atspi_probe.ProbeError:
+        listed = False
+    check.expect(listed, f"{label}: the dialog {dialog_title!r} is listed while it runs")
+    # The key goes to the window the window manager manages: wait until it does.
+    try:
+        wait_for("the dialog managed by the window manager",
+                 lambda: dialog_title in x_client_titles())
+    except atspi_probe.ProbeError:
+        pass
+    rc, env = cli("press", "Escape", "--app", app_name, "--title", dialog_title, "--headed")
+    check.expect(rc == 0, f"{label}: Escape is pressed into the dialog ({error(env)})")
+    try:
+        wait_for("the dialog gone from the X server", lambda: dialog_title not in x_client_titles())
+        closed = True
+    except atspi_probe.ProbeError:
+        closed = False
+    check.expect(closed, f"{label}: the key closed the dialog (X client list)")
+    rc, env = cli("windows", "--app", app_name)
+    check.expect(rc == 0 and all(w.get("state", "ok") == "ok" for w in data(env).get("windows", [])),
+                 f"{label}: the app answers the daemon after the dialog ({error(env)})")
+
+
+def check_mousepad(check):
+    with RealApp("mousepad", ["mousepad", "--disable-server"]) as app:
+        snap, nodes = app.snapshot()
+        check.expect(snap["node_count"] > 100, f"mousepad's window is read ({snap['node_count']} nodes)")
+        editors = [n for n in nodes if n["role"] == "text" and "multi-line" in n.get("states", [])]
+        check.expect(len(editors) == 1, f"one editor ({len(editors)})")
+        if editors:
+            rc, env = cli("set-value", editors[0]["ref"], "written by companyOS")
+            check.expect(rc == 0 and outcome(env) == "delivered_verified",
+                         f"set-value on the editor is verified ({outcome(env)}, {error(env)})")
+        bus = atspi_probe.a11y_bus()
+        bus_name = app.bus_name(bus)
+        for round_number in (1, 2):
+            snap, nodes = app.snapshot("--title", app.window()["title"])
+            opener = [n for n in nodes if n["role"] == "menu item"
+                      and n["name"].strip() == "Open..."]
+            check.expect(len(opener) == 1, f"round {round_number}: File > Open... is in the snapshot")
+            if not opener:
+                return
+            open_and_escape(check, "mousepad", opener[0]["ref"], "Open File",
+                            f"mousepad round {round_number}")
+            check.expect(answers_independently(bus, bus_name),
+                         f"round {round_number}: mousepad answers an independent AT-SPI read")
+        check.expect(app.alive(), "mousepad is alive at the end")
+
+
+def check_fixture_dialog(check, tmp):
+    name = unique_name("modal")
+    effect = os.path.join(tmp, "modal.txt")
+    with FixtureApp(FIXTURE, name, effect, "--modal") as fixture:
+        _, nodes = RealApp(name, []).snapshot()
+        opener = one(nodes, "Open dialog", role="push button", name="Open dialog")
+        open_and_escape(check, name, opener["ref"], "Confirm", "fixture")
+        dismissed = fixture.wait_for_effect("", b"dialog: dismissed", timeout=10)
+        check.expect(dismissed, f"the fixture's handler ended with the dialog dismissed "
+                                f"({fixture.effect()!r})")
+        check.expect(answers_independently(fixture.bus, fixture.bus_name),
+                     "the fixture answers an independent AT-SPI read")
+
+
+def main():
+    check = Checker("gtk3")
+    daemon = Daemon()
+    daemon.start()
+    try:
+        rc, env = cli("settings", "set", "physical_input", "true")
+        check.expect(rc == 0, f"physical input is allowed for the key presses ({error(env)})")
+        check_mousepad(check)
+        with tempfile.TemporaryDirectory() as tmp:
+            check_fixture_dialog(check, tmp)
+    finally:
+        daemon.stop()
+    return check.summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
