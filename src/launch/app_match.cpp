@@ -1,8 +1,11 @@
 #include "launch/app_match.h"
 
+#include <filesystem>
+
 #include <glib.h>
 
 #include "core/text.h"
+#include "launch/exec_line.h"
 #include "launch/glib_handles.h"
 
 namespace companyos::launch {
@@ -29,8 +32,19 @@ std::optional<std::string> matching_value(const DesktopEntry& entry, MatchField 
       if (equal(entry.name)) return entry.name;
       if (equal(entry.localized_name)) return entry.localized_name;
       break;
+    case MatchField::kExecutable:
+      break;  // matched by file name, not folded text (match_running_app)
   }
   return std::nullopt;
+}
+
+// The file name of the program an entry's Exec line runs, "" when it cannot be parsed.
+std::string exec_program_name(const DesktopEntry& entry) {
+  auto line = parse_exec(entry.exec);
+  if (!line) return {};
+  auto program = line->arguments.front().literal();
+  if (!program) return {};
+  return std::filesystem::path(*program).filename().string();
 }
 
 }  // namespace
@@ -43,6 +57,8 @@ std::string_view to_string(MatchField field) {
       return "desktop_id";
     case MatchField::kName:
       return "name";
+    case MatchField::kExecutable:
+      return "executable";
   }
   return "unknown";
 }
@@ -85,6 +101,28 @@ AppMatch match_app(const DesktopIndex& index, std::string_view name) {
   }
   if (match.found() && match.top_level().size() == 1) match.chosen = match.candidates.front();
   return match;
+}
+
+AppMatch match_running_app(const DesktopIndex& index, const RunningApp& app) {
+  AppMatch by_name = match_app(index, app.name);
+  if (by_name.found()) return by_name;
+  for (const std::string& wm_class : app.wm_classes) {
+    AppMatch by_class = match_app(index, wm_class);
+    if (by_class.found()) return by_class;
+  }
+  AppMatch by_program = std::move(by_name);
+  if (app.executable.empty()) return by_program;
+  for (const DesktopEntry& entry : index.entries()) {  // ordered by level
+    if (exec_program_name(entry) == app.executable) {
+      by_program.candidates.push_back({entry, entry.exec});
+    }
+  }
+  by_program.tried.push_back({MatchField::kExecutable, by_program.candidates.size()});
+  if (by_program.found()) {
+    by_program.deciding_field = MatchField::kExecutable;
+    if (by_program.top_level().size() == 1) by_program.chosen = by_program.candidates.front();
+  }
+  return by_program;
 }
 
 }  // namespace companyos::launch

@@ -13,9 +13,9 @@
 
 namespace companyos::launch {
 
-enum class MatchField { kStartupWmClass, kDesktopId, kName };
+enum class MatchField { kStartupWmClass, kDesktopId, kName, kExecutable };
 
-// "startup_wm_class", "desktop_id", "name".
+// "startup_wm_class", "desktop_id", "name", "executable".
 std::string_view to_string(MatchField field);
 
 struct MatchCandidate {
@@ -42,6 +42,21 @@ struct AppMatch {
 };
 
 AppMatch match_app(const DesktopIndex& index, std::string_view name);
+
+// A running app as the desktop shows it: the name AT-SPI reports, its windows' WM_CLASS
+// instance and class, and the file name of its executable.
+struct RunningApp {
+  std::string name;
+  std::vector<std::string> wm_classes;
+  std::string executable;  // e.g. "gnome-calculator" (from /proc/PID/exe), "" unknown
+};
+
+// The entry of a running app whose AT-SPI name is not the entry's (GNOME Calculator's
+// "gnome-calculator" is org.gnome.Calculator.desktop, Firefox's "Firefox" is
+// firefox-esr.desktop, LibreOffice's "soffice" is libreoffice-writer.desktop): the name as
+// match_app takes it, else each WM_CLASS value as match_app takes it, else the entries
+// whose Exec program has the executable's file name (deciding field kExecutable).
+AppMatch match_running_app(const DesktopIndex& index, const RunningApp& app);
 
 // Case folding for names: Unicode case folding of NFC text (ASCII lower-casing for text
 // that is not UTF-8).

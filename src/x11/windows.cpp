@@ -142,4 +142,11 @@ Result<std::optional<WindowInfo>> describe_active_window(Connection& connection)
   return std::optional<WindowInfo>(std::move(*info));
 }
 
+std::vector<WindowInfo> list_windows_if_any() {
+  auto connection = Connection::open();
+  if (!connection) return {};
+  auto clients = list_windows(*connection);
+  return clients ? std::move(*clients) : std::vector<WindowInfo>{};
+}
+
 }  // namespace companyos::x11

@@ -35,6 +35,10 @@ bool has_class(const WindowInfo& window, std::string_view name);
 // manager has no client (an empty _NET_CLIENT_LIST). PLATFORM_NOT_SUPPORTED only when root
 // has no _NET_CLIENT_LIST at all: no EWMH window manager, or one that is still starting.
 Result<std::vector<WindowInfo>> list_windows(Connection& connection);
+// The same on a connection of its own; none when there is no X11 display or no EWMH window
+// manager (a Wayland session, or a desktop without X11): for listings that only add X11
+// facts where there are any.
+std::vector<WindowInfo> list_windows_if_any();
 
 // One client window. WINDOW_NOT_FOUND unless `id` is a mapped, viewable client.
 Result<WindowInfo> describe_window(Connection& connection, WindowId id);

@@ -3,21 +3,9 @@
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
 #include "desktop/window_resolver.h"
-#include "x11/connection.h"
 #include "x11/windows.h"
 
 namespace companyos::daemon::methods {
-namespace {
-
-// X11 clients, when this is an X11 session with an EWMH window manager; else none.
-std::vector<x11::WindowInfo> x11_clients() {
-  auto connection = x11::Connection::open();
-  if (!connection) return {};
-  auto clients = x11::list_windows(*connection);
-  return clients ? std::move(*clients) : std::vector<x11::WindowInfo>{};
-}
-
-}  // namespace
 
 const MethodSpec kWindows{
     .decl = declared::kWindows,
@@ -28,7 +16,7 @@ const MethodSpec kWindows{
                                                          -> Result<nlohmann::json> {
         auto windows = observer.windows(app, deadline);
         if (!windows) return std::move(windows).take_error();
-        const auto clients = x11_clients();
+        const auto clients = x11::list_windows_if_any();
         nlohmann::json out = nlohmann::json::array();
         for (const auto& window : *windows) {
           auto json = a11y::window_to_json(window);

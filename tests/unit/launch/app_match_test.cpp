@@ -245,5 +245,49 @@ TEST(FoldCase, FoldsUnicodeAndToleratesBadBytes) {
   EXPECT_EQ(fold_case("AB\xFF"), "ab\xFF");
 }
 
+TEST(MatchRunningApp, FallsBackToWmClassThenToTheExecutable) {
+  struct RunningCase {
+    std::string_view what;
+    RunningApp app;
+    std::optional<MatchField> deciding;
+    std::string chosen;
+  };
+  const RunningCase cases[] = {
+      {"the AT-SPI name decides first (here as the desktop id)",
+       {"Mousepad", {"other-class"}, "other-program"}, MatchField::kDesktopId, "mousepad.desktop"},
+      {"GNOME Calculator: by its executable",
+       {"gnome-calculator", {"gnome-calculator", "Gnome-calculator"}, "gnome-calculator"},
+       MatchField::kExecutable, "org.gnome.Calculator.desktop"},
+      {"Firefox: by its WM_CLASS class",
+       {"Firefox", {"Navigator", "firefox-esr"}, "firefox-esr"}, MatchField::kStartupWmClass,
+       "firefox-esr.desktop"},
+      {"LibreOffice: by its WM_CLASS, not soffice.bin",
+       {"soffice", {"libreoffice-writer", "libreoffice-writer"}, "soffice.bin"},
+       MatchField::kStartupWmClass, "libreoffice-writer.desktop"},
+      {"nothing matches", {"stranger", {"stranger"}, "stranger"}, std::nullopt, ""},
+      {"no executable known", {"gnome-calculator", {}, ""}, std::nullopt, ""},
+      {"two entries run the same program: ambiguous",
+       {"viewer", {}, "shared-viewer"}, MatchField::kExecutable, ""},
+  };
+  EntryFixture fixture;
+  auto entry = [&fixture](const std::string& file, const std::string& name,
+                          const std::string& program, const std::string& extra = {}) {
+    fixture.write(0, file, app_body(name, fixture.program(program) + " %U", extra));
+  };
+  entry("mousepad.desktop", "Mousepad", "mousepad");
+  entry("org.gnome.Calculator.desktop", "Calculator", "gnome-calculator");
+  entry("firefox-esr.desktop", "Firefox ESR", "firefox-esr", "StartupWMClass=firefox-esr\n");
+  entry("libreoffice-writer.desktop", "LibreOffice Writer", "libreoffice",
+        "StartupWMClass=libreoffice-writer\n");
+  entry("a-viewer.desktop", "A Viewer", "shared-viewer");
+  entry("b-viewer.desktop", "B Viewer", "shared-viewer");
+  const DesktopIndex index = fixture.index();
+  for (const RunningCase& c : cases) {
+    const AppMatch match = match_running_app(index, c.app);
+    EXPECT_EQ(match.deciding_field, c.deciding) << c.what;
+    EXPECT_EQ(match.chosen ? match.chosen->entry.id : "", c.chosen) << c.what;
+  }
+}
+
 }  // namespace
 }  // namespace companyos::launch

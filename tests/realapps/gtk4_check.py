@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""GTK 4 (GNOME Calculator) observed and acted on, judged from outside the tool.
+
+`apps` names its desktop entry although its AT-SPI name ("gnome-calculator") is not the
+entry's id (org.gnome.Calculator.desktop): matched by its executable. The snapshot reads
+the window (GetItems lists a fraction on GTK 4: the rest is walked); 7 + 8 = clicked by
+ref shows 15 on the display as an independent AT-SPI walk reads it; a stopped app
+(SIGSTOP) answers APP_UNRESPONSIVE within the deadline. Runs inside
+scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
+
+import os
+import signal
+import sys
+import time
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from real_app import Daemon, RealApp, atspi_probe, cli, data, error, outcome, wait_for  # noqa: E402
+from checks import Checker  # noqa: E402
+
+APP = "gnome-calculator"
+UNRESPONSIVE_BOUND_S = 10
+
+
+def display_shows(bus, bus_name, text):
+    """True when an independent walk finds TEXT in one of the calculator's text nodes."""
+    for node in atspi_probe.walk(bus, bus_name, max_depth=20):
+        if node.role in ("text", "editbar", "entry", "label") or "text" in node.role:
+            try:
+                if text in atspi_probe.get_text(bus, node):
+                    return True
+            except atspi_probe.ProbeError:
+                continue
+    return False
+
+
+def main():
+    check = Checker("gtk4")
+    daemon = Daemon()
+    daemon.start()
+    try:
+        with RealApp(APP, [APP]) as app:
+            rc, env = cli("apps")
+            entry = {a["name"]: a.get("desktop_entry") for a in data(env).get("apps", [])}.get(APP)
+            check.expect(entry == "org.gnome.Calculator.desktop",
+                         f"apps names the desktop entry by the executable ({entry})")
+            snap, nodes = app.snapshot()
+            check.expect(snap["node_count"] > 50, f"the window is read ({snap['node_count']} nodes)")
+            buttons = {n["name"].split(" ")[0]: n for n in nodes if n["role"] == "push button"}
+            for key in ("7", "+", "8", "="):
+                if key not in buttons:
+                    check.expect(False, f"button {key!r} is in the snapshot")
+                    continue
+                rc, env = cli("click", buttons[key]["ref"])
+                check.expect(rc == 0, f"click {key} ({outcome(env)}, {error(env)})")
+            bus = atspi_probe.a11y_bus()
+            bus_name = app.bus_name(bus)
+            try:
+                shown = wait_for("15 on the display", lambda: display_shows(bus, bus_name, "15"))
+            except atspi_probe.ProbeError:
+                shown = False
+            check.expect(bool(shown), "an independent read finds 15 on the display")
+
+            os.kill(app.process.pid, signal.SIGSTOP)
+            started = time.monotonic()
+            rc, env = cli("snapshot", "--app", APP, "--timeout", "1500")
+            took = time.monotonic() - started
+            os.kill(app.process.pid, signal.SIGCONT)
+            check.expect(error(env).get("code") == "APP_UNRESPONSIVE",
+                         f"a stopped calculator answers APP_UNRESPONSIVE ({error(env).get('code')})")
+            check.expect(took < UNRESPONSIVE_BOUND_S, f"within the deadline ({took:.1f} s)")
+            check.expect(app.alive(), "the calculator is alive at the end")
+    finally:
+        daemon.stop()
+    return check.summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
