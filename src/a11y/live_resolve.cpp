@@ -8,11 +8,13 @@
 #include "a11y/read/details.h"
 #include "a11y/read/snapshot.h"
 #include "a11y/ref.h"
+#include "core/text.h"
 
 namespace companyos::a11y {
 namespace {
 
 constexpr std::size_t kMaxCandidatesShown = 20;
+constexpr std::size_t kMaxNearNames = 5;
 
 struct Candidate {
   std::shared_ptr<Snapshot> tree;  // the live read the node belongs to
@@ -259,6 +261,10 @@ Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector
   if (!windows) return std::move(windows).take_error();
   std::vector<Candidate> candidates;
   std::vector<const WindowInfo*> windows_of;  // per candidate
+  // Names of the role equal to the asked one but for white space at the ends and ASCII
+  // case: said when nothing matches exactly.
+  nlohmann::json near_names = nlohmann::json::array();
+  const std::string wanted_loosely(trim_ascii_space(selector.name));
   for (const WindowInfo& window : *windows) {
     auto tree = read_structure(observer, window, deadline, {});
     if (!tree) {
@@ -268,7 +274,13 @@ Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector
     std::vector<Candidate> found;
     for (std::size_t i = 0; i < (*tree)->nodes.size(); ++i) {
       const Node& node = (*tree)->nodes[i];
-      if (node.role == selector.role && node.name == selector.name) found.push_back({*tree, i});
+      if (node.role != selector.role) continue;
+      if (node.name == selector.name) {
+        found.push_back({*tree, i});
+      } else if (near_names.size() < kMaxNearNames &&
+                 equals_ignoring_ascii_case(trim_ascii_space(node.name), wanted_loosely)) {
+        near_names.push_back(node.name);
+      }
     }
     if (selector.accessible_id) {
       if (auto read = read_candidate_fields(observer, window, found, false, deadline); !read) {
@@ -289,6 +301,14 @@ Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector
                           {"name", selector.name}};
   if (selector.accessible_id) asked["id"] = *selector.accessible_id;
   if (candidates.empty()) {
+    if (!near_names.empty()) {
+      // The name must be given exactly (an action acts on exactly what it was told to),
+      // but a name the toolkit pads (GTK 3 menu items: "Open...      ") is said.
+      return make_error(ErrorCode::kElementNotFound, "no element matches the selector",
+                        {{"kind", "no_match"}, {"selector", asked}, {"near_matches", near_names}},
+                        "the app spells it \"" + near_names.front().get<std::string>() +
+                            "\": give that exact name");
+    }
     return make_error(ErrorCode::kElementNotFound, "no element matches the selector",
                       {{"kind", "no_match"}, {"selector", asked}},
                       "take a snapshot of the app and check role and name");

@@ -90,4 +90,11 @@ std::string ascii_lowercase(std::string_view text) {
   return lower;
 }
 
+std::string_view trim_ascii_space(std::string_view text) {
+  constexpr std::string_view kSpace = " \t\n\r\f\v";
+  const auto first = text.find_first_not_of(kSpace);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(kSpace) - first + 1);
+}
+
 }  // namespace companyos

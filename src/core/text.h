@@ -26,6 +26,8 @@ std::optional<std::u32string> decode_utf8(std::string_view text);
 bool equals_ignoring_ascii_case(std::string_view a, std::string_view b);
 // The text with ASCII letters in lower case, other bytes as they are.
 std::string ascii_lowercase(std::string_view text);
+// The text without ASCII white space (space, tab, newline, CR, FF, VT) at either end.
+std::string_view trim_ascii_space(std::string_view text);
 
 // C0 controls, DEL, and C1 controls as UTF-8 encodes them (0xC2 0x80–0x9F).
 inline bool has_control_characters(std::string_view text) {

@@ -121,5 +121,22 @@ TEST(AsciiCase, FoldsOnlyAsciiLetters) {
   EXPECT_EQ(ascii_lowercase(""), "");
 }
 
+TEST(TrimAsciiSpace, DropsWhiteSpaceAtTheEndsOnly) {
+  struct TrimCase {
+    std::string_view text;
+    std::string_view trimmed;
+  };
+  const TrimCase cases[] = {
+      {"Open...      ", "Open..."},  // GTK 3 pads menu item names
+      {"  Save\t\n", "Save"},
+      {"Save As", "Save As"},
+      {" a b ", "a b"},
+      {"", ""},
+      {" \t\r\n\f\v", ""},
+      {"\xC2\xA0x\xC2\xA0", "\xC2\xA0x\xC2\xA0"},  // a no-break space is not ASCII white space
+  };
+  for (const TrimCase& c : cases) EXPECT_EQ(trim_ascii_space(c.text), c.trimmed) << c.text;
+}
+
 }  // namespace
 }  // namespace companyos
