@@ -1,6 +1,7 @@
 #include "a11y/view.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include <atspi/atspi.h>
 
@@ -82,11 +83,21 @@ class ViewBuilder {
   std::vector<bool> kept_;
 };
 
+// GTK 4 lists its text widgets' own actions on every label — clipboard.copy, cut and
+// paste, selection.delete and select-all, link.open and copy, menu.popup — whether or not
+// the label has a selection or a link (measured: every label of GNOME Calculator).
+bool is_label_widget_action(std::string_view action) {
+  return action.starts_with("clipboard.") || action.starts_with("selection.") ||
+         action.starts_with("link.") || action == "menu.popup";
+}
+
 }  // namespace
 
 bool is_actionable(const Node& node) {
   for (const std::string& action : node.actions) {
-    if (action != "focus") return true;
+    if (action == "focus") continue;
+    if (node.role == ATSPI_ROLE_LABEL && is_label_widget_action(action)) continue;
+    return true;
   }
   return has_state(node.states, ATSPI_STATE_EDITABLE) ||
          has_state(node.states, ATSPI_STATE_SELECTABLE);

@@ -22,7 +22,8 @@ struct ViewNode {
   std::size_t hidden = 0;       // descendants cut by max_depth below this node
 };
 
-// Actionable: an action other than "focus", or editable, or selectable.
+// Actionable: an action other than "focus" (and, on a label, other than GTK 4's
+// clipboard.*, selection.*, link.* and menu.popup), or editable, or selectable.
 bool is_actionable(const Node& node);
 // A nameless node with exactly one child whose role only groups or scrolls (filler,
 // panel, section, viewport, scroll pane, …): not a semantic level, folded by --compact.

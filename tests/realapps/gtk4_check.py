@@ -47,6 +47,13 @@ def main():
             snap, nodes = app.snapshot()
             check.expect(snap["node_count"] > 50, f"the window is read ({snap['node_count']} nodes)")
             buttons = {n["name"].split(" ")[0]: n for n in nodes if n["role"] == "push button"}
+            _, interactive = app.snapshot("-i")
+            kept_labels = [n for n in interactive if n["role"] == "label"]
+            kept_buttons = [n for n in interactive if n["role"] == "push button"]
+            all_buttons = [n for n in nodes if n["role"] == "push button"]
+            check.expect(not kept_labels and len(kept_buttons) == len(all_buttons),
+                         f"-i keeps every button ({len(kept_buttons)} of {len(all_buttons)}) and no label "
+                         f"whose only actions are GTK 4's text actions ({len(kept_labels)} kept)")
             for key in ("7", "+", "8", "="):
                 if key not in buttons:
                     check.expect(False, f"button {key!r} is in the snapshot")

@@ -73,6 +73,21 @@ TEST(View, ActionableMeansMoreThanFocus) {
   }
 }
 
+TEST(View, Gtk4LabelsWithOnlyTheirTextWidgetActionsAreNotActionable) {
+  const std::vector<std::string> gtk4_label_actions = {
+      "clipboard.copy", "selection.delete", "clipboard.paste", "link.open",
+      "clipboard.cut",  "link.copy",        "menu.popup",      "selection.select-all"};
+  auto label = make_nodes({{-1, ATSPI_ROLE_LABEL, "7", gtk4_label_actions}});
+  EXPECT_FALSE(is_actionable(label[0]));
+  auto with_click = gtk4_label_actions;
+  with_click.push_back("click");
+  auto clickable = make_nodes({{-1, ATSPI_ROLE_LABEL, "7", with_click}});
+  EXPECT_TRUE(is_actionable(clickable[0]));
+  // Only labels: a text field's clipboard action is an action.
+  auto field = make_nodes({{-1, ATSPI_ROLE_TEXT, "", {"clipboard.paste"}}});
+  EXPECT_TRUE(is_actionable(field[0]));
+}
+
 TEST(View, WindowOnlyAndEmptySnapshots) {
   const auto lone = make_nodes({{-1, ATSPI_ROLE_FRAME, "W"}});
   EXPECT_EQ(shape(lone, make_view(lone, view_options(true, false, std::nullopt))), "e1");
