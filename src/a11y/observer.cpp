@@ -345,6 +345,13 @@ Result<ElementDetails> Observer::get(std::string_view ref, Deadline deadline) {
   std::optional<LiveNode> live;
   read_node_live(*pipeline, resolved->path, channel->traits(),
                  [&live](std::optional<LiveNode> node) { live = std::move(node); });
+  // The window's title as it is now (a page sets it from JavaScript), not as the snapshot saw it.
+  std::optional<std::string> live_title;
+  pipeline->call(saved.window.path.c_str(), kPropertiesInterface, "Get",
+                 [&live_title](sd_bus_message* reply) {
+                   if (error_name(reply) == nullptr) live_title = read_variant_string(reply);
+                 },
+                 "ss", kAccessibleInterface, "Name");
   if (!pipeline->wait() && !pipeline->disconnected()) {
     return app_unresponsive(saved.app_name, saved.bus_name, started, "reading an element");
   }
@@ -353,6 +360,7 @@ Result<ElementDetails> Observer::get(std::string_view ref, Deadline deadline) {
   ElementDetails details;
   details.ref = std::string(ref);
   details.window = saved.window;
+  if (live_title) details.window.title = std::move(*live_title);
   std::vector<Node> read(1);
   read.reserve(2);
   Node& node = read.front();

@@ -93,6 +93,17 @@ def check_mousepad(check):
             rc, env = cli("set-value", editors[0]["ref"], "written by companyOS")
             check.expect(rc == 0 and outcome(env) == "delivered_verified",
                          f"set-value on the editor is verified ({outcome(env)}, {error(env)})")
+            # mousepad marks the title modified; get says the title as it is now, as the X
+            # server has it, not as the snapshot saw it.
+            try:
+                x_title = wait_for("the modified title", lambda: next(
+                    (t for t in x_client_titles() if t.startswith("*") and "Mousepad" in t), None))
+            except atspi_probe.ProbeError:
+                x_title = None
+            rc, env = cli("get", editors[0]["ref"])
+            got = data(env).get("window", {}).get("title")
+            check.expect(x_title is not None and got == x_title,
+                         f"get gives the window's live title ({got!r}, X: {x_title!r})")
         # GTK 3 pads menu item names; the exact name is said when a near one was asked.
         rc, env = cli("click", "--app", "mousepad", "--role", "menu item", "--name", "Open...")
         near = error(env).get("details", {}).get("near_matches", [])
