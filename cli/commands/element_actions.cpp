@@ -216,6 +216,7 @@ void add_element_action_commands(CLI::App& app, Invocation& out) {
                        "  companyos click @s1a:e4\n"
                        "  companyos click --app mousepad --role 'push button' --name Save\n"
                        "  companyos click e4 --app mousepad --expect-window 'Save As'\n"
+                       "  companyos click @s1a:e9 --within @s1a:e7    # one of two twins: the one under e7\n"
                        "  companyos settings set physical_input true && companyos click @s1a:e4 --headed\n",
                        {}});
   add_element_command(app, out,

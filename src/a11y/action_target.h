@@ -10,8 +10,11 @@
 
 namespace companyos::a11y {
 
+// within: a scope, the full ref of an ancestor from a snapshot of the same window; the
+// element must then be unique under that ancestor, which must itself resolve uniquely.
 struct RefTarget {
   std::string ref;  // always the full form "@<snapshot>:e<N>"
+  std::optional<std::string> within = std::nullopt;
   friend bool operator==(const RefTarget&, const RefTarget&) = default;
 };
 
@@ -23,6 +26,7 @@ struct Selector {
   std::optional<std::string> accessible_id;
   std::optional<std::string> window_id;  // else every window of the app (or by title)
   std::optional<std::string> title;
+  std::optional<std::string> within = std::nullopt;  // as RefTarget's
   friend bool operator==(const Selector&, const Selector&) = default;
 };
 

@@ -170,6 +170,75 @@ LiveTarget target_from(const Candidate& candidate, const WindowInfo& window) {
   return target;
 }
 
+// True when the node at INDEX lies under the node at SCOPE (never the scope itself).
+bool lies_under(const Snapshot& tree, std::size_t index, std::size_t scope) {
+  for (int parent = tree.nodes[index].parent; parent >= 0;
+       parent = tree.nodes[static_cast<std::size_t>(parent)].parent) {
+    if (static_cast<std::size_t>(parent) == scope) return true;
+  }
+  return false;
+}
+
+// The one node of the live TREE with the identity of the scope ref WITHIN, which must come
+// from a snapshot of the same window. A scope that is gone is STALE_REF, one that is not
+// unique AMBIGUOUS_TARGET: a scope narrows the target only when it is itself certain.
+Result<std::size_t> resolve_scope(Observer& observer, const std::shared_ptr<Snapshot>& tree,
+                                  const WindowInfo& window, const std::string& within,
+                                  Deadline deadline) {
+  auto ref = parse_ref(within);
+  if (!ref) return std::move(ref).take_error();
+  auto stored = observer.store().lookup(*ref);
+  if (!stored) return std::move(stored).take_error();
+  if (stored->snapshot->window.id != window.id) {
+    return make_error(ErrorCode::kInvalidArgs, "within must name an element of the same window",
+                      {{"param", "within"}, {"within", within},
+                       {"scope_window", stored->snapshot->window.id}, {"window", window.id}},
+                      "take the scope's ref from a snapshot of the target's window");
+  }
+  const Identity& identity = stored->identity;
+  std::vector<Candidate> scopes;
+  for (std::size_t i = 0; i < tree->nodes.size(); ++i) {
+    const Node& node = tree->nodes[i];
+    if (node.role == identity.role && node.name == identity.name &&
+        node.description == identity.description) {
+      scopes.push_back({tree, i});
+    }
+  }
+  if (auto read = read_candidate_fields(observer, window, scopes, false, deadline); !read) {
+    return std::move(read).take_error();
+  }
+  std::erase_if(scopes, [&](const Candidate& candidate) {
+    const Node& node = candidate.node();
+    return node.accessible_id_known && !matches_identity(identity, node);
+  });
+  if (scopes.empty()) {
+    return make_error(ErrorCode::kStaleRef, "no element of the window has the scope's identity any more",
+                      {{"kind", "scope_absent"}, {"within", within}},
+                      "take a new snapshot and use its refs");
+  }
+  if (scopes.size() > 1) {
+    auto error = not_unique(std::to_string(scopes.size()) + " elements of the window have the scope's identity",
+                            {{"within", within}}, scopes);
+    error.details["kind"] = "scope_not_unique";
+    error.suggestion = "scope by an ancestor that is unique in the window";
+    return error;
+  }
+  return scopes.front().index;
+}
+
+// Keeps the candidates under the scope WITHIN, when one is given.
+Status keep_within(Observer& observer, const std::optional<std::string>& within,
+                   const std::shared_ptr<Snapshot>& tree, const WindowInfo& window,
+                   std::vector<Candidate>& candidates, Deadline deadline) {
+  if (!within) return ok_status();
+  auto scope = resolve_scope(observer, tree, window, *within, deadline);
+  if (!scope) return std::move(scope).take_error();
+  std::erase_if(candidates, [&](const Candidate& candidate) {
+    return !lies_under(*candidate.tree, candidate.index, *scope);
+  });
+  return ok_status();
+}
+
 Result<LiveTarget> resolve_ref(Observer& observer, const RefTarget& target, Deadline deadline,
                                const ResolveOptions& options) {
   auto ref = parse_ref(target.ref);
@@ -192,6 +261,11 @@ Result<LiveTarget> resolve_ref(Observer& observer, const RefTarget& target, Dead
       candidates.push_back({*tree, i});
     }
   }
+  if (auto scoped = keep_within(observer, target.within, *tree, saved.window, candidates, deadline);
+      !scoped) {
+    if (scoped.error().code == ErrorCode::kWindowNotFound) return window_gone(saved.window, target.ref);
+    return std::move(scoped).take_error();
+  }
   // Every candidate's id is read, even when the ref's id was never recorded: the target's
   // id then joins its strict fingerprint, and twins are reported with their ids.
   if (auto read = read_candidate_fields(observer, saved.window, candidates, false, deadline);
@@ -205,16 +279,23 @@ Result<LiveTarget> resolve_ref(Observer& observer, const RefTarget& target, Dead
     return node.accessible_id_known && !matches_identity(identity, node);
   });
   if (candidates.empty()) {
+    nlohmann::json details = {{"kind", target.within ? "not_within_scope" : "saved_ref_absent"},
+                              {"ref", target.ref},
+                              {"role", role_name(identity.role)},
+                              {"name", identity.name}};
+    if (target.within) details["within"] = *target.within;
     return make_error(ErrorCode::kStaleRef,
-                      "no element of the window has the ref's identity any more",
-                      {{"kind", "saved_ref_absent"}, {"ref", target.ref},
-                       {"role", role_name(identity.role)}, {"name", identity.name}},
-                      "take a new snapshot and use its refs");
+                      target.within ? "no element under the scope has the ref's identity"
+                                    : "no element of the window has the ref's identity any more",
+                      std::move(details), "take a new snapshot and use its refs");
   }
   if (candidates.size() > 1) {
+    nlohmann::json details = {{"ref", target.ref}};
+    if (target.within) details["within"] = *target.within;
     return not_unique(std::to_string(candidates.size()) +
-                          " elements of the window have the ref's identity",
-                      {{"ref", target.ref}}, candidates);
+                          (target.within ? " elements under the scope have the ref's identity"
+                                         : " elements of the window have the ref's identity"),
+                      std::move(details), candidates);
   }
   if (options.read_bounds) {
     if (auto read = read_candidate_fields(observer, saved.window, candidates, true, deadline);
@@ -272,6 +353,13 @@ Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector
       return std::move(tree).take_error();
     }
     std::vector<Candidate> found;
+    if (selector.within) {
+      auto scope_ref = parse_ref(*selector.within);
+      if (!scope_ref) return std::move(scope_ref).take_error();
+      auto scope = observer.store().lookup(*scope_ref);
+      if (!scope) return std::move(scope).take_error();
+      if (scope->snapshot->window.id != window.id) continue;  // only the scope's window
+    }
     for (std::size_t i = 0; i < (*tree)->nodes.size(); ++i) {
       const Node& node = (*tree)->nodes[i];
       if (node.role != selector.role) continue;
@@ -281,6 +369,11 @@ Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector
                  equals_ignoring_ascii_case(trim_ascii_space(node.name), wanted_loosely)) {
         near_names.push_back(node.name);
       }
+    }
+    if (auto scoped = keep_within(observer, selector.within, *tree, window, found, deadline);
+        !scoped) {
+      if (scoped.error().code == ErrorCode::kWindowNotFound) continue;
+      return std::move(scoped).take_error();
     }
     if (selector.accessible_id) {
       if (auto read = read_candidate_fields(observer, window, found, false, deadline); !read) {
@@ -300,6 +393,7 @@ Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector
   nlohmann::json asked = {{"app", selector.app}, {"role", role_name(selector.role)},
                           {"name", selector.name}};
   if (selector.accessible_id) asked["id"] = *selector.accessible_id;
+  if (selector.within) asked["within"] = *selector.within;
   if (candidates.empty()) {
     if (!near_names.empty()) {
       // The name must be given exactly (an action acts on exactly what it was told to),

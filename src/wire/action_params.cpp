@@ -151,12 +151,34 @@ Result<ActionTarget> parse_target(const nlohmann::json& params) {
   for (const char* key : kSelectorKeys) {
     if (params.contains(key) && !params[key].is_null()) any_selector_key = true;
   }
+  auto within_text = optional_string(params, "within");
+  if (!within_text) return std::move(within_text).take_error();
+  // The scope, in full form: a bare e<N> comes from the same snapshot as the ref (or the
+  // snapshot param).
+  auto scope = [&](const std::optional<std::string>& snapshot_id)
+      -> Result<std::optional<std::string>> {
+    if (!within_text->has_value()) return std::optional<std::string>();
+    const bool full = (*within_text)->starts_with('@');
+    auto parsed = parse_ref_target(**within_text, full ? std::nullopt : snapshot_id);
+    if (!parsed) {
+      Error error = std::move(parsed).take_error();
+      error.details["param"] = "within";
+      return error;
+    }
+    return std::optional<std::string>(std::get<RefTarget>(*parsed).ref);
+  };
   if (ref->has_value()) {
     if (any_selector_key) {
       return invalid_target("give a ref or a selector (app, role, name), not both", "ref",
                      "drop app/role/name/id/window/title, or drop ref");
     }
-    return parse_ref_target(**ref, *snapshot);
+    auto target = parse_ref_target(**ref, *snapshot);
+    if (!target) return target;
+    const std::string& full = std::get<RefTarget>(*target).ref;
+    auto within = scope(full.substr(1, full.find(':') - 1));
+    if (!within) return std::move(within).take_error();
+    std::get<RefTarget>(*target).within = std::move(*within);
+    return target;
   }
   if (snapshot->has_value()) {
     return invalid_target("snapshot is only used with a bare ref (e<N>)", "snapshot",
@@ -195,6 +217,9 @@ Result<ActionTarget> parse_target(const nlohmann::json& params) {
   selector.accessible_id = std::move(id);
   selector.window_id = std::move(window);
   selector.title = std::move(title);
+  auto within = scope(std::nullopt);
+  if (!within) return std::move(within).take_error();
+  selector.within = std::move(*within);
   return ActionTarget(std::move(selector));
 }
 

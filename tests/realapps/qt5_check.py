@@ -72,7 +72,8 @@ def check_featherpad(check, tmp):
                      f"toggle of Match Case is verified ({outcome(env)}, {error(env)})")
         bus = atspi_probe.a11y_bus()
         bus_name = app.bus_name(bus)
-        boxes = [n for n in atspi_probe.walk(bus, bus_name, one_property_at_a_time=True)
+        boxes = [n for n in atspi_probe.walk(bus, bus_name, one_property_at_a_time=True,
+                                                   skip_vanished=True)
                  if n.role == "check box"]
         checked = [n for n in boxes
                    if bus.get_property(bus_name, n.path, "org.a11y.atspi.Accessible",

@@ -17,6 +17,9 @@ std::vector<ParamSpec> element_params(Extra extra) {
       {.name = "id", .help = "selector: exact accessible id"},
       {.name = "window", .help = "only this window id (from `companyos windows`)"},
       {.name = "title", .help = "only the window with this exact title", .excludes = "window"},
+      {.name = "within",
+       .help = "a scope: the element must be unique under this ancestor (a ref of the same window, "
+               "e<N> from the same snapshot), which must itself be unique"},
       {.name = "strict", .type = ParamType::kBoolean,
        .help = "refuse unless the element's SHA-256 fingerprint still matches"},
       {.name = "expect", .type = ParamType::kObject,

@@ -196,13 +196,23 @@ def wait_for_app(bus, name, timeout=30):
     return wait_for(f"application {name!r} on the AT-SPI registry", timeout, probe)
 
 
-def walk(bus, bus_name, path=ROOT_PATH, max_depth=12, one_property_at_a_time=False):
+def walk(bus, bus_name, path=ROOT_PATH, max_depth=12, one_property_at_a_time=False,
+         skip_vanished=False):
     """Every node under PATH in document order, read live (GetChildren, GetRoleName and
     the Accessible properties of each). ONE_PROPERTY_AT_A_TIME reads Name with
-    Properties.Get instead of GetAll, which crashes Qt 5 apps."""
+    Properties.Get instead of GetAll, which crashes Qt 5 apps. SKIP_VANISHED leaves out a
+    node the app destroyed while the walk went on (a live app changes its tree)."""
     nodes = []
 
     def visit(node_path, parent_path, depth):
+        try:
+            read(node_path, parent_path, depth)
+        except ProbeError as error:
+            if skip_vanished and "UnknownObject" in str(error):
+                return
+            raise
+
+    def read(node_path, parent_path, depth):
         (role_number,) = bus.call(bus_name, node_path, "org.a11y.atspi.Accessible.GetRole")
         role = ROLE_NAMES.get(role_number, f"role {role_number}")
         if one_property_at_a_time:

@@ -28,6 +28,34 @@ TEST(ActionTarget, ParsesRefs) {
   }
 }
 
+TEST(ActionTarget, ParsesAScope) {
+  struct ScopeCase {
+    json params;
+    const char* within;  // nullptr: none
+  };
+  const ScopeCase cases[] = {
+      {{{"ref", "@s1a:e12"}}, nullptr},
+      {{{"ref", "@s1a:e12"}, {"within", "@s1a:e3"}}, "@s1a:e3"},
+      {{{"ref", "@s1a:e12"}, {"within", "e3"}}, "@s1a:e3"},  // a bare scope: the ref's snapshot
+      {{{"ref", "e12"}, {"snapshot", "s1a"}, {"within", "e3"}}, "@s1a:e3"},
+      {{{"ref", "@s1a:e12"}, {"within", "@s1b:e3"}}, "@s1b:e3"},  // checked when resolved
+      {{{"ref", "@s1a:e12"}, {"within", nullptr}}, nullptr},
+  };
+  for (const ScopeCase& c : cases) {
+    auto target = parse_target(c.params);
+    ASSERT_TRUE(target.ok()) << c.params.dump() << ": " << target.error().message;
+    const auto& within = std::get<RefTarget>(*target).within;
+    EXPECT_EQ(within.has_value(), c.within != nullptr) << c.params.dump();
+    if (c.within != nullptr && within) {
+      EXPECT_EQ(*within, c.within) << c.params.dump();
+    }
+  }
+  auto selector = parse_target(
+      {{"app", "gedit"}, {"role", "push button"}, {"name", "Save"}, {"within", "@s1a:e3"}});
+  ASSERT_TRUE(selector.ok()) << selector.error().message;
+  EXPECT_EQ(std::get<Selector>(*selector).within, "@s1a:e3");
+}
+
 TEST(ActionTarget, ParsesSelectors) {
   auto target = parse_target({{"app", "gedit"}, {"role", "push button"}, {"name", "Save"}});
   ASSERT_TRUE(target.ok()) << target.error().message;
@@ -86,6 +114,10 @@ TEST(ActionTarget, RejectsBadInputNamingTheField) {
        {{"app", "g"}, {"role", "push button"}, {"name", "OK"}, {"window", "w1"}, {"title", "T"}},
        "title"},
       {"only an id", {{"id", "save"}}, "app"},
+      {"within not a string", {{"ref", "@s:e4"}, {"within", 2}}, "within"},
+      {"malformed within", {{"ref", "@s:e4"}, {"within", "@S:e1"}}, "within"},
+      {"bare within with a selector",
+       {{"app", "g"}, {"role", "push button"}, {"name", "OK"}, {"within", "e2"}}, "within"},
   };
   for (const Case& c : cases) {
     auto target = parse_target(c.params);

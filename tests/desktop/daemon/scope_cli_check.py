@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""--within REF: an action on one of two twins by naming a unique ancestor, judged by the
+file the fixture writes; refused when the scope is itself a twin, and when the target is
+not under the scope. Runs inside scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
+
+import os
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from checks import Checker  # noqa: E402
+from daemon_cli import FIXTURE, Daemon, cli, data, error  # noqa: E402
+from fixture_app import FixtureApp, unique_name  # noqa: E402
+
+WATCH_TIMEOUT_S = 10
+
+
+def flatten(node, out):
+    out.append(node)
+    for child in node.get("children", []):
+        flatten(child, out)
+    return out
+
+
+def main():
+    check = Checker("scope")
+    daemon = Daemon()
+    daemon.start()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            name = unique_name("scope")
+            with FixtureApp(FIXTURE, name, os.path.join(tmp, "fx.txt"), "--scoped-twins") as app:
+                rc, env = cli("snapshot", "--app", name)
+                nodes = flatten(data(env)["tree"], []) if rc == 0 else []
+                by = lambda role, text: [n["ref"] for n in nodes if n["role"] == role and n["name"] == text]  # noqa: E731
+                applies, resets = by("push button", "Apply"), by("push button", "Reset")
+                right, pairs = by("filler", "Right") or by("panel", "Right"), \
+                    by("filler", "Pair") or by("panel", "Pair")
+                check.expect(len(applies) == 2 and len(resets) == 2 and len(right) == 1
+                             and len(pairs) == 2, "the snapshot has the twins and their boxes")
+                if not (applies and resets and right and pairs):
+                    return check.summary()
+
+                rc, env = cli("click", applies[0])
+                check.expect(error(env).get("code") == "AMBIGUOUS_TARGET",
+                             f"a twin alone is refused ({error(env).get('code')})")
+                rc, env = cli("click", applies[0], "--within", right[0])
+                check.expect(rc == 0, f"the twin under Right is clicked with --within ({error(env)})")
+                check.expect(app.wait_for_effect(".scope", b"right", timeout=WATCH_TIMEOUT_S),
+                             f"the fixture saw the Right one clicked ({app.effect('.scope')!r})")
+
+                rc, env = cli("click", resets[0], "--within", pairs[0])
+                check.expect(error(env).get("code") == "AMBIGUOUS_TARGET"
+                             and error(env).get("details", {}).get("kind") == "scope_not_unique",
+                             f"a scope that is itself a twin is refused ({error(env).get('details', {}).get('kind')})")
+                rc, env = cli("click", resets[0], "--within", right[0])
+                check.expect(error(env).get("code") == "STALE_REF"
+                             and error(env).get("details", {}).get("kind") == "not_within_scope",
+                             f"a target not under the scope is refused ({error(env).get('details', {}).get('kind')})")
+                check.expect(app.effect(".scope") == b"right", "no refused click wrote anything")
+                os.remove(app.effect_path + ".scope")
+                rc, env = cli("click", "--app", name, "--role", "push button", "--name", "Apply",
+                              "--within", right[0])
+                check.expect(rc == 0, f"a selector takes --within too ({error(env)})")
+                check.expect(app.wait_for_effect(".scope", b"right", timeout=WATCH_TIMEOUT_S),
+                             f"the selector clicked the Right one ({app.effect('.scope')!r})")
+    finally:
+        daemon.stop()
+    return check.summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
