@@ -10,18 +10,14 @@ step. SpeedCrunch's window is snapshotted and its controls found. Runs inside
 scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
 
 import os
-import signal
 import sys
 import tempfile
-import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from real_app import Daemon, RealApp, atspi_probe, cli, data, error, one, outcome, wait_for  # noqa: E402
+from real_app import Daemon, RealApp, check_stopped_app, atspi_probe, cli, data, error, one, outcome, wait_for  # noqa: E402
 from checks import Checker  # noqa: E402
 
-UNRESPONSIVE_TIMEOUT_MS = 1500
-UNRESPONSIVE_BOUND_S = 10  # the deadline, plus a loaded machine's slack
 
 
 def read_file(path):
@@ -82,19 +78,7 @@ def check_featherpad(check, tmp):
                      "an independent read finds Match Case checked")
         check.expect(app.alive(), "FeatherPad is alive after the independent walk")
 
-        # A stopped app answers APP_UNRESPONSIVE within the deadline, and recovers.
-        os.kill(app.process.pid, signal.SIGSTOP)
-        started = time.monotonic()
-        rc, env = cli("snapshot", "--app", "FeatherPad", "--timeout", str(UNRESPONSIVE_TIMEOUT_MS))
-        took = time.monotonic() - started
-        os.kill(app.process.pid, signal.SIGCONT)
-        check.expect(rc != 0 and error(env).get("code") == "APP_UNRESPONSIVE",
-                     f"a stopped FeatherPad answers APP_UNRESPONSIVE ({error(env).get('code')})")
-        check.expect(took < UNRESPONSIVE_BOUND_S, f"within the deadline ({took:.1f} s)")
-        snap = wait_for("a snapshot after SIGCONT",
-                        lambda: cli("snapshot", "--app", "FeatherPad")[0] == 0)
-        check.expect(bool(snap), "FeatherPad answers again after SIGCONT")
-        check.expect(app.alive(), "FeatherPad is alive at the end")
+        check_stopped_app(check, app)
 
 
 def check_speedcrunch(check):

@@ -10,18 +10,15 @@ selected as an independent read finds it, and a stopped app answers APP_UNRESPON
 Runs inside scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
 
 import os
-import signal
 import sys
-import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from real_app import Daemon, RealApp, atspi_probe, cli, data, error, one, outcome, wait_for  # noqa: E402
+from real_app import Daemon, RealApp, check_stopped_app, atspi_probe, cli, data, error, one, outcome, wait_for  # noqa: E402
 from checks import Checker  # noqa: E402
 
 APP = "Tetzle"
 DIALOG = "Choose Game"
-UNRESPONSIVE_BOUND_S = 10
 
 
 class Tetzle(RealApp):
@@ -89,15 +86,7 @@ def main():
             check.expect(bool(selected), "an independent read finds the tab selected")
             check.expect(app.alive(), "Tetzle is alive after the reads and actions")
 
-            os.kill(app.process.pid, signal.SIGSTOP)
-            started = time.monotonic()
-            rc, env_ = cli("snapshot", "--app", APP, "--title", DIALOG, "--timeout", "1500")
-            took = time.monotonic() - started
-            os.kill(app.process.pid, signal.SIGCONT)
-            check.expect(error(env_).get("code") == "APP_UNRESPONSIVE",
-                         f"a stopped Tetzle answers APP_UNRESPONSIVE ({error(env_).get('code')})")
-            check.expect(took < UNRESPONSIVE_BOUND_S, f"within the deadline ({took:.1f} s)")
-            check.expect(app.alive(), "Tetzle is alive at the end")
+            check_stopped_app(check, app, "--title", DIALOG)
     finally:
         daemon.stop()
     return check.summary()

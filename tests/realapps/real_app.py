@@ -17,6 +17,8 @@ from daemon_cli import Daemon, cli, data, error  # noqa: E402,F401
 START_DEADLINE_S = 30
 EFFECT_DEADLINE_S = 10
 STOP_DEADLINE_S = 10
+UNRESPONSIVE_TIMEOUT_MS = 1500
+UNRESPONSIVE_BOUND_S = 10  # the deadline, plus a loaded machine's slack
 
 
 def wait_for(what, probe, timeout=EFFECT_DEADLINE_S, interval=0.05):
@@ -82,6 +84,28 @@ class RealApp:
     def bus_name(self, bus):
         """The app's bus name, read from the registry independently of the daemon."""
         return atspi_probe.wait_for_app(bus, self.app_name)[0]
+
+
+def check_stopped_app(check, app, *window_args):
+    """A stopped app (SIGSTOP) answers APP_UNRESPONSIVE within the deadline, answers again
+    once it runs (SIGCONT), and is alive after."""
+    os.kill(app.process.pid, signal.SIGSTOP)
+    started = time.monotonic()
+    rc, env = cli("snapshot", "--app", app.app_name, *window_args,
+                  "--timeout", str(UNRESPONSIVE_TIMEOUT_MS))
+    took = time.monotonic() - started
+    os.kill(app.process.pid, signal.SIGCONT)
+    check.expect(rc != 0 and error(env).get("code") == "APP_UNRESPONSIVE",
+                 f"a stopped {app.app_name} answers APP_UNRESPONSIVE ({error(env).get('code')})")
+    check.expect(took < UNRESPONSIVE_BOUND_S, f"within the deadline ({took:.1f} s)")
+    try:
+        wait_for("a snapshot after SIGCONT",
+                 lambda: cli("snapshot", "--app", app.app_name, *window_args)[0] == 0)
+        answers = True
+    except atspi_probe.ProbeError:
+        answers = False
+    check.expect(answers, f"{app.app_name} answers again after SIGCONT")
+    check.expect(app.alive(), f"{app.app_name} is alive at the end")
 
 
 def one(nodes, what, **fields):
