@@ -136,7 +136,9 @@ TEST(CallScope, AnswersArriveAndOneDeadlineEndsWhatNeverDoes) {
     Channel channel{peer.client(), {}, routed ? ReplyRouter::attach(peer.client().get()) : nullptr};
     Outcome outcome;
     const auto started = std::chrono::steady_clock::now();
-    CallScope scope(started + 1000ms);
+    // 2 s: room for the 200 echoes on a loaded machine (a CI job builds beside the tests);
+    // what is judged is that the deadline, not an answer, ends the wait.
+    CallScope scope(started + 2000ms);
     run_calls(channel, scope, outcome, 100);
     for (int i = 0; i < 50; ++i) {
       scope.call(channel, "/test", "test.Peer", "Never", nullptr,
@@ -144,8 +146,8 @@ TEST(CallScope, AnswersArriveAndOneDeadlineEndsWhatNeverDoes) {
     }
     EXPECT_FALSE(scope.wait()) << "routed=" << routed;
     const auto took = std::chrono::steady_clock::now() - started;
-    EXPECT_GE(took, 990ms);
-    EXPECT_LT(took, 3000ms);
+    EXPECT_GE(took, 1990ms);
+    EXPECT_LT(took, 10s);  // ended by the deadline, not hung
     EXPECT_EQ(outcome.echoed.size(), 200u) << "routed=" << routed;
     EXPECT_EQ(outcome.unknown_method, 1) << "routed=" << routed;
     EXPECT_EQ(outcome.cancelled, 50) << "routed=" << routed;
