@@ -231,10 +231,6 @@ Pipeline::Recycle Bus::parking(const std::string& bus_name) const {
   };
 }
 
-std::size_t Bus::parked_connections(const std::string& bus_name) const {
-  return parked_->parked(bus_name);
-}
-
 std::vector<WindowInfo> Bus::known_windows(const std::string& bus_name) const {
   std::lock_guard lock(mutex_);
   auto found = windows_.find(bus_name);

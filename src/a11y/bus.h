@@ -60,7 +60,6 @@ class Bus {
   // Where an action's pipeline leaves its connection: parked until the app's windows are
   // back to those it has now (bus/parked_connections.h says why).
   Pipeline::Recycle parking(const std::string& bus_name) const;
-  std::size_t parked_connections(const std::string& bus_name) const;
 
   // Last name an app reported, so an app that stopped answering is still listed by name.
   void remember_app_name(const std::string& bus_name, const std::string& name);

@@ -170,6 +170,28 @@ LiveTarget target_from(const Candidate& candidate, const WindowInfo& window) {
   return target;
 }
 
+// The nodes of TREE with IDENTITY's role, name and description (ids compared apart).
+std::vector<Candidate> nodes_like(const std::shared_ptr<Snapshot>& tree, const Identity& identity) {
+  std::vector<Candidate> candidates;
+  for (std::size_t i = 0; i < tree->nodes.size(); ++i) {
+    const Node& node = tree->nodes[i];
+    if (node.role == identity.role && node.name == identity.name &&
+        node.description == identity.description) {
+      candidates.push_back({tree, i});
+    }
+  }
+  return candidates;
+}
+
+// Drops the candidates whose id was read and is not IDENTITY's; an id that could not be
+// read cannot rule a candidate out.
+void drop_other_ids(std::vector<Candidate>& candidates, const Identity& identity) {
+  std::erase_if(candidates, [&](const Candidate& candidate) {
+    const Node& node = candidate.node();
+    return node.accessible_id_known && !matches_identity(identity, node);
+  });
+}
+
 // True when the node at INDEX lies under the node at SCOPE (never the scope itself).
 bool lies_under(const Snapshot& tree, std::size_t index, std::size_t scope) {
   for (int parent = tree.nodes[index].parent; parent >= 0;
@@ -195,22 +217,11 @@ Result<std::size_t> resolve_scope(Observer& observer, const std::shared_ptr<Snap
                        {"scope_window", stored->snapshot->window.id}, {"window", window.id}},
                       "take the scope's ref from a snapshot of the target's window");
   }
-  const Identity& identity = stored->identity;
-  std::vector<Candidate> scopes;
-  for (std::size_t i = 0; i < tree->nodes.size(); ++i) {
-    const Node& node = tree->nodes[i];
-    if (node.role == identity.role && node.name == identity.name &&
-        node.description == identity.description) {
-      scopes.push_back({tree, i});
-    }
-  }
+  std::vector<Candidate> scopes = nodes_like(tree, stored->identity);
   if (auto read = read_candidate_fields(observer, window, scopes, false, deadline); !read) {
     return std::move(read).take_error();
   }
-  std::erase_if(scopes, [&](const Candidate& candidate) {
-    const Node& node = candidate.node();
-    return node.accessible_id_known && !matches_identity(identity, node);
-  });
+  drop_other_ids(scopes, stored->identity);
   if (scopes.empty()) {
     return make_error(ErrorCode::kStaleRef, "no element of the window has the scope's identity any more",
                       {{"kind", "scope_absent"}, {"within", within}},
@@ -253,14 +264,7 @@ Result<LiveTarget> resolve_ref(Observer& observer, const RefTarget& target, Dead
   if (!tree) return std::move(tree).take_error();
 
   const Identity& identity = stored->identity;
-  std::vector<Candidate> candidates;
-  for (std::size_t i = 0; i < (*tree)->nodes.size(); ++i) {
-    const Node& node = (*tree)->nodes[i];
-    if (node.role == identity.role && node.name == identity.name &&
-        node.description == identity.description) {
-      candidates.push_back({*tree, i});
-    }
-  }
+  std::vector<Candidate> candidates = nodes_like(*tree, identity);
   if (auto scoped = keep_within(observer, target.within, *tree, saved.window, candidates, deadline);
       !scoped) {
     if (scoped.error().code == ErrorCode::kWindowNotFound) return window_gone(saved.window, target.ref);
@@ -273,11 +277,7 @@ Result<LiveTarget> resolve_ref(Observer& observer, const RefTarget& target, Dead
     if (read.error().code == ErrorCode::kWindowNotFound) return window_gone(saved.window, target.ref);
     return std::move(read).take_error();
   }
-  std::erase_if(candidates, [&](const Candidate& candidate) {
-    const Node& node = candidate.node();
-    // An id that could not be read cannot rule a candidate out.
-    return node.accessible_id_known && !matches_identity(identity, node);
-  });
+  drop_other_ids(candidates, identity);
   if (candidates.empty()) {
     nlohmann::json details = {{"kind", target.within ? "not_within_scope" : "saved_ref_absent"},
                               {"ref", target.ref},
@@ -346,20 +346,23 @@ Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector
   // case: said when nothing matches exactly.
   nlohmann::json near_names = nlohmann::json::array();
   const std::string wanted_loosely(trim_ascii_space(selector.name));
+  // With a scope, only the window of the scope's snapshot is read.
+  std::optional<std::string> scope_window;
+  if (selector.within) {
+    auto scope_ref = parse_ref(*selector.within);
+    if (!scope_ref) return std::move(scope_ref).take_error();
+    auto scope = observer.store().lookup(*scope_ref);
+    if (!scope) return std::move(scope).take_error();
+    scope_window = scope->snapshot->window.id;
+  }
   for (const WindowInfo& window : *windows) {
+    if (scope_window && window.id != *scope_window) continue;
     auto tree = read_structure(observer, window, deadline, {});
     if (!tree) {
       if (tree.error().code == ErrorCode::kWindowNotFound) continue;  // closed meanwhile
       return std::move(tree).take_error();
     }
     std::vector<Candidate> found;
-    if (selector.within) {
-      auto scope_ref = parse_ref(*selector.within);
-      if (!scope_ref) return std::move(scope_ref).take_error();
-      auto scope = observer.store().lookup(*scope_ref);
-      if (!scope) return std::move(scope).take_error();
-      if (scope->snapshot->window.id != window.id) continue;  // only the scope's window
-    }
     for (std::size_t i = 0; i < (*tree)->nodes.size(); ++i) {
       const Node& node = (*tree)->nodes[i];
       if (node.role != selector.role) continue;

@@ -316,24 +316,21 @@ bool is_unknown_method(const GError* error) {
   return error != nullptr && g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD);
 }
 
+bool has_no_owner(const GError* error) {
+  return error != nullptr && (g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN) ||
+                              g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_NAME_HAS_NO_OWNER) ||
+                              g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CLOSED));
+}
+
 bool is_gone(const GError* error) {
   if (error == nullptr) return false;
-  if (g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_OBJECT) ||
-      g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN) ||
-      g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_NAME_HAS_NO_OWNER) ||
-      g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CLOSED)) {
+  if (has_no_owner(error) || g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_OBJECT)) {
     return true;
   }
   // GTK's bridge answers calls on a destroyed accessible with UnknownMethod on a
   // path it no longer serves; the remote error name is the only reliable signal.
   GCharPtr remote(g_dbus_error_get_remote_error(error));
   return remote && g_str_equal(remote.get(), "org.freedesktop.DBus.Error.UnknownObject");
-}
-
-bool has_no_owner(const GError* error) {
-  return error != nullptr && (g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN) ||
-                              g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_NAME_HAS_NO_OWNER) ||
-                              g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CLOSED));
 }
 
 bool is_cancelled(const GError* error) {
