@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "a11y/bus/message_fields.h"
+#include "a11y/read/embedded_objects.h"
 #include "a11y/read/identity.h"
 #include "a11y/read/live_read.h"
 #include "a11y/read/tree_builder.h"
@@ -200,6 +201,7 @@ Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadli
         read_details(*pipeline, snapshot.nodes, options.details, app->traits(), wanted);
     stats.detail_calls = pipeline->calls_started() - before;
     if (!complete) return read_failed(bus, *app, window, *pipeline, started, "reading details");
+    resolve_embedded_objects(snapshot.nodes);
   }
   mark_twins(snapshot.nodes);
   stats.milliseconds =
