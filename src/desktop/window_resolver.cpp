@@ -45,7 +45,19 @@ const x11::WindowInfo* match_x11_window(const a11y::WindowInfo& window,
   for (const auto& client : clients) {
     if (client.pid && *client.pid == *window.pid) candidates.push_back(&client);
   }
-  candidates = narrow(candidates, [&](const x11::WindowInfo& c) { return c.title == window.title; });
+  auto same_title = narrow(candidates, [&](const x11::WindowInfo& c) { return c.title == window.title; });
+  if (same_title.empty() && window.bounds) {
+    // A page or document can retitle its window at any time, and the accessible title
+    // may be an earlier one: then the geometry alone must single the window out.
+    const auto& b = *window.bounds;
+    same_title = narrow(candidates, [&](const x11::WindowInfo& c) {
+      return c.bounds.width == b.width && c.bounds.height == b.height;
+    });
+    if (same_title.size() > 1) {
+      same_title = narrow(same_title, [&](const x11::WindowInfo& c) { return c.bounds.x == b.x && c.bounds.y == b.y; });
+    }
+  }
+  candidates = std::move(same_title);
   if (candidates.size() > 1 && window.bounds) {
     const auto& b = *window.bounds;
     auto same_size = narrow(candidates, [&](const x11::WindowInfo& c) {

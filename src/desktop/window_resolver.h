@@ -30,7 +30,10 @@ class Observer;
 
 namespace companyos::desktop {
 
-// The client of `clients` that pairs with `window`; nullptr when none or several do.
+// The client of `clients` that pairs with `window`: the same pid, then the same title —
+// or, when no client has that title (the window was retitled since it was read), the
+// same size, then position — then, among same-titled ones, the same size, then position.
+// nullptr when none or several do.
 const x11::WindowInfo* match_x11_window(const a11y::WindowInfo& window,
                                         std::span<const x11::WindowInfo> clients);
 
