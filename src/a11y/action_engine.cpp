@@ -44,6 +44,8 @@ class ActionRun {
   Status look_before_acting();
   Status choose();
   Status deliver();
+  Status deliver_by_keyboard();
+  Status focus_for_keyboard();
   Status space_activation();
   void verify();
 
@@ -57,6 +59,7 @@ class ActionRun {
   bool still_answers();
   LiveReadNeeds preflight_needs() const;
   Verification read_back_once(Pipeline& pipeline);
+  std::optional<Verification> read_back_by_identity(Deadline until);
   std::optional<Verification> read_back();
 
   Error refuse(Error error) const { return marked(std::move(error), Delivery::kNotDelivered); }
@@ -198,6 +201,7 @@ LiveReadNeeds ActionRun::preflight_needs() const {
       needs.value_range = true;
       break;
     case ActionKind::kType:
+      // Typed keys land at the end of the text; the accessibility route inserts at the caret.
       needs.caret = true;
       needs.character_count = true;
       needs.text = !password();
@@ -286,7 +290,12 @@ Status ActionRun::choose() {
   if (target_->grandparent) {
     grandparent = {true, target_->grandparent->role, target_->grandparent->interfaces};
   }
-  auto route = choose_route(request_.kind, facts, parent, grandparent, request_.argument);
+  const ToolkitTraits& toolkit = app_->traits();
+  const RouteRules rules{.container_selection = toolkit.selection_interface_reaches_the_app,
+                         .editable_text = toolkit.editable_text_takes_effect};
+  auto route = request_.keyboard
+                   ? choose_keyboard_route(request_.kind, facts, request_.argument)
+                   : choose_route(request_.kind, facts, parent, grandparent, request_.argument, rules);
   if (!route) return refuse(std::move(route).take_error());
   route_ = std::move(route).value();
   reply_.route = route_name(route_);
@@ -310,6 +319,9 @@ Status ActionRun::choose() {
       call_.insert_at = caret < 0 || caret > count ? count : caret;
       break;
     }
+    case Route::kKeyboard:
+      call_.insert_at = now().character_count.value_or(0);
+      break;
     default:
       break;
   }
@@ -320,6 +332,7 @@ Status ActionRun::choose() {
 // may run the action's handler for long (a click that opens a modal dialog answers only
 // when the dialog closes), and that must not pass for a hung app.
 Status ActionRun::deliver() {
+  if (route_.route == Route::kKeyboard) return deliver_by_keyboard();
   const auto deliver_started = Clock::now();
   auto pipeline = open_pipeline(Clock::now() + request_.answer_timeout);
   if (!pipeline) return refuse(std::move(pipeline).take_error());
@@ -327,6 +340,57 @@ Status ActionRun::deliver() {
   const ActionCallOutcome outcome = send_action_call(*pipeline, route_, call_);
   if (auto answered = check_answer(outcome); !answered) return answered;
   reply_.answered = outcome.answered;
+  reply_.timings.deliver_ms = milliseconds_since(deliver_started);
+  return ok_status();
+}
+
+// GrabFocus, then the focused state read back: keys go to whatever has the focus, so none
+// is typed until the element shows it has it.
+Status ActionRun::focus_for_keyboard() {
+  {
+    auto pipeline = open_pipeline(Clock::now() + request_.answer_timeout);
+    if (!pipeline) return refuse(std::move(pipeline).take_error());
+    const ActionCallOutcome outcome =
+        send_action_call(*pipeline, ChosenRoute{Route::kGrabFocus, -1, {}, false}, call_);
+    if (auto answered = check_answer(outcome); !answered) return refuse(std::move(answered).take_error());
+  }
+  const Deadline until = std::min(deadline_, Clock::now() + request_.verify_timeout);
+  auto pipeline = open_pipeline(until);
+  if (!pipeline) return refuse(std::move(pipeline).take_error());
+  LiveReadNeeds needs;
+  needs.states = true;
+  for (;;) {
+    const ReadResult read = read_element_live(*pipeline, target_->node, needs, app_->traits());
+    if (read.status == ReadStatus::kRead && has_state(read.reading.node.states, ATSPI_STATE_FOCUSED)) {
+      return ok_status();
+    }
+    if (Clock::now() + kReadBackInterval >= until || pipeline->expired() || pipeline->disconnected()) {
+      return refuse(make_error(ErrorCode::kActionNotSupported,
+                               "the element did not take the keyboard focus; nothing was typed",
+                               {{"kind", "focus_not_taken"}},
+                               "check that nothing covers it and that its window can take the focus"));
+    }
+    std::this_thread::sleep_for(kReadBackInterval);
+  }
+}
+
+// The caller's keyboard brings the window forward, lets the element take the focus, and
+// types; its errors say how far it got.
+Status ActionRun::deliver_by_keyboard() {
+  const auto deliver_started = Clock::now();
+  const KeyboardTyping typing{.window = target_->window,
+                              .focus_element = [this] { return focus_for_keyboard(); },
+                              .select_all = request_.kind == ActionKind::kSetValue,
+                              .to_end = request_.kind == ActionKind::kType,
+                              .text = request_.argument};
+  if (auto typed = request_.keyboard(typing); !typed) {
+    Error error = std::move(typed).take_error();
+    // Nothing was typed only when the keyboard says so or its error is safe to retry.
+    const bool typed_nothing = error.details.value("delivery", "") == to_string(Delivery::kNotDelivered) ||
+                               error.retry == Retry::kSafe;
+    return marked(std::move(error), typed_nothing ? Delivery::kNotDelivered : Delivery::kDeliveredUnverified);
+  }
+  reply_.answered = true;
   reply_.timings.deliver_ms = milliseconds_since(deliver_started);
   return ok_status();
 }
@@ -414,6 +478,7 @@ Verification ActionRun::read_back_once(Pipeline& pipeline) {
   switch (route_.route) {
     case Route::kSetText:
     case Route::kInsertText:
+    case Route::kKeyboard:
       needs.text = !password();
       needs.character_count = password();
       break;
@@ -433,14 +498,21 @@ Verification ActionRun::read_back_once(Pipeline& pipeline) {
   const ElementReading& after = read.reading;
   const std::size_t asked = character_count(request_.argument);
   const auto before_count = static_cast<std::size_t>(std::max(0, now().character_count.value_or(0)));
+  const bool replaces = route_.route == Route::kSetText ||
+                        (route_.route == Route::kKeyboard && request_.kind == ActionKind::kSetValue);
+  const bool inserts = route_.route == Route::kInsertText ||
+                       (route_.route == Route::kKeyboard && request_.kind == ActionKind::kType);
+  if (replaces) {
+    if (password()) return verify_character_count(asked, ok ? after.character_count : std::nullopt);
+    return verify_text(request_.argument, ok ? after.text : std::nullopt, secret());
+  }
   switch (route_.route) {
-    case Route::kSetText:
-      if (password()) return verify_character_count(asked, ok ? after.character_count : std::nullopt);
-      return verify_text(request_.argument, ok ? after.text : std::nullopt, secret());
     case Route::kInsertText:
+    case Route::kKeyboard:
       if (password()) {
         return verify_character_count(before_count + asked, ok ? after.character_count : std::nullopt);
       }
+      if (!inserts) break;
       return verify_text(text_after_insert(now().text.value_or(std::string()), call_.insert_at,
                                            request_.argument),
                          ok ? after.text : std::nullopt, secret());
@@ -475,12 +547,36 @@ std::optional<Verification> ActionRun::read_back() {
   if (!pipeline) return Verification{};
   for (;;) {
     Verification verification = read_back_once(*pipeline);
+    if (route_.picks_from_list && !verification.matched) {
+      if (auto picked = read_back_by_identity(until); picked && picked->matched) return picked;
+    }
     if (verification.matched || Clock::now() + kReadBackInterval >= until || pipeline->expired() ||
         pipeline->disconnected()) {
       return verification;
     }
     std::this_thread::sleep_for(kReadBackInterval);
   }
+}
+
+// The picked copy goes with its list, and Gecko may leave its state as it was: the one
+// element of the window with the target's identity once the list is gone (the option
+// itself) must show it is selected. While the list is still there are two, and nothing
+// is read.
+std::optional<Verification> ActionRun::read_back_by_identity(Deadline until) {
+  Selector selector;
+  selector.app = target_->app_name;
+  selector.role = target_->node.role;
+  selector.name = target_->node.name;
+  selector.window_id = target_->window.id;
+  auto option = resolve_live(observer_, selector, until);
+  if (!option) return std::nullopt;
+  auto pipeline = open_pipeline(until);
+  if (!pipeline) return std::nullopt;
+  LiveReadNeeds needs;
+  needs.states = true;
+  const ReadResult read = read_element_live(*pipeline, option->node, needs, app_->traits());
+  if (read.status != ReadStatus::kRead) return std::nullopt;
+  return verify_state(ATSPI_STATE_SELECTED, true, read.reading.node.states);
 }
 
 // Only a read-back or a met expectation earns "verified".

@@ -3,15 +3,34 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "a11y/act/action_kind.h"
 #include "a11y/action_expectation.h"
 #include "a11y/action_target.h"
 #include "a11y/fingerprint.h"
+#include "a11y/model.h"
+#include "core/result.h"
 
 namespace companyos::a11y {
+
+// What set-value or type --headed asks of the keyboard: with `window` the active one,
+// give the element the focus (focus_element, which sends nothing to the keyboard), then
+// select all its text (select_all) or move the caret to its end (to_end), then type
+// `text`. Errors before the first key say not_delivered; after it, delivered_unverified.
+struct KeyboardTyping {
+  const WindowInfo& window;
+  std::function<Status()> focus_element;
+  bool select_all = false;
+  bool to_end = false;
+  std::string_view text;
+};
+// The physical keyboard, as the caller provides it (the physical-input gate is the
+// caller's); the accessibility layer never types on its own.
+using KeyboardRoute = std::function<Status(const KeyboardTyping&)>;
 
 struct ActionRequest {
   ActionKind kind = ActionKind::kClick;
@@ -33,6 +52,10 @@ struct ActionRequest {
   // answers anything: if it does, it is busy with the action (e.g. a modal dialog the
   // click opened) and the reply says answered=false; if not, APP_UNRESPONSIVE.
   std::chrono::milliseconds answer_timeout{1000};
+  // set-value and type go through this instead of EditableText when it is set: the
+  // element is focused, its text replaced (set-value) or appended to (type) by keys, and
+  // read back as the accessibility routes are.
+  KeyboardRoute keyboard;
 };
 
 }  // namespace companyos::a11y

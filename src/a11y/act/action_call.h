@@ -31,7 +31,7 @@ struct ActionCallOutcome {
 };
 
 // Sends the call and waits for its answer until the pipeline's deadline. kAlreadyInState
-// sends nothing.
+// and kKeyboard send nothing.
 ActionCallOutcome send_action_call(Pipeline& pipeline, const ChosenRoute& route,
                                    const ActionCallArguments& arguments);
 

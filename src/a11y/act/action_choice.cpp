@@ -80,15 +80,27 @@ Result<ChosenRoute> choose_expansion(ActionKind kind, const ElementFacts& elemen
 }
 
 Result<ChosenRoute> choose_select(const ElementFacts& element, const ContainerFacts& parent,
-                                  const ContainerFacts& grandparent) {
-  const bool parent_selects = parent.present && (parent.interfaces & kInterfaceSelection);
+                                  const ContainerFacts& grandparent, bool container_selection) {
+  const bool parent_selects =
+      container_selection && parent.present && (parent.interfaces & kInterfaceSelection);
   if (parent_selects && !is_menu_like(parent.role)) return via(Route::kSelectInParent);
-  if (parent.present && is_menu_like(parent.role) && grandparent.present &&
+  if (container_selection && parent.present && is_menu_like(parent.role) && grandparent.present &&
       grandparent.role == ATSPI_ROLE_COMBO_BOX && (grandparent.interfaces & kInterfaceSelection)) {
     return via(Route::kSelectInGrandparent);
   }
   const int own = find_preferred(element.actions, {"select"});
   if (own >= 0) return do_action(element, own);
+  // Gecko copies an open <select>'s options into a list of its own (combo box > menu >
+  // menu item) whose items pick the option by their click.
+  if (!container_selection && parent.present && is_menu_like(parent.role) && grandparent.present &&
+      grandparent.role == ATSPI_ROLE_COMBO_BOX) {
+    const int click = find_preferred(element.actions, kClickNames);
+    if (click >= 0) {
+      ChosenRoute route = do_action(element, click);
+      route.picks_from_list = true;
+      return route;
+    }
+  }
   return unsupported(ActionKind::kSelect, element,
                      "its container has no Selection and it lists no select action");
 }
@@ -117,6 +129,15 @@ bool is_editable_text(const ElementFacts& element) {
          has_state(element.states, ATSPI_STATE_EDITABLE);
 }
 
+Result<ChosenRoute> edit_text(ActionKind kind, Route route, const RouteRules& rules) {
+  if (rules.editable_text) return via(route);
+  return make_error(ErrorCode::kActionNotSupported,
+                    "the app's toolkit accepts text set through accessibility and ignores it",
+                    {{"kind", "toolkit_ignores_editable_text"}, {"method", std::string(method_name(kind))}},
+                    "with the setting physical_input on, repeat with --headed: the text is then "
+                    "typed through the keyboard and read back");
+}
+
 }  // namespace
 
 bool is_checkable(std::uint32_t role, StateSet states) {
@@ -134,7 +155,7 @@ bool is_checkable(std::uint32_t role, StateSet states) {
 
 Result<ChosenRoute> choose_route(ActionKind kind, const ElementFacts& element,
                                  const ContainerFacts& parent, const ContainerFacts& grandparent,
-                                 std::string_view requested_action) {
+                                 std::string_view requested_action, const RouteRules& rules) {
   switch (kind) {
     case ActionKind::kClick: {
       const int index = find_preferred(element.actions, kClickNames);
@@ -157,7 +178,7 @@ Result<ChosenRoute> choose_route(ActionKind kind, const ElementFacts& element,
     case ActionKind::kCollapse:
       return choose_expansion(kind, element);
     case ActionKind::kSelect:
-      return choose_select(element, parent, grandparent);
+      return choose_select(element, parent, grandparent, rules.container_selection);
     case ActionKind::kFocus:
       if ((element.interfaces & kInterfaceComponent) &&
           has_state(element.states, ATSPI_STATE_FOCUSABLE)) {
@@ -175,13 +196,36 @@ Result<ChosenRoute> choose_route(ActionKind kind, const ElementFacts& element,
           element.role != ATSPI_ROLE_LEVEL_BAR) {
         return via(Route::kSetNumber);
       }
-      if (is_editable_text(element)) return via(Route::kSetText);
+      if (is_editable_text(element)) return edit_text(kind, Route::kSetText, rules);
       return unsupported(kind, element, "it has neither a settable Value nor editable text");
     case ActionKind::kType:
-      if (is_editable_text(element)) return via(Route::kInsertText);
+      if (is_editable_text(element)) return edit_text(kind, Route::kInsertText, rules);
       return unsupported(kind, element, "it has no editable text");
   }
   return unsupported(kind, element, "unknown action");
+}
+
+Result<ChosenRoute> choose_keyboard_route(ActionKind kind, const ElementFacts& element,
+                                          std::string_view text) {
+  if (kind != ActionKind::kSetValue && kind != ActionKind::kType) {
+    return unsupported(kind, element, "only set-value and type can go through the keyboard");
+  }
+  const bool has_text = (element.interfaces & kInterfaceText) && (element.interfaces & kInterfaceComponent);
+  if (!has_text || !has_state(element.states, ATSPI_STATE_EDITABLE)) {
+    return unsupported(kind, element, "it has no editable text to type into");
+  }
+  if (!has_state(element.states, ATSPI_STATE_FOCUSABLE)) {
+    return unsupported(kind, element, "it cannot take the keyboard focus");
+  }
+  if (!has_state(element.states, ATSPI_STATE_MULTI_LINE) && text.find_first_of("\n\t") != std::string_view::npos) {
+    return make_error(ErrorCode::kInvalidArgs,
+                      "the text holds a line break or tab, and the element is not multi-line: typed, it "
+                      "would press Enter or move the focus",
+                      {{"param", std::string(kind == ActionKind::kType ? "text" : "value")},
+                       {"reason", "control_key_in_single_line"}},
+                      "give one line of text, or use press for Enter or Tab");
+  }
+  return via(Route::kKeyboard);
 }
 
 std::string route_name(const ChosenRoute& route) {
@@ -199,6 +243,8 @@ std::string route_name(const ChosenRoute& route) {
       return "Value.CurrentValue";
     case Route::kInsertText:
       return "EditableText.InsertText";
+    case Route::kKeyboard:
+      return "xtest:keyboard";
     case Route::kAlreadyInState:
       return "none";
   }

@@ -12,10 +12,12 @@
 //             contract", "expand or collapse", "toggle" — only when the state says
 //             collapsed; already expanded → kAlreadyInState
 //   collapse  the same with collapse, and "not expanded" as the done state
-//   select    the parent's Selection (SelectChild of the element's index) unless the parent
+//   select    (unless RouteRules::container_selection is off) the parent's Selection (SelectChild of the element's index) unless the parent
 //             is a menu, menu bar or popup menu (their Selection only highlights); an item
 //             of a combo box's menu goes through the combo box's Selection; else the
-//             element's own "select" action
+//             element's own "select" action; without container selection (Gecko), an
+//             item of a combo box's menu that lists no "select" takes its click (the
+//             option in an open <select>'s list)
 //   focus     Component.GrabFocus on a focusable Component
 //   set-value Value (CurrentValue) where the element has Value and is not a progress or
 //             level bar; else EditableText.SetTextContents on editable text
@@ -57,6 +59,7 @@ enum class Route {
   kSetNumber,                 // Value.CurrentValue
   kInsertText,                // EditableText.InsertText at Text.CaretOffset
   kAlreadyInState,            // nothing to send: expand/collapse found it done already
+  kKeyboard,                  // Component.GrabFocus, then keys through the caller's keyboard
 };
 
 struct ChosenRoute {
@@ -64,13 +67,34 @@ struct ChosenRoute {
   int action_index = -1;  // kDoAction: index of action_name in ElementFacts::actions
   std::string action_name;
   bool toggles = false;   // the action flips a state rather than setting it
+  // The element is a copy in an open list that closes once it is picked (Gecko's
+  // <select>): its effect is read on the one element with its identity left afterwards.
+  bool picks_from_list = false;
   friend bool operator==(const ChosenRoute&, const ChosenRoute&) = default;
+};
+
+// What the app's toolkit honours (toolkit/traits.h): a route it answers but ignores is
+// never chosen.
+struct RouteRules {
+  // Without it, select takes the element's own "select" action instead of its
+  // container's Selection.
+  bool container_selection = true;
+  // Without it, set-value and type on editable text are refused (kind
+  // "toolkit_ignores_editable_text"); typing through the keyboard is the caller's route.
+  bool editable_text = true;
 };
 
 // requested_action: the name for ActionKind::kNamed, ignored otherwise.
 Result<ChosenRoute> choose_route(ActionKind kind, const ElementFacts& element,
                                  const ContainerFacts& parent, const ContainerFacts& grandparent,
-                                 std::string_view requested_action = {});
+                                 std::string_view requested_action = {}, const RouteRules& rules = {});
+
+// set-value and type through the keyboard: the element must show editable, focusable text
+// (Text and Component; EditableText is not needed — Chromium's web inputs lack it), else
+// ACTION_NOT_SUPPORTED. A line break or tab for an element that is not multi-line is
+// INVALID_ARGS: typed, it would press Enter (submitting a form) or move the focus.
+Result<ChosenRoute> choose_keyboard_route(ActionKind kind, const ElementFacts& element,
+                                          std::string_view text);
 
 // A short name of the route for replies, e.g. "action:click", "Selection.SelectChild".
 std::string route_name(const ChosenRoute& route);

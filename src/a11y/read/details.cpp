@@ -112,7 +112,7 @@ class DetailReader {
                      if (error_name(reply) != nullptr) return;
                      auto localized = read_localized_actions(reply);
                      if (!localized || localized->empty()) return;
-                     if (options_.action_names_per_node) {
+                     if (options_.action_names_per_node || !toolkit_.action_names_shared_by_kind) {
                        read_names_of(node, localized->size());
                      } else {
                        on_kind(node, *localized);

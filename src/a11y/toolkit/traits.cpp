@@ -8,6 +8,7 @@ namespace companyos::a11y {
 namespace {
 
 bool is_gtk(std::string_view name) { return equals_ignoring_ascii_case(name, "gtk"); }
+bool is_gecko(std::string_view name) { return equals_ignoring_ascii_case(name, "gecko"); }
 
 // Bridges seen answering Properties.GetAll on the Accessible interface without harm.
 bool answers_get_all(std::string_view name) {
@@ -36,6 +37,11 @@ ToolkitTraits toolkit_traits(std::string_view toolkit_name, std::string_view too
   ToolkitTraits traits;
   traits.extents_coord_type = ATSPI_COORD_TYPE_SCREEN;
   traits.accessible_properties_in_one_call = answers_get_all(toolkit_name);
+  if (is_gecko(toolkit_name)) {
+    traits.editable_text_takes_effect = false;
+    traits.selection_interface_reaches_the_app = false;
+    traits.action_names_shared_by_kind = false;
+  }
   if (!is_gtk(toolkit_name)) return traits;
   if (toolkit_version.starts_with("3.")) {
     traits.whole_text_with_minus_one = true;

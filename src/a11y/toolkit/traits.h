@@ -30,6 +30,21 @@ struct ToolkitTraits {
   // as that ends, and drops a second activation meanwhile, answering it all the same.
   // GTK3's bridge clicks at once (measured: the effect within 1 ms of the reply).
   std::chrono::milliseconds button_activation_spacing{0};
+  // EditableText.SetTextContents / InsertText change the text. Gecko (Firefox ESR 153)
+  // answers them with success and changes nothing, in web content and its own URL bar
+  // alike (measured: the text and the page's value stay as they were, no input event), so
+  // set-value and type are refused there unless they may type through the keyboard.
+  bool editable_text_takes_effect = true;
+  // A container's Selection.SelectChild selects the item as the app sees it. Gecko marks
+  // the item selected in its accessibility tree only: a <select> or list box keeps its
+  // value and the page gets no change event (measured), while the item's own "select"
+  // action does what a click would. Without this, select takes the item's action.
+  bool selection_interface_reaches_the_app = true;
+  // Nodes whose GetActions answers are identical (role, localized names, descriptions)
+  // have the same stable names (GetName), so a snapshot asks one node of each kind. Gecko
+  // breaks it: a <select>'s options list "select" or "click" by where they are, with the
+  // same GetActions answer (measured), so every node is asked.
+  bool action_names_shared_by_kind = true;
 };
 
 // Push, toggle, check, radio and menu buttons: the roles GTK's buttons have.

@@ -41,11 +41,17 @@ std::vector<ParamSpec> element_params(Extra extra) {
                         .help = "text, or a number for sliders and spin buttons"});
       params.push_back({.name = "secret", .type = ParamType::kBoolean,
                         .help = "the text is secret (needed for password fields): never logged or shown"});
+      params.push_back({.name = "headed", .type = ParamType::kBoolean,
+                        .help = "focus the element and type through the keyboard (XTest), replacing "
+                                "its text: needs the setting physical_input=true"});
       break;
     case Extra::kText:
       params.push_back({.name = "text", .required = true, .help = "text to insert at the caret"});
       params.push_back({.name = "secret", .type = ParamType::kBoolean,
                         .help = "the text is secret (needed for password fields): never logged or shown"});
+      params.push_back({.name = "headed", .type = ParamType::kBoolean,
+                        .help = "focus the element and type through the keyboard (XTest) at the end "
+                                "of its text: needs the setting physical_input=true"});
       break;
     case Extra::kNone:
       break;

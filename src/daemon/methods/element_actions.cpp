@@ -1,7 +1,8 @@
 // The element actions: one declaration each, all built by element_action() around the
 // semantic action engine (a11y/action_engine.h). Every call is audited (one row: app, target
-// role, outcome — never a value or text). click --headed takes the physical route
-// (physical_click.h) behind the physical-input gate; nothing else ever does.
+// role, outcome — never a value or text). With --headed, behind the physical-input gate,
+// click goes through the pointer (physical_click.h), and set-value and type through the
+// keyboard (keyboard_typing.h); nothing else ever takes a physical route.
 #include "daemon/methods/element_actions.h"
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "daemon/context.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
+#include "desktop/keyboard_typing.h"
 #include "desktop/physical_click.h"
 #include "daemon/methods/physical_input.h"
 #include "wire/a11y_replies.h"
@@ -48,12 +50,15 @@ void perform(const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       return reply(not_delivered(std::move(gate).take_error()));
     }
   }
+  if (headed && (Kind == ActionKind::kSetValue || Kind == ActionKind::kType)) {
+    request->keyboard = desktop::keyboard_typing();
+  }
   nlohmann::json run_params = {{"timeout_ms", timeout_ms(params, *request)}};
   a11y::ActionEngine& engine = ctx.actions;
   run_observation(run_params, ctx, std::move(reply),
                   [&engine, request = std::move(request).value(), headed](
                       a11y::Observer& observer, Deadline deadline) -> Result<nlohmann::json> {
-                    if (headed) {
+                    if (headed && Kind == ActionKind::kClick) {
                       auto clicked = desktop::physical_click(observer, request, deadline);
                       if (!clicked) return std::move(clicked).take_error();
                       return wire::pointer_click_to_json(*clicked);

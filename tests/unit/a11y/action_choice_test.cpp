@@ -230,6 +230,58 @@ TEST(ActionChoice, InterfaceRoutes) {
   }
 }
 
+// Gecko answers Selection.SelectChild and EditableText and leaves the page as it was.
+TEST(ActionChoice, RoutesTheToolkitIgnoresAreNeverChosen) {
+  const RouteRules gecko{.container_selection = false, .editable_text = false};
+  const ContainerFacts list{true, ATSPI_ROLE_LIST_BOX, kInterfaceSelection};
+  const ContainerFacts menu{true, ATSPI_ROLE_MENU, kInterfaceSelection};
+  const ContainerFacts combo{true, ATSPI_ROLE_COMBO_BOX, kInterfaceSelection | kInterfaceAction};
+  const StateSet editable = states({ATSPI_STATE_EDITABLE, ATSPI_STATE_FOCUSABLE});
+  const std::uint32_t text = kInterfaceText | kInterfaceEditableText | kInterfaceComponent;
+  struct Case {
+    const char* what;
+    ActionKind kind;
+    ElementFacts facts;
+    ContainerFacts parent;
+    ContainerFacts grandparent;
+    std::optional<Route> route;  // nullopt: ACTION_NOT_SUPPORTED
+    const char* refusal;         // details.kind of the refusal
+  };
+  const Case cases[] = {
+      {"list item: its own select", ActionKind::kSelect, element(ATSPI_ROLE_LIST_ITEM, {"select"}), list,
+       kNone, Route::kDoAction, ""},
+      {"option of a <select>: its own select", ActionKind::kSelect,
+       element(ATSPI_ROLE_MENU_ITEM, {"select"}), menu, combo, Route::kDoAction, ""},
+      {"option in an open <select>'s list: its click", ActionKind::kSelect,
+       element(ATSPI_ROLE_MENU_ITEM, {"click"}), menu, combo, Route::kDoAction, ""},
+      {"a plain menu's item is not selected by its click", ActionKind::kSelect,
+       element(ATSPI_ROLE_MENU_ITEM, {"click"}), menu, kNone, std::nullopt, "no_semantic_route"},
+      {"no own select: refused, not the Selection", ActionKind::kSelect,
+       element(ATSPI_ROLE_LIST_ITEM, {}), list, kNone, std::nullopt, "no_semantic_route"},
+      {"entry set-value refused", ActionKind::kSetValue, element(ATSPI_ROLE_ENTRY, {}, editable, text),
+       kNone, kNone, std::nullopt, "toolkit_ignores_editable_text"},
+      {"entry type refused", ActionKind::kType, element(ATSPI_ROLE_ENTRY, {}, editable, text), kNone,
+       kNone, std::nullopt, "toolkit_ignores_editable_text"},
+      {"a number still goes through Value", ActionKind::kSetValue,
+       element(ATSPI_ROLE_SPIN_BUTTON, {}, editable, text | kInterfaceValue), kNone, kNone,
+       Route::kSetNumber, ""},
+      {"read-only text: no route at all", ActionKind::kSetValue, element(ATSPI_ROLE_ENTRY, {}, 0, text),
+       kNone, kNone, std::nullopt, "no_semantic_route"},
+  };
+  for (const Case& c : cases) {
+    auto route = choose_route(c.kind, c.facts, c.parent, c.grandparent, {}, gecko);
+    if (!c.route) {
+      ASSERT_FALSE(route.ok()) << c.what;
+      EXPECT_EQ(route.error().code, ErrorCode::kActionNotSupported) << c.what;
+      EXPECT_EQ(route.error().details["kind"], c.refusal) << c.what;
+      continue;
+    }
+    ASSERT_TRUE(route.ok()) << c.what << ": " << route.error().message;
+    EXPECT_EQ(route->route, *c.route) << c.what;
+    EXPECT_EQ(route->picks_from_list, std::string_view(c.what).starts_with("option in an open")) << c.what;
+  }
+}
+
 TEST(ActionChoice, NamedActionsExactThenUniqueIgnoringCase) {
   const ElementFacts cell = element(ATSPI_ROLE_TABLE_CELL, {"expand or contract", "edit", "activate"});
   const ElementFacts odd = element(ATSPI_ROLE_PUSH_BUTTON, {"Open", "open", "close"});

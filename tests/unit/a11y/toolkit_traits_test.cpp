@@ -63,5 +63,28 @@ TEST(ToolkitTraits, OnlyGtk4SpacesButtonActivations) {
   EXPECT_FALSE(activates_like_a_button(ATSPI_ROLE_TEXT));
 }
 
+TEST(ToolkitTraits, OnlyGeckoIgnoresEditableTextAndSelectionAndSharedActionNames) {
+  struct WriteCase {
+    const char* toolkit;
+    const char* version;
+    bool editable_text;
+    bool selection;
+  };
+  // Firefox answers EditableText and Selection.SelectChild with success and leaves the
+  // page as it was.
+  const WriteCase cases[] = {{"Gecko", "153.8", false, false}, {"gecko", "115", false, false},
+                             {"GTK", "3.24.38", true, true},    {"GTK", "4.8.3", true, true},
+                             {"Qt", "5.15.8", true, true},      {"Chromium", "156", true, true},
+                             {"VCL", "7.4", true, true},        {"", "", true, true},
+                             {"Geckoo", "153", true, true}};
+  for (const WriteCase& c : cases) {
+    const ToolkitTraits traits = toolkit_traits(c.toolkit, c.version);
+    EXPECT_EQ(traits.editable_text_takes_effect, c.editable_text) << c.toolkit << " " << c.version;
+    EXPECT_EQ(traits.selection_interface_reaches_the_app, c.selection) << c.toolkit << " " << c.version;
+    // Gecko's options name their actions by where they are, not by their GetActions answer.
+    EXPECT_EQ(traits.action_names_shared_by_kind, c.selection) << c.toolkit << " " << c.version;
+  }
+}
+
 }  // namespace
 }  // namespace companyos::a11y

@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""Firefox (Gecko) web content observed and acted on, judged by what the page saw.
+
+The page, written by the check to a temp dir, copies its form's state into document.title
+on every input and change event; Firefox shows that title as its X11 window's
+_NET_WM_NAME, which the check reads with xprop. So every effect is judged from outside
+the tool: the page's own handlers ran, or they did not.
+
+Gecko answers EditableText with success and changes nothing, so set-value without
+--headed is refused (toolkit_ignores_editable_text) and with --headed the text is typed
+through the keyboard and read back. Check boxes, radio buttons, list items and the options
+of an open <select> take their own actions; a snapshot with the <select>'s list open
+leaves Firefox running; text values hold no U+FFFC; a stopped Firefox answers
+APP_UNRESPONSIVE. Runs inside scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from real_app import RealApp, check_stopped_app, atspi_probe, cli, data, error, one, outcome, wait_for, Daemon  # noqa: E402
+from checks import Checker  # noqa: E402
+
+APP = "Firefox"
+OBJECT_REPLACEMENT = "\ufffc"
+
+PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>form start</title></head>
+<body>
+<h1>Order form</h1>
+<p>Read the <a href="#terms">terms</a> first.</p>
+<label>Name <input id="name" type="text" value="old"></label>
+<label>Notes <textarea id="notes">old notes</textarea></label>
+<label><input id="subscribe" type="checkbox"> Subscribe</label>
+<label><input id="alpha" type="radio" name="plan" value="alpha"> Alpha</label>
+<label><input id="beta" type="radio" name="plan" value="beta"> Beta</label>
+<label>Colour <select id="colour"><option>Red</option><option>Green</option><option>Blue</option></select></label>
+<label>Size <select id="size" size="3"><option>Small</option><option>Medium</option><option>Large</option></select></label>
+<button id="go" type="button">Go</button>
+<script>
+const events = [];
+let clicked = false;
+function show(event) {
+  if (event) events.push(event.type + ':' + event.target.id);
+  const plan = document.querySelector('input[name=plan]:checked');
+  document.title = JSON.stringify({
+    name: document.getElementById('name').value,
+    notes: document.getElementById('notes').value,
+    subscribe: document.getElementById('subscribe').checked,
+    plan: plan ? plan.value : '',
+    colour: document.getElementById('colour').value,
+    size: document.getElementById('size').value,
+    clicked: clicked,
+    events: events.slice(-6)
+  });
+}
+for (const type of ['input', 'change']) document.addEventListener(type, show, true);
+document.getElementById('go').addEventListener('click', () => { clicked = true; show(); });
+</script>
+</body></html>
+"""
+
+# A fresh profile that opens the page and nothing else: no first-run, privacy or
+# default-browser pages, no updates, no telemetry.
+PREFS = """
+user_pref("browser.aboutwelcome.enabled", false);
+user_pref("browser.shell.checkDefaultBrowser", false);
+user_pref("browser.startup.homepage_override.mstone", "ignore");
+user_pref("startup.homepage_welcome_url", "");
+user_pref("startup.homepage_welcome_url.additional", "");
+user_pref("datareporting.policy.dataSubmissionEnabled", false);
+user_pref("toolkit.telemetry.reportingpolicy.firstRun", false);
+user_pref("app.update.auto", false);
+user_pref("browser.tabs.warnOnClose", false);
+"""
+
+
+def x_titles():
+    """_NET_WM_NAME of every window in the window manager's _NET_CLIENT_LIST."""
+    listed = subprocess.run(["xprop", "-root", "_NET_CLIENT_LIST"], capture_output=True,
+                            text=True, timeout=10).stdout
+    titles = []
+    for word in listed.replace(",", " ").split():
+        if word.startswith("0x"):
+            name = subprocess.run(["xprop", "-id", word, "_NET_WM_NAME"], capture_output=True,
+                                  text=True, timeout=10).stdout
+            if "=" in name:
+                titles.append(json.loads(name.split("=", 1)[1].strip()))
+    return titles
+
+
+def page_state():
+    """What the page last put in its title, as the X server shows it; None before any event."""
+    for title in x_titles():
+        found = re.search(r"\{.*\}", title)
+        if found:
+            try:
+                return json.loads(found.group(0))
+            except json.JSONDecodeError:
+                continue
+    return None
+
+
+def page_shows(what, **fields):
+    """Waits until the page's state has FIELDS; returns the state last seen."""
+    def probe():
+        state = page_state()
+        return state if state and all(state.get(k) == v for k, v in fields.items()) else None
+    try:
+        return wait_for(what, probe)
+    except atspi_probe.ProbeError:
+        return page_state()
+
+
+def form_nodes(app):
+    snap, nodes = app.snapshot()
+    return snap, nodes
+
+
+def check_text(check, nodes):
+    name = one(nodes, "the Name input", role="entry", name="Name")
+    rc, env = cli("set-value", name["ref"], "Ada Lovelace")
+    details = error(env).get("details", {})
+    check.expect(rc != 0 and error(env).get("code") == "ACTION_NOT_SUPPORTED" and
+                 details.get("kind") == "toolkit_ignores_editable_text" and
+                 details.get("delivery") == "not_delivered",
+                 f"set-value without --headed is refused: Gecko ignores EditableText ({error(env)})")
+    check.expect(page_state() is None, "the page saw no input event from the refusal")
+
+    rc, env = cli("set-value", name["ref"], "Ada Lovelace", "--headed")
+    check.expect(rc == 0 and outcome(env) == "delivered_verified" and
+                 data(env).get("route") == "xtest:keyboard",
+                 f"set-value --headed is typed and verified ({outcome(env)}, {error(env)})")
+    state = page_shows("the page's Name value", name="Ada Lovelace")
+    check.expect(state is not None and state.get("name") == "Ada Lovelace" and
+                 "input:name" in state.get("events", []),
+                 f"the page sees the value and its input handler ran ({state})")
+
+    notes = one(nodes, "the Notes text area", role="entry", name="Notes")
+    rc, env = cli("type", notes["ref"], " and more, typed: / . - _ é", "--headed")
+    check.expect(rc == 0 and outcome(env) == "delivered_verified",
+                 f"type --headed appends and is verified ({outcome(env)}, {error(env)})")
+    state = page_shows("the page's Notes value", notes="old notes and more, typed: / . - _ é")
+    check.expect(state is not None and state.get("notes") == "old notes and more, typed: / . - _ é",
+                 f"the page sees the appended text ({state and state.get('notes')!r})")
+
+    rc, env = cli("set-value", name["ref"], "two\nlines", "--headed")
+    check.expect(rc != 0 and error(env).get("code") == "INVALID_ARGS" and
+                 error(env).get("details", {}).get("reason") == "control_key_in_single_line",
+                 f"a line break for a one-line input is refused, not typed as Enter ({error(env)})")
+
+
+def check_choices(check, nodes):
+    subscribe = one(nodes, "the Subscribe check box", role="check box", name="Subscribe")
+    rc, env = cli("toggle", subscribe["ref"])
+    check.expect(rc == 0 and outcome(env) == "delivered_verified",
+                 f"toggle of the check box is verified ({outcome(env)}, {error(env)})")
+    state = page_shows("the page's check box", subscribe=True)
+    check.expect(state is not None and state.get("subscribe") is True,
+                 f"the page sees the box checked ({state and state.get('subscribe')})")
+
+    beta = one(nodes, "the Beta radio button", role="radio button", name="Beta")
+    rc, env = cli("toggle", beta["ref"])
+    check.expect(rc == 0 and outcome(env) == "delivered_verified",
+                 f"toggle of a radio button is verified ({outcome(env)}, {error(env)})")
+    state = page_shows("the page's plan", plan="beta")
+    check.expect(state is not None and state.get("plan") == "beta", f"the page sees Beta ({state})")
+
+    large = one(nodes, "the Large list item", role="list item", name="Large")
+    rc, env = cli("select", large["ref"])
+    check.expect(rc == 0 and outcome(env) == "delivered_verified" and
+                 data(env).get("route") == "action:select",
+                 f"select of a list item takes its own action and is verified "
+                 f"({outcome(env)}, {data(env).get('route')}, {data(env).get('verification')}, {error(env)})")
+    state = page_shows("the page's size", size="Large")
+    check.expect(state is not None and state.get("size") == "Large",
+                 f"the page sees Large selected ({state and state.get('size')})")
+
+    go = one(nodes, "the Go button", role="push button", name="Go")
+    rc, env = cli("click", go["ref"])
+    check.expect(rc == 0, f"click on the button is delivered ({error(env)})")
+    state = page_shows("the page's click handler", clicked=True)
+    check.expect(state is not None and state.get("clicked") is True, "the page's click handler ran")
+
+
+def popup_of(nodes, colour):
+    """The menu of the <select>'s open list: a menu holding Green that is not the combo
+    box's own child (Gecko copies the options there; only the copies take a select)."""
+    own = set(colour.get("children_refs", []))
+    by_ref = {n["ref"]: n for n in nodes}
+    menus = [n for n in nodes if n["role"] == "menu" and n["ref"] not in own and
+             any(by_ref.get(c["ref"], {}).get("name") == "Green" for c in n.get("children", []))]
+    return menus[0] if len(menus) == 1 else None
+
+
+def check_select_list(check, app, nodes):
+    colour = one(nodes, "the Colour drop-down", role="combo box", name="Colour")
+    rc, env = cli("click", colour["ref"])
+    check.expect(rc == 0 and data(env).get("route") == "action:open",
+                 f"click opens the drop-down ({data(env).get('route')}, {error(env)})")
+
+    def opened():
+        # Snapshots with the list open leave Firefox running (it once crashed on them).
+        _, now = app.snapshot()
+        combo = one(now, "the Colour drop-down", role="combo box", name="Colour")
+        combo["children_refs"] = [c["ref"] for c in combo.get("children", [])]
+        popup = popup_of(now, combo)
+        return (now, popup) if popup else None
+    try:
+        open_nodes, popup = wait_for("the drop-down's list", opened)
+    except atspi_probe.ProbeError:
+        open_nodes, popup = [], None
+    check.expect(popup is not None, "the open list appears as a menu of its own")
+    check.expect(app.alive() and app.window() is not None,
+                 "Firefox is alive, its window listed, after snapshots with the list open")
+    if popup is None:
+        return
+    green = [c for c in popup["children"] if c["name"] == "Green"][0]
+    rc, env = cli("select", green["ref"])
+    check.expect(rc != 0 and error(env).get("code") == "AMBIGUOUS_TARGET",
+                 f"Green is a twin of the combo box's own option: refused ({error(env).get('code')})")
+    rc, env = cli("select", green["ref"], "--within", popup["ref"])
+    check.expect(rc == 0 and outcome(env) == "delivered_verified" and data(env).get("route") == "action:click",
+                 f"select --within the open list clicks the copy and is verified "
+                 f"({outcome(env)}, {data(env).get('route')}, {data(env).get('verification')}, {error(env)})")
+    state = page_shows("the page's colour", colour="Green")
+    check.expect(state is not None and state.get("colour") == "Green",
+                 f"the page sees Green ({state and state.get('colour')})")
+
+
+def check_text_values(check, nodes):
+    with_replacement = [n for n in nodes
+                        if OBJECT_REPLACEMENT in (n.get("value") or "") + (n.get("name") or "")]
+    check.expect(not with_replacement,
+                 f"no name or value holds U+FFFC ({[(n['role'], n.get('value')) for n in with_replacement[:3]]})")
+    paragraphs = [n for n in nodes if n["role"] == "paragraph" and "terms" in (n.get("value") or "")]
+    check.expect(len(paragraphs) == 1 and paragraphs[0]["value"] == "Read the terms first.",
+                 f"a paragraph's value reads its link's text in place "
+                 f"({[p.get('value') for p in paragraphs]})")
+
+
+def main():
+    check = Checker("gecko")
+    daemon = Daemon()
+    daemon.start()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            page = os.path.join(tmp, "form.html")
+            with open(page, "w", encoding="utf-8") as f:
+                f.write(PAGE)
+            profile = os.path.join(tmp, "profile")
+            os.mkdir(profile)
+            with open(os.path.join(profile, "user.js"), "w", encoding="utf-8") as f:
+                f.write(PREFS)
+            rc, env = cli("settings", "set", "physical_input", "true")
+            check.expect(rc == 0, f"physical input is allowed for --headed ({error(env)})")
+            argv = ["firefox-esr", "--no-remote", "--profile", profile, "file://" + page]
+            with RealApp(APP, argv) as app:
+                wait_for("the page's title", lambda: any("form start" in t for t in x_titles()),
+                         timeout=30)
+                wait_for("the form in the snapshot", lambda: any(
+                    n["role"] == "entry" and n["name"] == "Name" for n in form_nodes(app)[1]),
+                    timeout=30)
+                snap, nodes = form_nodes(app)
+                refs = [n["ref"] for n in nodes]
+                check.expect(len(refs) == len(set(refs)), f"every ref is unique ({snap['node_count']} nodes)")
+                check_text_values(check, nodes)
+                check_text(check, nodes)
+                check_choices(check, nodes)
+                check_select_list(check, app, nodes)
+                check_stopped_app(check, app)
+    finally:
+        daemon.stop()
+    return check.summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
