@@ -13,10 +13,7 @@ of an open <select> take their own actions; a snapshot with the <select>'s list 
 leaves Firefox running; text values hold no U+FFFC; a stopped Firefox answers
 APP_UNRESPONSIVE. Runs inside scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
 
-import json
 import os
-import re
-import subprocess
 import sys
 import tempfile
 
@@ -24,45 +21,10 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from real_app import RealApp, check_stopped_app, atspi_probe, cli, data, error, one, outcome, wait_for, Daemon  # noqa: E402
 from checks import Checker  # noqa: E402
+from web_page import PAGE, page_shows, page_state, x_titles  # noqa: E402
 
 APP = "Firefox"
 OBJECT_REPLACEMENT = "\ufffc"
-
-PAGE = """<!doctype html>
-<html><head><meta charset="utf-8"><title>form start</title></head>
-<body>
-<h1>Order form</h1>
-<p>Read the <a href="#terms">terms</a> first.</p>
-<label>Name <input id="name" type="text" value="old"></label>
-<label>Notes <textarea id="notes">old notes</textarea></label>
-<label><input id="subscribe" type="checkbox"> Subscribe</label>
-<label><input id="alpha" type="radio" name="plan" value="alpha"> Alpha</label>
-<label><input id="beta" type="radio" name="plan" value="beta"> Beta</label>
-<label>Colour <select id="colour"><option>Red</option><option>Green</option><option>Blue</option></select></label>
-<label>Size <select id="size" size="3"><option>Small</option><option>Medium</option><option>Large</option></select></label>
-<button id="go" type="button">Go</button>
-<script>
-const events = [];
-let clicked = false;
-function show(event) {
-  if (event) events.push(event.type + ':' + event.target.id);
-  const plan = document.querySelector('input[name=plan]:checked');
-  document.title = JSON.stringify({
-    name: document.getElementById('name').value,
-    notes: document.getElementById('notes').value,
-    subscribe: document.getElementById('subscribe').checked,
-    plan: plan ? plan.value : '',
-    colour: document.getElementById('colour').value,
-    size: document.getElementById('size').value,
-    clicked: clicked,
-    events: events.slice(-6)
-  });
-}
-for (const type of ['input', 'change']) document.addEventListener(type, show, true);
-document.getElementById('go').addEventListener('click', () => { clicked = true; show(); });
-</script>
-</body></html>
-"""
 
 # A fresh profile that opens the page and nothing else: no first-run, privacy or
 # default-browser pages, no updates, no telemetry.
@@ -77,43 +39,6 @@ user_pref("toolkit.telemetry.reportingpolicy.firstRun", false);
 user_pref("app.update.auto", false);
 user_pref("browser.tabs.warnOnClose", false);
 """
-
-
-def x_titles():
-    """_NET_WM_NAME of every window in the window manager's _NET_CLIENT_LIST."""
-    listed = subprocess.run(["xprop", "-root", "_NET_CLIENT_LIST"], capture_output=True,
-                            text=True, timeout=10).stdout
-    titles = []
-    for word in listed.replace(",", " ").split():
-        if word.startswith("0x"):
-            name = subprocess.run(["xprop", "-id", word, "_NET_WM_NAME"], capture_output=True,
-                                  text=True, timeout=10).stdout
-            if "=" in name:
-                titles.append(json.loads(name.split("=", 1)[1].strip()))
-    return titles
-
-
-def page_state():
-    """What the page last put in its title, as the X server shows it; None before any event."""
-    for title in x_titles():
-        found = re.search(r"\{.*\}", title)
-        if found:
-            try:
-                return json.loads(found.group(0))
-            except json.JSONDecodeError:
-                continue
-    return None
-
-
-def page_shows(what, **fields):
-    """Waits until the page's state has FIELDS; returns the state last seen."""
-    def probe():
-        state = page_state()
-        return state if state and all(state.get(k) == v for k, v in fields.items()) else None
-    try:
-        return wait_for(what, probe)
-    except atspi_probe.ProbeError:
-        return page_state()
 
 
 def form_nodes(app):

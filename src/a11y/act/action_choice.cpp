@@ -129,13 +129,29 @@ bool is_editable_text(const ElementFacts& element) {
          has_state(element.states, ATSPI_STATE_EDITABLE);
 }
 
+constexpr const char* kTypeItInstead =
+    "with the setting physical_input on, repeat with --headed: the text is then typed through "
+    "the keyboard and read back";
+
 Result<ChosenRoute> edit_text(ActionKind kind, Route route, const RouteRules& rules) {
   if (rules.editable_text) return via(route);
   return make_error(ErrorCode::kActionNotSupported,
                     "the app's toolkit accepts text set through accessibility and ignores it",
                     {{"kind", "toolkit_ignores_editable_text"}, {"method", std::string(method_name(kind))}},
-                    "with the setting physical_input on, repeat with --headed: the text is then "
-                    "typed through the keyboard and read back");
+                    kTypeItInstead);
+}
+
+// Editable text without the EditableText interface (Chromium's web inputs): only the
+// keyboard can change it.
+bool is_editable_without_interface(const ElementFacts& element) {
+  return (element.interfaces & kInterfaceText) && !(element.interfaces & kInterfaceEditableText) &&
+         has_state(element.states, ATSPI_STATE_EDITABLE);
+}
+
+Error needs_the_keyboard(ActionKind kind) {
+  return make_error(ErrorCode::kActionNotSupported,
+                    "the element is editable but offers no EditableText to change its text through",
+                    {{"kind", "no_editable_text"}, {"method", std::string(method_name(kind))}}, kTypeItInstead);
 }
 
 }  // namespace
@@ -197,9 +213,11 @@ Result<ChosenRoute> choose_route(ActionKind kind, const ElementFacts& element,
         return via(Route::kSetNumber);
       }
       if (is_editable_text(element)) return edit_text(kind, Route::kSetText, rules);
+      if (is_editable_without_interface(element)) return needs_the_keyboard(kind);
       return unsupported(kind, element, "it has neither a settable Value nor editable text");
     case ActionKind::kType:
       if (is_editable_text(element)) return edit_text(kind, Route::kInsertText, rules);
+      if (is_editable_without_interface(element)) return needs_the_keyboard(kind);
       return unsupported(kind, element, "it has no editable text");
   }
   return unsupported(kind, element, "unknown action");

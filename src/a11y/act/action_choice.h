@@ -20,7 +20,9 @@
 //             option in an open <select>'s list)
 //   focus     Component.GrabFocus on a focusable Component
 //   set-value Value (CurrentValue) where the element has Value and is not a progress or
-//             level bar; else EditableText.SetTextContents on editable text
+//             level bar; else EditableText.SetTextContents on editable text (editable
+//             text without the interface, as Chromium's web inputs: refused, kind
+//             "no_editable_text", pointing to --headed)
 //   type      EditableText.InsertText at the caret, on editable text
 //   action    the named action: exact name first, else the only case-insensitive match
 #pragma once

@@ -267,6 +267,12 @@ TEST(ActionChoice, RoutesTheToolkitIgnoresAreNeverChosen) {
        Route::kSetNumber, ""},
       {"read-only text: no route at all", ActionKind::kSetValue, element(ATSPI_ROLE_ENTRY, {}, 0, text),
        kNone, kNone, std::nullopt, "no_semantic_route"},
+      {"editable without EditableText (Chromium)", ActionKind::kSetValue,
+       element(ATSPI_ROLE_ENTRY, {"activate"}, editable, kInterfaceText | kInterfaceComponent), kNone, kNone,
+       std::nullopt, "no_editable_text"},
+      {"type: editable without EditableText", ActionKind::kType,
+       element(ATSPI_ROLE_ENTRY, {"activate"}, editable, kInterfaceText | kInterfaceComponent), kNone, kNone,
+       std::nullopt, "no_editable_text"},
   };
   for (const Case& c : cases) {
     auto route = choose_route(c.kind, c.facts, c.parent, c.grandparent, {}, gecko);

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Chromium's web content observed and acted on, judged by what the page saw.
+
+The same form as the Gecko check (web_page.py): every input and change event copies the
+form's state into the page's title, read from the X server. Chromium's web inputs have no
+EditableText, so set-value without --headed is refused with nothing sent, and with
+--headed the text is typed through the keyboard and read back; check boxes and radio
+buttons take their "check" action, list items and <select> options their container's
+Selection, which the page sees; a snapshot with the <select>'s list open leaves Chromium
+running; text values hold no U+FFFC; a stopped Chromium answers APP_UNRESPONSIVE.
+Runs inside scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
+
+import os
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from real_app import RealApp, check_stopped_app, atspi_probe, cli, data, error, one, outcome, wait_for, Daemon  # noqa: E402
+from checks import Checker  # noqa: E402
+from web_page import PAGE, page_shows, page_state, x_titles  # noqa: E402
+
+APP = "Chromium"
+OBJECT_REPLACEMENT = "\ufffc"
+
+
+class Browser(RealApp):
+    """Chromium lists helper windows (untitled, no X11 window) beside the browser window:
+    reads go to the one window the X server shows."""
+
+    def window(self):
+        rc, env = cli("windows", "--app", self.app_name)
+        windows = data(env).get("windows", []) if rc == 0 else []
+        shown = [w for w in windows if w.get("x11_window")]
+        return shown[0] if len(shown) == 1 else None
+
+    def snapshot(self, *args):
+        window = self.window()
+        if window is None:
+            raise atspi_probe.ProbeError("no single browser window")
+        return super().snapshot("--window", window["id"], *args)
+
+
+def check_text(check, nodes):
+    name = one(nodes, "the Name input", role="entry", name="Name")
+    rc, env = cli("set-value", name["ref"], "Ada Lovelace")
+    details = error(env).get("details", {})
+    check.expect(rc != 0 and error(env).get("code") == "ACTION_NOT_SUPPORTED" and
+                 details.get("kind") == "no_editable_text" and details.get("delivery") == "not_delivered",
+                 f"set-value without --headed is refused: no EditableText ({error(env)})")
+    check.expect(page_state() is None, "the page saw no input event from the refusal")
+
+    rc, env = cli("set-value", name["ref"], "Ada Lovelace", "--headed")
+    check.expect(rc == 0 and outcome(env) == "delivered_verified" and
+                 data(env).get("route") == "xtest:keyboard",
+                 f"set-value --headed is typed and verified ({outcome(env)}, {error(env)})")
+    state = page_shows("the page's Name value", name="Ada Lovelace")
+    check.expect(state is not None and state.get("name") == "Ada Lovelace" and
+                 "input:name" in state.get("events", []),
+                 f"the page sees the value and its input handler ran ({state})")
+
+    notes = one(nodes, "the Notes text area", role="entry", name="Notes")
+    rc, env = cli("type", notes["ref"], " and more / . - _ é", "--headed")
+    check.expect(rc == 0 and outcome(env) == "delivered_verified",
+                 f"type --headed appends and is verified ({outcome(env)}, {error(env)})")
+    state = page_shows("the page's Notes value", notes="old notes and more / . - _ é")
+    check.expect(state is not None and state.get("notes") == "old notes and more / . - _ é",
+                 f"the page sees the appended text ({state and state.get('notes')!r})")
+
+
+def check_choices(check, nodes):
+    for role, label, field, value in (("check box", "Subscribe", "subscribe", True),
+                                      ("radio button", "Beta", "plan", "beta")):
+        element = one(nodes, label, role=role, name=label)
+        rc, env = cli("toggle", element["ref"])
+        check.expect(rc == 0 and outcome(env) == "delivered_verified",
+                     f"toggle of {label} is verified ({outcome(env)}, {error(env)})")
+        state = page_shows(f"the page's {field}", **{field: value})
+        check.expect(state is not None and state.get(field) == value,
+                     f"the page sees {label} ({state and state.get(field)})")
+
+    for role, label, field in (("list item", "Large", "size"), ("menu item", "Green", "colour")):
+        element = one(nodes, label, role=role, name=label)
+        rc, env = cli("select", element["ref"])
+        check.expect(rc == 0 and outcome(env) == "delivered_verified",
+                     f"select of {label} is verified ({outcome(env)}, {data(env).get('route')}, {error(env)})")
+        state = page_shows(f"the page's {field}", **{field: label})
+        check.expect(state is not None and state.get(field) == label,
+                     f"the page sees {label} selected ({state and state.get(field)})")
+
+    go = one(nodes, "the Go button", role="push button", name="Go")
+    rc, env = cli("click", go["ref"])
+    check.expect(rc == 0, f"click on the button is delivered ({error(env)})")
+    state = page_shows("the page's click handler", clicked=True)
+    check.expect(state is not None and state.get("clicked") is True, "the page's click handler ran")
+
+
+def check_open_list(check, app, nodes):
+    colour = one(nodes, "the Colour drop-down", role="combo box", name="Colour")
+    rc, env = cli("click", colour["ref"])
+    check.expect(rc == 0 and data(env).get("route") == "action:open",
+                 f"click opens the drop-down ({data(env).get('route')}, {error(env)})")
+    for _ in range(3):
+        snap, _nodes = app.snapshot()
+    check.expect(app.alive() and app.window() is not None,
+                 "Chromium is alive, its window listed, after snapshots with the list open")
+    cli("press", "Escape", "--app", APP, "--window", app.window()["id"], "--headed")
+
+
+def main():
+    check = Checker("chromium")
+    daemon = Daemon()
+    daemon.start()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            page = os.path.join(tmp, "form.html")
+            with open(page, "w", encoding="utf-8") as f:
+                f.write(PAGE)
+            rc, env = cli("settings", "set", "physical_input", "true")
+            check.expect(rc == 0, f"physical input is allowed for --headed ({error(env)})")
+            # --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
+            argv = ["chromium", "--no-sandbox", "--force-renderer-accessibility",
+                    "--user-data-dir=" + os.path.join(tmp, "profile"), "--no-first-run",
+                    "--no-default-browser-check", "--disable-gpu", "file://" + page]
+            with Browser(APP, argv) as app:
+                wait_for("the page's title", lambda: any("form start" in t for t in x_titles()),
+                         timeout=30)
+                wait_for("the form in the snapshot", lambda: any(
+                    n["role"] == "entry" and n["name"] == "Name" for n in app.snapshot()[1]),
+                    timeout=30)
+                snap, nodes = app.snapshot()
+                refs = [n["ref"] for n in nodes]
+                check.expect(len(refs) == len(set(refs)), f"every ref is unique ({snap['node_count']} nodes)")
+                with_replacement = [n for n in nodes if OBJECT_REPLACEMENT in (n.get("value") or "")]
+                check.expect(not with_replacement, f"no value holds U+FFFC ({len(with_replacement)})")
+                check_text(check, nodes)
+                check_choices(check, nodes)
+                check_open_list(check, app, nodes)
+                check_stopped_app(check, app, "--window", app.window()["id"])
+    finally:
+        daemon.stop()
+    return check.summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

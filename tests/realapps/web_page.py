@@ -1,0 +1,84 @@
+"""The web form both browser checks drive, and how they read what the page saw.
+
+The page copies its form's state into document.title on every input and change event
+(and on the button's click); the browser shows that title as its X11 window's
+_NET_WM_NAME, which is read here with xprop: the effects are judged from outside the tool
+and outside the accessibility tree."""
+
+import json
+import re
+import subprocess
+
+from real_app import atspi_probe, wait_for
+
+PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>form start</title></head>
+<body>
+<h1>Order form</h1>
+<p>Read the <a href="#terms">terms</a> first.</p>
+<label>Name <input id="name" type="text" value="old"></label>
+<label>Notes <textarea id="notes">old notes</textarea></label>
+<label><input id="subscribe" type="checkbox"> Subscribe</label>
+<label><input id="alpha" type="radio" name="plan" value="alpha"> Alpha</label>
+<label><input id="beta" type="radio" name="plan" value="beta"> Beta</label>
+<label>Colour <select id="colour"><option>Red</option><option>Green</option><option>Blue</option></select></label>
+<label>Size <select id="size" size="3"><option>Small</option><option>Medium</option><option>Large</option></select></label>
+<button id="go" type="button">Go</button>
+<script>
+const events = [];
+let clicked = false;
+function show(event) {
+  if (event) events.push(event.type + ':' + event.target.id);
+  const plan = document.querySelector('input[name=plan]:checked');
+  document.title = JSON.stringify({
+    name: document.getElementById('name').value,
+    notes: document.getElementById('notes').value,
+    subscribe: document.getElementById('subscribe').checked,
+    plan: plan ? plan.value : '',
+    colour: document.getElementById('colour').value,
+    size: document.getElementById('size').value,
+    clicked: clicked,
+    events: events.slice(-6)
+  });
+}
+for (const type of ['input', 'change']) document.addEventListener(type, show, true);
+document.getElementById('go').addEventListener('click', () => { clicked = true; show(); });
+</script>
+</body></html>
+"""
+
+def x_titles():
+    """_NET_WM_NAME of every window in the window manager's _NET_CLIENT_LIST."""
+    listed = subprocess.run(["xprop", "-root", "_NET_CLIENT_LIST"], capture_output=True,
+                            text=True, timeout=10).stdout
+    titles = []
+    for word in listed.replace(",", " ").split():
+        if word.startswith("0x"):
+            name = subprocess.run(["xprop", "-id", word, "_NET_WM_NAME"], capture_output=True,
+                                  text=True, timeout=10).stdout
+            if "=" in name:
+                titles.append(json.loads(name.split("=", 1)[1].strip()))
+    return titles
+
+
+def page_state():
+    """What the page last put in its title, as the X server shows it; None before any event."""
+    for title in x_titles():
+        found = re.search(r"\{.*\}", title)
+        if found:
+            try:
+                return json.loads(found.group(0))
+            except json.JSONDecodeError:
+                continue
+    return None
+
+
+def page_shows(what, **fields):
+    """Waits until the page's state has FIELDS; returns the state last seen."""
+    def probe():
+        state = page_state()
+        return state if state and all(state.get(k) == v for k, v in fields.items()) else None
+    try:
+        return wait_for(what, probe)
+    except atspi_probe.ProbeError:
+        return page_state()
