@@ -86,15 +86,18 @@ class RealApp:
         return atspi_probe.wait_for_app(bus, self.app_name)[0]
 
 
-def check_stopped_app(check, app, *window_args):
+def check_stopped_app(check, app, *window_args, whole_group=False):
     """A stopped app (SIGSTOP) answers APP_UNRESPONSIVE within the deadline, answers again
-    once it runs (SIGCONT), and is alive after."""
-    os.kill(app.process.pid, signal.SIGSTOP)
+    once it runs (SIGCONT), and is alive after. whole_group: stop every process the app
+    started, for apps whose command is a wrapper of the process on the bus (soffice)."""
+    stop = (lambda sig: os.killpg(app.process.pid, sig)) if whole_group else \
+        (lambda sig: os.kill(app.process.pid, sig))
+    stop(signal.SIGSTOP)
     started = time.monotonic()
     rc, env = cli("snapshot", "--app", app.app_name, *window_args,
                   "--timeout", str(UNRESPONSIVE_TIMEOUT_MS))
     took = time.monotonic() - started
-    os.kill(app.process.pid, signal.SIGCONT)
+    stop(signal.SIGCONT)
     check.expect(rc != 0 and error(env).get("code") == "APP_UNRESPONSIVE",
                  f"a stopped {app.app_name} answers APP_UNRESPONSIVE ({error(env).get('code')})")
     check.expect(took < UNRESPONSIVE_BOUND_S, f"within the deadline ({took:.1f} s)")

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""LibreOffice Writer (VCL's GTK 3 plugin) observed and acted on, judged by the file it saves.
+
+Writer opens a flat ODF document (one XML file, saved without a format question); the
+check snapshots its window (nearly 2,000 nodes, the menus' twins marked), sets and types
+the paragraph's text (verified by read-back), activates File > Save by its ref within the
+root pane (Writer lists two menu bars, so "Save" is a twin), and reads
+the text from the file Writer wrote. `apps` names the desktop entry although the app is
+called "soffice" on the bus. A stopped Writer (SIGSTOP) answers APP_UNRESPONSIVE.
+Runs inside scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
+
+import os
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from real_app import RealApp, check_stopped_app, atspi_probe, cli, data, error, one, outcome, wait_for, Daemon  # noqa: E402
+from checks import Checker  # noqa: E402
+
+APP = "soffice"
+DOCUMENT = """<?xml version="1.0" encoding="UTF-8"?>
+<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+ xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.3"
+ office:mimetype="application/vnd.oasis.opendocument.text">
+ <office:body><office:text><text:p>original</text:p></office:text></office:body>
+</office:document>
+"""
+WRITTEN = "written by companyOS and typed"
+
+
+def read_file(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def check_writer(check, tmp):
+    path = os.path.join(tmp, "notes.fodt")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(DOCUMENT)
+    argv = ["soffice", "--writer", "--norestore", "--nologo", "--nodefault",
+            "-env:UserInstallation=file://" + os.path.join(tmp, "profile"), path]
+    with RealApp(APP, argv, env={"SAL_USE_VCLPLUGIN": "gtk3"}) as app:
+        def desktop_entry():
+            rc, env = cli("apps")
+            return {a["name"]: a.get("desktop_entry") for a in data(env).get("apps", [])}.get(APP)
+        # Writer's window takes its WM_CLASS (libreoffice-writer) once the document is in.
+        try:
+            entry = wait_for("Writer's desktop entry", desktop_entry)
+        except atspi_probe.ProbeError:
+            entry = desktop_entry()
+        check.expect(entry is not None and entry.startswith("libreoffice"),
+                     f"apps names Writer's desktop entry although it is called soffice ({entry})")
+
+        def paragraph():
+            snap, nodes = app.snapshot()
+            found = [n for n in nodes if n["role"] == "paragraph" and n.get("value") == "original"]
+            return (snap, nodes, found[0]) if len(found) == 1 else None
+        snap, nodes, para = wait_for("the document's paragraph", paragraph, timeout=30)
+        check.expect(snap["node_count"] > 1000, f"snapshot reads the whole window ({snap['node_count']} nodes)")
+        refs = [n["ref"] for n in nodes]
+        check.expect(len(refs) == len(set(refs)), "every ref is unique")
+        check.expect(any(n.get("twin") for n in nodes), "the menus' repeated items are marked twins")
+
+        rc, env = cli("set-value", para["ref"], "written by companyOS")
+        check.expect(rc == 0 and outcome(env) == "delivered_verified",
+                     f"set-value on the paragraph is verified ({outcome(env)}, {error(env)})")
+        rc, env = cli("type", para["ref"], " and typed")
+        check.expect(rc == 0 and outcome(env) == "delivered_verified",
+                     f"type into the paragraph is verified ({outcome(env)}, {error(env)})")
+
+        # Writer lists two menu bars (GTK's and VCL's own, under the root pane), so "Save"
+        # is a twin: the root pane names the one meant.
+        pane = one(nodes, "the root pane", role="root pane")
+        save = []
+
+        def find_save(node):
+            for child in node.get("children", []):
+                if child["role"] == "menu item" and child["name"] == "Save":
+                    save.append(child)
+                find_save(child)
+        find_save(pane)
+        check.expect(len(save) == 1 and save[0].get("twin"), "File > Save in the root pane is one of twins")
+        rc, env = cli("click", save[0]["ref"])
+        check.expect(rc != 0 and error(env).get("code") == "AMBIGUOUS_TARGET",
+                     f"a click on a twin alone is refused ({error(env).get('code')})")
+        rc, env = cli("click", save[0]["ref"], "--within", pane["ref"])
+        check.expect(rc == 0, f"click on Save --within the root pane is delivered ({error(env)})")
+        try:
+            saved = wait_for("the saved file", lambda: WRITTEN in read_file(path))
+        except atspi_probe.ProbeError:
+            saved = False
+        check.expect(bool(saved), "the file Writer saved holds the text")
+        check.expect(app.alive(), "Writer is alive after the save")
+        # /usr/bin/soffice is a wrapper: the process on the bus is its child soffice.bin.
+        check_stopped_app(check, app, whole_group=True)
+
+
+def main():
+    check = Checker("libreoffice")
+    daemon = Daemon()
+    daemon.start()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            check_writer(check, tmp)
+    finally:
+        daemon.stop()
+    return check.summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
