@@ -18,6 +18,15 @@ struct RefTarget {
   friend bool operator==(const RefTarget&, const RefTarget&) = default;
 };
 
+// A scope named by what it is rather than by a ref (an automation step outlives every
+// snapshot): the one element of the window with this role, name and (if given) id.
+struct ScopeSelector {
+  std::uint32_t role = 0;
+  std::string name;
+  std::optional<std::string> accessible_id;
+  friend bool operator==(const ScopeSelector&, const ScopeSelector&) = default;
+};
+
 // Every given field must match exactly (case-sensitive; app names case-insensitively).
 struct Selector {
   std::string app;
@@ -27,6 +36,8 @@ struct Selector {
   std::optional<std::string> window_id;  // else every window of the app (or by title)
   std::optional<std::string> title;
   std::optional<std::string> within = std::nullopt;  // as RefTarget's
+  // Or a scope by identity; never together with within.
+  std::optional<ScopeSelector> within_element = std::nullopt;
   friend bool operator==(const Selector&, const Selector&) = default;
 };
 

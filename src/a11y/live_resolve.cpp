@@ -237,12 +237,49 @@ Result<std::size_t> resolve_scope(Observer& observer, const std::shared_ptr<Snap
   return scopes.front().index;
 }
 
-// Keeps the candidates under the scope WITHIN, when one is given.
+// The one node of the live TREE that SCOPE describes, under the same rules as a scope ref:
+// none is ELEMENT_NOT_FOUND (scope_absent), several AMBIGUOUS_TARGET (scope_not_unique).
+Result<std::size_t> resolve_scope_selector(Observer& observer, const std::shared_ptr<Snapshot>& tree,
+                                           const WindowInfo& window, const ScopeSelector& scope,
+                                           Deadline deadline) {
+  std::vector<Candidate> scopes;
+  for (std::size_t i = 0; i < tree->nodes.size(); ++i) {
+    if (tree->nodes[i].role == scope.role && tree->nodes[i].name == scope.name) scopes.push_back({tree, i});
+  }
+  nlohmann::json asked = {{"role", role_name(scope.role)}, {"name", scope.name}};
+  if (scope.accessible_id) {
+    asked["id"] = *scope.accessible_id;
+    if (auto read = read_candidate_fields(observer, window, scopes, false, deadline); !read) {
+      return std::move(read).take_error();
+    }
+    std::erase_if(scopes, [&](const Candidate& candidate) {
+      return candidate.node().accessible_id_known && candidate.node().accessible_id != *scope.accessible_id;
+    });
+  }
+  if (scopes.empty()) {
+    return make_error(ErrorCode::kElementNotFound, "no element of the window matches the scope",
+                      {{"kind", "scope_absent"}, {"within", asked}},
+                      "check the scope's role and name in a snapshot of the window");
+  }
+  if (scopes.size() > 1) {
+    auto error = not_unique(std::to_string(scopes.size()) + " elements of the window match the scope",
+                            {{"within", asked}}, scopes);
+    error.details["kind"] = "scope_not_unique";
+    error.suggestion = "scope by an ancestor that is unique in the window";
+    return error;
+  }
+  return scopes.front().index;
+}
+
+// Keeps the candidates under the scope (a ref WITHIN, or the element SCOPE describes),
+// when one is given.
 Status keep_within(Observer& observer, const std::optional<std::string>& within,
                    const std::shared_ptr<Snapshot>& tree, const WindowInfo& window,
-                   std::vector<Candidate>& candidates, Deadline deadline) {
-  if (!within) return ok_status();
-  auto scope = resolve_scope(observer, tree, window, *within, deadline);
+                   std::vector<Candidate>& candidates, Deadline deadline,
+                   const std::optional<ScopeSelector>& scope_selector = std::nullopt) {
+  if (!within && !scope_selector) return ok_status();
+  auto scope = within ? resolve_scope(observer, tree, window, *within, deadline)
+                      : resolve_scope_selector(observer, tree, window, *scope_selector, deadline);
   if (!scope) return std::move(scope).take_error();
   std::erase_if(candidates, [&](const Candidate& candidate) {
     return !lies_under(*candidate.tree, candidate.index, *scope);
@@ -355,6 +392,7 @@ Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector
     if (!scope) return std::move(scope).take_error();
     scope_window = scope->snapshot->window.id;
   }
+  std::optional<Error> scope_missing;  // a scope by identity absent from a window
   for (const WindowInfo& window : *windows) {
     if (scope_window && window.id != *scope_window) continue;
     auto tree = read_structure(observer, window, deadline, {});
@@ -373,9 +411,15 @@ Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector
         near_names.push_back(node.name);
       }
     }
-    if (auto scoped = keep_within(observer, selector.within, *tree, window, found, deadline);
+    if (auto scoped = keep_within(observer, selector.within, *tree, window, found, deadline,
+                                  selector.within_element);
         !scoped) {
       if (scoped.error().code == ErrorCode::kWindowNotFound) continue;
+      // A scope by identity may be in another of the app's windows.
+      if (scoped.error().code == ErrorCode::kElementNotFound) {
+        scope_missing = std::move(scoped).take_error();
+        continue;
+      }
       return std::move(scoped).take_error();
     }
     if (selector.accessible_id) {
@@ -397,7 +441,12 @@ Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector
                           {"name", selector.name}};
   if (selector.accessible_id) asked["id"] = *selector.accessible_id;
   if (selector.within) asked["within"] = *selector.within;
+  if (selector.within_element) {
+    asked["within"] = {{"role", role_name(selector.within_element->role)}, {"name", selector.within_element->name}};
+    if (selector.within_element->accessible_id) asked["within"]["id"] = *selector.within_element->accessible_id;
+  }
   if (candidates.empty()) {
+    if (scope_missing) return std::move(*scope_missing);
     if (!near_names.empty()) {
       // The name must be given exactly (an action acts on exactly what it was told to),
       // but a name the toolkit pads (GTK 3 menu items: "Open...      ") is said.

@@ -185,6 +185,11 @@ void for_each_step(const Definition& definition,
 nlohmann::json to_json(const ElementSelector& selector) {
   nlohmann::json out{{"role", selector.role}, {"name", selector.name}};
   put_optional(out, "id", selector.id);
+  if (selector.within) {
+    nlohmann::json within{{"role", selector.within->role}, {"name", selector.within->name}};
+    put_optional(within, "id", selector.within->id);
+    out["within"] = std::move(within);
+  }
   return out;
 }
 

@@ -25,10 +25,21 @@ inline constexpr int kDefaultCheckTimeoutSeconds = 10;
 
 // An element named by its identity within the app's windows, resolved live at every run.
 // Refs (@s1a:e12) are refused in definitions: they belong to one snapshot.
+// within: an ancestor, named the same way, that must be the only one of its kind in the
+// window; the element must then be the only one of its kind under it (for twins such as
+// LibreOffice's two menu bars' "Save"). Only steps that act (click, set_value) take one.
+struct ElementScope {
+  std::string role;
+  std::string name;
+  std::optional<std::string> id;
+  friend bool operator==(const ElementScope&, const ElementScope&) = default;
+};
+
 struct ElementSelector {
   std::string role;               // as snapshots print it: "push button", "text"
   std::string name;               // exact; "" only together with id
   std::optional<std::string> id;  // the accessible id
+  std::optional<ElementScope> within = std::nullopt;
   friend bool operator==(const ElementSelector&, const ElementSelector&) = default;
 };
 

@@ -26,7 +26,10 @@ Result<a11y::Selector> to_selector(const std::string& app, const std::optional<s
                                    const ElementSelector& target);
 
 // Errors as Observer::find gives them (APP_NOT_FOUND, WINDOW_NOT_FOUND, POLICY_DENIED,
-// APP_UNRESPONSIVE, BUS_UNAVAILABLE); zero or several matches are not errors here.
+// APP_UNRESPONSIVE, BUS_UNAVAILABLE); zero or several matches are not errors here. With a
+// scope (target.within), only matches under it count; a scope found nowhere is
+// ELEMENT_NOT_FOUND (scope_absent), one found twice in a window AMBIGUOUS_TARGET
+// (scope_not_unique).
 Result<ElementProbe> probe_element(a11y::Observer& observer, const std::string& app,
                                    const std::optional<std::string>& window,
                                    const ElementSelector& target, Deadline deadline);

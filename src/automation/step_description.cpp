@@ -12,6 +12,11 @@ std::string selector_text(const ElementSelector& target, const std::string& app,
   std::string text = target.role;
   if (!target.name.empty()) text += " " + quoted(target.name);
   if (target.id) text += " (id " + quoted(*target.id) + ")";
+  if (target.within) {
+    text += " within " + target.within->role;
+    if (!target.within->name.empty()) text += " " + quoted(target.within->name);
+    if (target.within->id) text += " (id " + quoted(*target.within->id) + ")";
+  }
   text += " in " + app;
   if (window) text += " window " + quoted(*window);
   return text;

@@ -29,7 +29,8 @@ constexpr std::string_view kDefinitionFields[] = {
     "historyLimit", "preconditions", "actions",  "postActions"};
 constexpr std::string_view kCommandLineFields[] = {"executable", "argv", "cwd", "timeoutSeconds",
                                                    "env"};
-constexpr std::string_view kTargetFields[] = {"role", "name", "id"};
+constexpr std::string_view kTargetFields[] = {"role", "name", "id", "within"};
+constexpr std::string_view kScopeFields[] = {"role", "name", "id"};
 // In the order of ElementExpectation and FileExpectation.
 constexpr std::string_view kElementExpectationFields[] = {"state", "value", "text"};
 constexpr std::string_view kFileExpectationFields[] = {"equals", "contains", "sha256"};
@@ -283,7 +284,7 @@ class DefinitionValidator {
         ClickStep step;
         step.app = read_app(reader);
         step.window = read_window(reader);
-        step.target = read_target(reader, false);
+        step.target = read_target(reader, false, true);
         return step;
       }
       case StepType::kSetValue: {
@@ -291,7 +292,7 @@ class DefinitionValidator {
         SetValueStep step;
         step.app = read_app(reader);
         step.window = read_window(reader);
-        step.target = read_target(reader, true);
+        step.target = read_target(reader, true, true);
         step.value = reader.required_string("value").value_or("");
         return step;
       }
@@ -551,9 +552,55 @@ class DefinitionValidator {
     return read_window_title(reader, "window");
   }
 
+  // role, name and id of a target or its scope, under the same rules.
+  template <typename Named>
+  void read_identity(ObjectReader& reader, Named& named, bool touches_value) {
+    if (auto role = reader.required_string("role")) {
+      const std::int64_t number = a11y::role_from_name(*role);
+      if (number < 0) {
+        problems_.add(reader.path_of("role"),
+                      "unknown role " + in_quotes(*role) +
+                          "; use a role name as snapshots print it, e.g. \"push button\"");
+      } else if (touches_value && a11y::is_password_role(static_cast<std::uint32_t>(number))) {
+        problems_.add(reader.path_of("role"),
+                      "password fields are never read or set by automations");
+      }
+      named.role = std::move(*role);
+    }
+    named.id = reader.optional_string("id");
+    if (named.id && named.id->empty()) {
+      problems_.add(reader.path_of("id"), "must not be empty (leave id out instead)");
+    }
+    if (auto name = reader.required_string("name")) {
+      if (name->empty() && !named.id) {
+        problems_.add(reader.path_of("name"), "must not be empty unless id is given");
+      }
+      named.name = std::move(*name);
+    }
+  }
+
+  std::optional<ElementScope> read_scope(const ObjectReader& target, bool acts) {
+    const json* value = target.find("within");
+    if (value == nullptr) return std::nullopt;
+    const std::string path = target.path_of("within");
+    if (!acts) {
+      problems_.add(path, "only steps that act (click, set_value) take a scope");
+      return std::nullopt;
+    }
+    if (!value->is_object()) {
+      problems_.add(path, "must be a selector {role, name, id?} of an ancestor, not " + json_type_name(*value));
+      return std::nullopt;
+    }
+    ObjectReader reader(*value, path, problems_);
+    reader.allow_only(kScopeFields, "a scope");
+    ElementScope scope;
+    read_identity(reader, scope, false);
+    return scope;
+  }
+
   // touches_value: the step reads or sets the element's value, which password fields never
-  // allow.
-  ElementSelector read_target(const ObjectReader& step, bool touches_value) {
+  // allow. acts: the step acts on the element (click, set_value), so it may name a scope.
+  ElementSelector read_target(const ObjectReader& step, bool touches_value, bool acts = false) {
     ElementSelector selector;
     const std::string path = step.path_of("target");
     const json* value = step.find("target");
@@ -573,28 +620,8 @@ class DefinitionValidator {
     }
     ObjectReader reader(*value, path, problems_);
     reader.allow_only(kTargetFields, "a target");
-    if (auto role = reader.required_string("role")) {
-      const std::int64_t number = a11y::role_from_name(*role);
-      if (number < 0) {
-        problems_.add(reader.path_of("role"),
-                      "unknown role " + in_quotes(*role) +
-                          "; use a role name as snapshots print it, e.g. \"push button\"");
-      } else if (touches_value && a11y::is_password_role(static_cast<std::uint32_t>(number))) {
-        problems_.add(reader.path_of("role"),
-                      "password fields are never read or set by automations");
-      }
-      selector.role = std::move(*role);
-    }
-    selector.id = reader.optional_string("id");
-    if (selector.id && selector.id->empty()) {
-      problems_.add(reader.path_of("id"), "must not be empty (leave id out instead)");
-    }
-    if (auto name = reader.required_string("name")) {
-      if (name->empty() && !selector.id) {
-        problems_.add(reader.path_of("name"), "must not be empty unless id is given");
-      }
-      selector.name = std::move(*name);
-    }
+    read_identity(reader, selector, touches_value);
+    selector.within = read_scope(reader, acts);
     return selector;
   }
 

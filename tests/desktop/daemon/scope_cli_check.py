@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """--within REF: an action on one of two twins by naming a unique ancestor, judged by the
 file the fixture writes; refused when the scope is itself a twin, and when the target is
-not under the scope. Runs inside scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
+not under the scope. An automation's click step names its scope by role and name
+("within"): its dry run resolves the one twin, its run clicks it, and a step whose scope is
+a twin is blocked. Runs inside scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
 
 import os
 import sys
@@ -10,7 +12,7 @@ import tempfile
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 from checks import Checker  # noqa: E402
-from daemon_cli import FIXTURE, Daemon, cli, data, error  # noqa: E402
+from daemon_cli import FIXTURE, Daemon, cli, data, error, wait_finished, write_json  # noqa: E402
 from fixture_app import FixtureApp, unique_name  # noqa: E402
 
 WATCH_TIMEOUT_S = 10
@@ -21,6 +23,39 @@ def flatten(node, out):
     for child in node.get("children", []):
         flatten(child, out)
     return out
+
+
+def run_steps(tmp, app_name, label, target, level):
+    """Creates an automation of one click step, raises it to LEVEL, starts it; its run."""
+    path = write_json(os.path.join(tmp, label + ".json"), {
+        "name": label, "actions": [{"type": "click", "app": app_name, "target": target}]})
+    rc, env = cli("automation", "create", path)
+    if rc != 0:
+        return {"error": error(env)}
+    automation_id = str(data(env)["id"])
+    for _ in range(level - 1):
+        cli("automation", "raise", automation_id)
+    rc, env = cli("automation", "start", automation_id)
+    return wait_finished(data(env)["id"]) if rc == 0 else {"error": error(env)}
+
+
+def check_automation_scope(check, app, app_name, tmp, scope_role):
+    apply_right = {"role": "push button", "name": "Apply", "within": {"role": scope_role, "name": "Right"}}
+    run = run_steps(tmp, app_name, "scoped-dry", apply_right, 1)
+    steps = run.get("steps", [])
+    check.expect(run.get("status") == "succeeded" and steps and steps[0].get("status") == "would_run",
+                 f"a dry run resolves the twin within its scope ({run.get('status')}, {steps[:1]})")
+    run = run_steps(tmp, app_name, "unscoped-dry", {"role": "push button", "name": "Apply"}, 1)
+    check.expect(run.get("status") != "succeeded",
+                 f"without the scope the twin blocks the dry run ({run.get('status')})")
+    run = run_steps(tmp, app_name, "scope-twin", {"role": "push button", "name": "Reset",
+                                                  "within": {"role": scope_role, "name": "Pair"}}, 1)
+    check.expect(run.get("status") != "succeeded", f"a scope that is a twin blocks the step ({run.get('status')})")
+    os.remove(app.effect_path + ".scope")
+    run = run_steps(tmp, app_name, "scoped-run", apply_right, 3)
+    check.expect(run.get("status") == "succeeded", f"a level-3 run of the scoped step succeeds ({run.get('status')})")
+    check.expect(app.wait_for_effect(".scope", b"right", timeout=WATCH_TIMEOUT_S),
+                 f"the run clicked the twin under Right ({app.effect('.scope')!r})")
 
 
 def main():
@@ -65,6 +100,7 @@ def main():
                 check.expect(rc == 0, f"a selector takes --within too ({error(env)})")
                 check.expect(app.wait_for_effect(".scope", b"right", timeout=WATCH_TIMEOUT_S),
                              f"the selector clicked the Right one ({app.effect('.scope')!r})")
+                check_automation_scope(check, app, name, tmp, scope_role="filler" if by("filler", "Right") else "panel")
     finally:
         daemon.stop()
     return check.summary()

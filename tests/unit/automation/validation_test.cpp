@@ -292,7 +292,25 @@ TEST(AutomationValidation, DesktopStepsNameElementsBySelector) {
        "must be a selector {role, name, id?}, not a number"},
       {"target with a ref field",
        step(click + R"("target": {"role": "push button", "name": "OK", "ref": "e3"}})"),
-       "actions[0].target.ref", "unknown field (a target has: role, name, id)"},
+       "actions[0].target.ref", "unknown field (a target has: role, name, id, within)"},
+      {"within a ref", step(click + R"("target": {"role": "push button", "name": "OK", "within": "@s1a:e2"}})"),
+       "actions[0].target.within", "must be a selector {role, name, id?} of an ancestor, not a string"},
+      {"within with an unknown role",
+       step(click + R"("target": {"role": "push button", "name": "OK", "within": {"role": "box", "name": "R"}}})"),
+       "actions[0].target.within.role", "unknown role \"box\""},
+      {"within without a name",
+       step(click + R"("target": {"role": "push button", "name": "OK", "within": {"role": "panel"}}})"),
+       "actions[0].target.within.name", "required"},
+      {"within with an empty name and no id",
+       step(click + R"("target": {"role": "push button", "name": "OK", "within": {"role": "panel", "name": ""}}})"),
+       "actions[0].target.within.name", "must not be empty unless id is given"},
+      {"within nested",
+       step(click + R"("target": {"role": "push button", "name": "OK", "within": {"role": "panel", "name": "R",
+                       "within": {"role": "frame", "name": "W"}}}})"),
+       "actions[0].target.within.within", "unknown field (a scope has: role, name, id)"},
+      {"within on a wait", step(R"({"type": "wait", "wait": "element", "app": "gedit",
+                "target": {"role": "check box", "name": "Bold", "within": {"role": "panel", "name": "R"}}})"),
+       "actions[0].target.within", "only steps that act (click, set_value) take a scope"},
       {"role unknown", step(click + R"("target": {"role": "pushbutton", "name": "OK"}})"),
        "actions[0].target.role", "unknown role \"pushbutton\""},
       {"role missing", step(click + R"("target": {"name": "OK"}})"), "actions[0].target.role",
@@ -550,8 +568,12 @@ const char* const kEveryStep = R"({
     {"type": "click", "app": "gedit", "window": "Notes",
      "target": {"role": "push button", "name": "", "id": "save"}},
     {"type": "click", "app": "gedit", "target": {"role": "password text", "name": "P"}},
+    {"type": "click", "app": "soffice",
+     "target": {"role": "menu item", "name": "Save", "within": {"role": "root pane", "name": "Doc"}}},
     {"type": "set_value", "app": "gedit", "target": {"role": "text", "name": "Title"},
      "value": ""},
+    {"type": "set_value", "app": "gedit", "value": "x",
+     "target": {"role": "text", "name": "Title", "within": {"role": "panel", "name": "", "id": "right"}}},
     {"type": "wait", "wait": "closed", "app": "gedit", "timeoutSeconds": 30},
     {"type": "wait", "wait": "closed", "app": "gedit", "title": "Save", "timeoutSeconds": 30},
     {"type": "wait", "wait": "text", "app": "gedit", "text": "Saved", "timeoutSeconds": 86400},
@@ -593,7 +615,12 @@ TEST(AutomationValidation, CanonicalFormRoundTripsForEveryStepType) {
   const Definition& d = *result;
   EXPECT_FALSE(d.enabled);
   EXPECT_EQ(d.schedule, "30 2 * * *");
-  EXPECT_EQ(d.step_count(), 3u + 13u + 7u);
+  EXPECT_EQ(d.step_count(), 3u + 15u + 7u);
+  const auto& scoped = std::get<ClickStep>(d.actions[6].body);
+  ASSERT_TRUE(scoped.target.within.has_value());
+  EXPECT_EQ(scoped.target.within->role, "root pane");
+  EXPECT_EQ(scoped.target.within->name, "Doc");
+  EXPECT_FALSE(std::get<ClickStep>(d.actions[4].body).target.within.has_value());
   const auto& command = std::get<CommandStep>(d.actions[0].body);
   EXPECT_EQ(command.command.argv, (std::vector<std::string>{"a", "b"}));
   ASSERT_TRUE(command.undo.has_value());
