@@ -18,7 +18,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from real_app import RealApp, check_stopped_app, atspi_probe, cli, data, error, one, outcome, wait_for, Daemon  # noqa: E402
 from checks import Checker  # noqa: E402
-from web_page import PAGE, page_shows, page_state, x_titles  # noqa: E402
+from web_page import PAGE, check_text_input, page_shows, x_titles  # noqa: E402
 
 APP = "Chromium"
 OBJECT_REPLACEMENT = "\ufffc"
@@ -39,33 +39,6 @@ class Browser(RealApp):
         if window is None:
             raise atspi_probe.ProbeError("no single browser window")
         return super().snapshot("--window", window["id"], *args)
-
-
-def check_text(check, nodes):
-    name = one(nodes, "the Name input", role="entry", name="Name")
-    rc, env = cli("set-value", name["ref"], "Ada Lovelace")
-    details = error(env).get("details", {})
-    check.expect(rc != 0 and error(env).get("code") == "ACTION_NOT_SUPPORTED" and
-                 details.get("kind") == "no_editable_text" and details.get("delivery") == "not_delivered",
-                 f"set-value without --headed is refused: no EditableText ({error(env)})")
-    check.expect(page_state() is None, "the page saw no input event from the refusal")
-
-    rc, env = cli("set-value", name["ref"], "Ada Lovelace", "--headed")
-    check.expect(rc == 0 and outcome(env) == "delivered_verified" and
-                 data(env).get("route") == "xtest:keyboard",
-                 f"set-value --headed is typed and verified ({outcome(env)}, {error(env)})")
-    state = page_shows("the page's Name value", name="Ada Lovelace")
-    check.expect(state is not None and state.get("name") == "Ada Lovelace" and
-                 "input:name" in state.get("events", []),
-                 f"the page sees the value and its input handler ran ({state})")
-
-    notes = one(nodes, "the Notes text area", role="entry", name="Notes")
-    rc, env = cli("type", notes["ref"], " and more / . - _ é", "--headed")
-    check.expect(rc == 0 and outcome(env) == "delivered_verified",
-                 f"type --headed appends and is verified ({outcome(env)}, {error(env)})")
-    state = page_shows("the page's Notes value", notes="old notes and more / . - _ é")
-    check.expect(state is not None and state.get("notes") == "old notes and more / . - _ é",
-                 f"the page sees the appended text ({state and state.get('notes')!r})")
 
 
 def check_choices(check, nodes):
@@ -133,7 +106,7 @@ def main():
                 check.expect(len(refs) == len(set(refs)), f"every ref is unique ({snap['node_count']} nodes)")
                 with_replacement = [n for n in nodes if OBJECT_REPLACEMENT in (n.get("value") or "")]
                 check.expect(not with_replacement, f"no value holds U+FFFC ({len(with_replacement)})")
-                check_text(check, nodes)
+                check_text_input(check, nodes, "no_editable_text")
                 check_choices(check, nodes)
                 check_open_list(check, app, nodes)
                 check_stopped_app(check, app, "--window", app.window()["id"])

@@ -9,7 +9,7 @@ import json
 import re
 import subprocess
 
-from real_app import atspi_probe, wait_for
+from real_app import atspi_probe, cli, data, error, one, outcome, wait_for
 
 PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>form start</title></head>
@@ -82,3 +82,42 @@ def page_shows(what, **fields):
         return wait_for(what, probe)
     except atspi_probe.ProbeError:
         return page_state()
+
+
+TYPED = " and more, typed: / . - _ é"
+
+
+def check_text_input(check, nodes, refusal_kind):
+    """set-value without --headed is refused as REFUSAL_KIND with nothing sent; with
+    --headed the Name input's text is typed over and the Notes area's appended to, each
+    verified and seen by the page's input handler; a line break for a one-line input is
+    refused rather than typed as Enter."""
+    name = one(nodes, "the Name input", role="entry", name="Name")
+    rc, env = cli("set-value", name["ref"], "Ada Lovelace")
+    details = error(env).get("details", {})
+    check.expect(rc != 0 and error(env).get("code") == "ACTION_NOT_SUPPORTED" and
+                 details.get("kind") == refusal_kind and details.get("delivery") == "not_delivered",
+                 f"set-value without --headed is refused as {refusal_kind} ({error(env)})")
+    check.expect(page_state() is None, "the page saw no input event from the refusal")
+
+    rc, env = cli("set-value", name["ref"], "Ada Lovelace", "--headed")
+    check.expect(rc == 0 and outcome(env) == "delivered_verified" and
+                 data(env).get("route") == "xtest:keyboard",
+                 f"set-value --headed is typed and verified ({outcome(env)}, {error(env)})")
+    state = page_shows("the page's Name value", name="Ada Lovelace")
+    check.expect(state is not None and state.get("name") == "Ada Lovelace" and
+                 "input:name" in state.get("events", []),
+                 f"the page sees the value and its input handler ran ({state})")
+
+    notes = one(nodes, "the Notes text area", role="entry", name="Notes")
+    rc, env = cli("type", notes["ref"], TYPED, "--headed")
+    check.expect(rc == 0 and outcome(env) == "delivered_verified",
+                 f"type --headed appends and is verified ({outcome(env)}, {error(env)})")
+    state = page_shows("the page's Notes value", notes="old notes" + TYPED)
+    check.expect(state is not None and state.get("notes") == "old notes" + TYPED,
+                 f"the page sees the appended text ({state and state.get('notes')!r})")
+
+    rc, env = cli("set-value", name["ref"], "two\nlines", "--headed")
+    check.expect(rc != 0 and error(env).get("code") == "INVALID_ARGS" and
+                 error(env).get("details", {}).get("reason") == "control_key_in_single_line",
+                 f"a line break for a one-line input is refused, not typed as Enter ({error(env)})")
