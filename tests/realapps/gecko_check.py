@@ -91,6 +91,11 @@ def popup_of(nodes, colour):
 
 def check_select_list(check, app, nodes):
     colour = one(nodes, "the Colour drop-down", role="combo box", name="Colour")
+    own_green = one(nodes, "the <select>'s own Green", role="menu item", name="Green")
+    rc, env = cli("select", own_green["ref"])
+    check.expect(rc != 0 and error(env).get("details", {}).get("kind") == "option_needs_open_list" and
+                 error(env).get("details", {}).get("delivery") == "not_delivered",
+                 f"select of the <select>'s own option is refused: Gecko ignores it ({error(env)})")
     rc, env = cli("click", colour["ref"])
     check.expect(rc == 0 and data(env).get("route") == "action:open",
                  f"click opens the drop-down ({data(env).get('route')}, {error(env)})")

@@ -89,11 +89,21 @@ Result<ChosenRoute> choose_select(const ElementFacts& element, const ContainerFa
     return via(Route::kSelectInGrandparent);
   }
   const int own = find_preferred(element.actions, {"select"});
+  const bool option_of_combo = parent.present && is_menu_like(parent.role) && grandparent.present &&
+                               grandparent.role == ATSPI_ROLE_COMBO_BOX;
+  if (own >= 0 && option_of_combo && !container_selection) {
+    // Gecko: a <select>'s own options answer their "select" and change nothing, open or
+    // closed (measured); only the copies in its open list pick one.
+    return make_error(ErrorCode::kActionNotSupported,
+                      "the app ignores a select of this option; its open list's copy picks it",
+                      {{"kind", "option_needs_open_list"}, {"method", "select"}},
+                      "click the combo box to open its list, take a snapshot, and select the "
+                      "option in that list (--within the list: the copy is a twin of this one)");
+  }
   if (own >= 0) return do_action(element, own);
   // Gecko copies an open <select>'s options into a list of its own (combo box > menu >
   // menu item) whose items pick the option by their click.
-  if (!container_selection && parent.present && is_menu_like(parent.role) && grandparent.present &&
-      grandparent.role == ATSPI_ROLE_COMBO_BOX) {
+  if (!container_selection && option_of_combo) {
     const int click = find_preferred(element.actions, kClickNames);
     if (click >= 0) {
       ChosenRoute route = do_action(element, click);

@@ -17,7 +17,8 @@
 //             of a combo box's menu goes through the combo box's Selection; else the
 //             element's own "select" action; without container selection (Gecko), an
 //             item of a combo box's menu that lists no "select" takes its click (the
-//             option in an open <select>'s list)
+//             option in an open <select>'s list), and one that lists "select" (the
+//             <select>'s own option, which ignores it) is refused: option_needs_open_list
 //   focus     Component.GrabFocus on a focusable Component
 //   set-value Value (CurrentValue) where the element has Value and is not a progress or
 //             level bar; else EditableText.SetTextContents on editable text (editable

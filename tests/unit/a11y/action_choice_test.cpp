@@ -250,8 +250,10 @@ TEST(ActionChoice, RoutesTheToolkitIgnoresAreNeverChosen) {
   const Case cases[] = {
       {"list item: its own select", ActionKind::kSelect, element(ATSPI_ROLE_LIST_ITEM, {"select"}), list,
        kNone, Route::kDoAction, ""},
-      {"option of a <select>: its own select", ActionKind::kSelect,
-       element(ATSPI_ROLE_MENU_ITEM, {"select"}), menu, combo, Route::kDoAction, ""},
+      {"a <select>'s own option: refused, its list's copy picks", ActionKind::kSelect,
+       element(ATSPI_ROLE_MENU_ITEM, {"select"}), menu, combo, std::nullopt, "option_needs_open_list"},
+      {"an option of a plain menu with select", ActionKind::kSelect,
+       element(ATSPI_ROLE_MENU_ITEM, {"select"}), menu, kNone, Route::kDoAction, ""},
       {"option in an open <select>'s list: its click", ActionKind::kSelect,
        element(ATSPI_ROLE_MENU_ITEM, {"click"}), menu, combo, Route::kDoAction, ""},
       {"a plain menu's item is not selected by its click", ActionKind::kSelect,
