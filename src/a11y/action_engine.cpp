@@ -498,10 +498,9 @@ Verification ActionRun::read_back_once(Pipeline& pipeline) {
   const ElementReading& after = read.reading;
   const std::size_t asked = character_count(request_.argument);
   const auto before_count = static_cast<std::size_t>(std::max(0, now().character_count.value_or(0)));
+  // The keyboard replaces the text for set-value and appends to it for type.
   const bool replaces = route_.route == Route::kSetText ||
                         (route_.route == Route::kKeyboard && request_.kind == ActionKind::kSetValue);
-  const bool inserts = route_.route == Route::kInsertText ||
-                       (route_.route == Route::kKeyboard && request_.kind == ActionKind::kType);
   if (replaces) {
     if (password()) return verify_character_count(asked, ok ? after.character_count : std::nullopt);
     return verify_text(request_.argument, ok ? after.text : std::nullopt, secret());
@@ -512,7 +511,6 @@ Verification ActionRun::read_back_once(Pipeline& pipeline) {
       if (password()) {
         return verify_character_count(before_count + asked, ok ? after.character_count : std::nullopt);
       }
-      if (!inserts) break;
       return verify_text(text_after_insert(now().text.value_or(std::string()), call_.insert_at,
                                            request_.argument),
                          ok ? after.text : std::nullopt, secret());

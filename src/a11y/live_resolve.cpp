@@ -192,15 +192,6 @@ void drop_other_ids(std::vector<Candidate>& candidates, const Identity& identity
   });
 }
 
-// True when the node at INDEX lies under the node at SCOPE (never the scope itself).
-bool lies_under(const Snapshot& tree, std::size_t index, std::size_t scope) {
-  for (int parent = tree.nodes[index].parent; parent >= 0;
-       parent = tree.nodes[static_cast<std::size_t>(parent)].parent) {
-    if (static_cast<std::size_t>(parent) == scope) return true;
-  }
-  return false;
-}
-
 // The one node of the live TREE with the identity of the scope ref WITHIN, which must come
 // from a snapshot of the same window. A scope that is gone is STALE_REF, one that is not
 // unique AMBIGUOUS_TARGET: a scope narrows the target only when it is itself certain.

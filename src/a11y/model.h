@@ -100,4 +100,7 @@ struct Snapshot {
   SnapshotStats stats;
 };
 
+// True when the node at INDEX of TREE lies under the node at ANCESTOR (never itself).
+bool lies_under(const Snapshot& tree, std::size_t index, std::size_t ancestor);
+
 }  // namespace companyos::a11y

@@ -31,15 +31,6 @@ Result<a11y::Selector> to_selector(const std::string& app, const std::optional<s
 
 namespace {
 
-// True when the node at INDEX of TREE lies under the node at SCOPE.
-bool lies_under(const a11y::Snapshot& tree, std::size_t index, std::size_t scope) {
-  for (int parent = tree.nodes[index].parent; parent >= 0;
-       parent = tree.nodes[static_cast<std::size_t>(parent)].parent) {
-    if (static_cast<std::size_t>(parent) == scope) return true;
-  }
-  return false;
-}
-
 // Keeps the matches under their window's one element the scope describes; the scope must
 // be in some window, and unique in each window it is in (as for an action).
 Status keep_within(std::vector<a11y::FoundElement>& found, const ElementScope& within) {
@@ -63,7 +54,7 @@ Status keep_within(std::vector<a11y::FoundElement>& found, const ElementScope& w
     if (scopes.empty()) continue;
     seen = true;
     const auto index = static_cast<std::size_t>(match.node - tree.nodes.data());
-    if (lies_under(tree, index, scopes.front())) kept.push_back(match);
+    if (a11y::lies_under(tree, index, scopes.front())) kept.push_back(match);
   }
   if (!seen && !found.empty()) {
     return make_error(ErrorCode::kElementNotFound, "no element of the window matches the scope",
