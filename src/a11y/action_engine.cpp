@@ -19,6 +19,8 @@ using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
 constexpr auto kReadBackInterval = 10ms;
+constexpr auto kFocusWait = 3s;
+constexpr auto kFocusRegrab = 500ms;
 
 double milliseconds_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -345,32 +347,39 @@ Status ActionRun::deliver() {
 }
 
 // GrabFocus, then the focused state read back: keys go to whatever has the focus, so none
-// is typed until the element shows it has it.
+// is typed until the element shows it has it. The wait is the focus's own, longer than a
+// read-back's: in a multi-process browser the focus crosses from the page's process to the
+// window's, and an app that has not yet seen its window activated may drop the grab, so it
+// is sent again each kFocusRegrab until the element shows the focus or the wait ends.
 Status ActionRun::focus_for_keyboard() {
-  {
-    auto pipeline = open_pipeline(Clock::now() + request_.answer_timeout);
-    if (!pipeline) return refuse(std::move(pipeline).take_error());
-    const ActionCallOutcome outcome =
-        send_action_call(*pipeline, ChosenRoute{Route::kGrabFocus, -1, {}, false}, call_);
-    if (auto answered = check_answer(outcome); !answered) return refuse(std::move(answered).take_error());
-  }
-  const Deadline until = std::min(deadline_, Clock::now() + request_.verify_timeout);
-  auto pipeline = open_pipeline(until);
-  if (!pipeline) return refuse(std::move(pipeline).take_error());
+  const Deadline until = std::min(deadline_, Clock::now() + std::max<Clock::duration>(kFocusWait, request_.verify_timeout));
   LiveReadNeeds needs;
   needs.states = true;
   for (;;) {
-    const ReadResult read = read_element_live(*pipeline, target_->node, needs, app_->traits());
-    if (read.status == ReadStatus::kRead && has_state(read.reading.node.states, ATSPI_STATE_FOCUSED)) {
-      return ok_status();
+    {
+      auto pipeline = open_pipeline(Clock::now() + request_.answer_timeout);
+      if (!pipeline) return refuse(std::move(pipeline).take_error());
+      const ActionCallOutcome outcome =
+          send_action_call(*pipeline, ChosenRoute{Route::kGrabFocus, -1, {}, false}, call_);
+      if (auto answered = check_answer(outcome); !answered) return refuse(std::move(answered).take_error());
     }
-    if (Clock::now() + kReadBackInterval >= until || pipeline->expired() || pipeline->disconnected()) {
-      return refuse(make_error(ErrorCode::kActionNotSupported,
-                               "the element did not take the keyboard focus; nothing was typed",
-                               {{"kind", "focus_not_taken"}},
-                               "check that nothing covers it and that its window can take the focus"));
+    const Deadline regrab = std::min(until, Clock::now() + kFocusRegrab);
+    auto pipeline = open_pipeline(until);
+    if (!pipeline) return refuse(std::move(pipeline).take_error());
+    for (;;) {
+      const ReadResult read = read_element_live(*pipeline, target_->node, needs, app_->traits());
+      if (read.status == ReadStatus::kRead && has_state(read.reading.node.states, ATSPI_STATE_FOCUSED)) {
+        return ok_status();
+      }
+      if (Clock::now() + kReadBackInterval >= until || pipeline->expired() || pipeline->disconnected()) {
+        return refuse(make_error(ErrorCode::kActionNotSupported,
+                                 "the element did not take the keyboard focus; nothing was typed",
+                                 {{"kind", "focus_not_taken"}},
+                                 "check that nothing covers it and that its window can take the focus"));
+      }
+      if (Clock::now() + kReadBackInterval >= regrab) break;
+      std::this_thread::sleep_for(kReadBackInterval);
     }
-    std::this_thread::sleep_for(kReadBackInterval);
   }
 }
 
