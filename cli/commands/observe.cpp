@@ -1,4 +1,4 @@
-// apps, windows, snapshot, find, get, screenshot: what companyOS sees.
+// apps, windows, snapshot, find, surfaces, get, screenshot: what companyOS sees.
 #include <filesystem>
 #include <iostream>
 
@@ -63,9 +63,11 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
                                      "  companyos snapshot --app mousepad -i --compact\n"
                                      "  companyos snapshot --app mousepad --title 'Untitled 1' --max-depth 3\n"
                                      "  companyos snapshot --app mousepad --timeout 10000   # a slow app\n"
+                                     "  companyos snapshot --app mousepad --surface menu   # the open menu alone\n"
                                      "  companyos --json snapshot --app mousepad   # JSON tree and outline\n"
                                      "  companyos --json snapshot --app mousepad --format tree   # the tree alone\n");
   snapshot.options->option("format")->check(CLI::IsMember({"tree", "outline", "both"}));
+  snapshot.options->option("surface")->check(CLI::IsMember({"menu", "list", "tooltip", "any"}));
   snapshot.cmd->callback([&out, options = snapshot.options] {
     out.method = methods::kSnapshot.name;
     options->fill(out.params);
@@ -74,6 +76,16 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
       std::cout << "snapshot " << plain(data["snapshot"]) << ": " << plain(data["app"]) << " (pid "
                 << plain(data["pid"]) << "), window \"" << plain(data["window"]["title"]) << "\", "
                 << plain(data["node_count"]) << " nodes; refs are @" << plain(data["snapshot"]) << ":eN\n";
+      if (data.contains("surface")) {
+        const auto& surface = data["surface"];
+        std::cout << "open " << plain(surface["kind"]) << " " << plain(surface["ref"]) << ", "
+                  << plain(surface["items"]) << " items showing";
+        if (surface["opener"].is_object()) {
+          std::cout << ", opened by " << plain(surface["opener"]["role"]) << " \"" << plain(surface["opener"]["name"])
+                    << "\"";
+        }
+        std::cout << "\n";
+      }
       if (data.contains("outline")) {
         std::cout << data["outline"].get<std::string>();
       } else {
@@ -96,6 +108,33 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
       }
       render_table(std::cout, rows, {{"REF", "ref"}, {"ROLE", "role"}, {"NAME", "name"},
                                      {"TWIN", "twin"}, {"WINDOW", "window"}});
+    };
+  });
+
+  auto surfaces = add_method_command(app, methods::kSurfaces, "Their items are acted on by ref.",
+                                     "  companyos surfaces --app mousepad\n"
+                                     "  companyos surfaces --app Firefox --kind menu\n"
+                                     "  companyos snapshot --app mousepad --surface menu   # the innermost one's tree\n");
+  surfaces.options->option("kind")->check(CLI::IsMember({"menu", "list", "tooltip"}));
+  surfaces.cmd->callback([&out, options = surfaces.options] {
+    out.method = methods::kSurfaces.name;
+    options->fill(out.params);
+    out.human = [](const nlohmann::json& data) {
+      nlohmann::json rows = nlohmann::json::array();
+      for (const auto& s : data["surfaces"]) {
+        const auto& opener = s["opener"];
+        rows.push_back({{"ref", s["ref"]}, {"kind", s["kind"]}, {"name", s["name"]}, {"items", s["items"]},
+                        {"opener", opener.is_object() ? plain(opener["ref"]) + " " + plain(opener["role"]) + " \"" +
+                                                            plain(opener["name"]) + "\""
+                                                      : std::string("-")},
+                        {"window", s["window"]["title"]}});
+      }
+      if (rows.empty()) {
+        std::cout << "no menu, list or tooltip is open\n";
+        return;
+      }
+      render_table(std::cout, rows, {{"REF", "ref"}, {"KIND", "kind"}, {"NAME", "name"}, {"ITEMS", "items"},
+                                     {"OPENED BY", "opener"}, {"WINDOW", "window"}});
     };
   });
 

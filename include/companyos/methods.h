@@ -35,6 +35,7 @@ extern const MethodDeclaration kApps;
 extern const MethodDeclaration kWindows;
 extern const MethodDeclaration kSnapshot;
 extern const MethodDeclaration kFind;
+extern const MethodDeclaration kSurfaces;
 extern const MethodDeclaration kGet;
 extern const MethodDeclaration kScreenshot;
 extern const MethodDeclaration kWait;

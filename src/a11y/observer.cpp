@@ -195,12 +195,6 @@ Result<std::vector<WindowInfo>> Observer::windows(const std::optional<std::strin
 
 Result<std::shared_ptr<const Snapshot>> Observer::snapshot(const WindowQuery& query,
                                                            Deadline deadline) {
-  auto keep = [this](Snapshot read) {
-    auto taken = std::make_shared<Snapshot>(std::move(read));
-    taken->id = store_.next_id();
-    store_.put(taken);
-    return std::shared_ptr<const Snapshot>(std::move(taken));
-  };
   // A window named by a known id is read at once: listing the desktop first costs several
   // round trips through the bus. Anything unexpected (the window gone or hidden, the app
   // gone) falls back to the listing, which says precisely what is wrong.
@@ -229,33 +223,54 @@ Result<std::shared_ptr<const Snapshot>> Observer::snapshot(const WindowQuery& qu
   return keep(std::move(read).value());
 }
 
+// The window the query names, or every window of its app when it names none.
+Result<std::vector<WindowInfo>> Observer::target_windows(const WindowQuery& query, Deadline deadline) {
+  if (!query.window_id && !query.title) return windows(query.app, deadline);
+  auto named = apps_named(query.app, deadline);
+  if (!named) return std::move(named).take_error();
+  std::vector<const AppInfo*> candidates;
+  for (const AppInfo& app : *named) candidates.push_back(&app);
+  auto window = select_window(candidates, query);
+  if (!window) return std::move(window).take_error();
+  return std::vector<WindowInfo>{std::move(window).value()};
+}
+
+std::shared_ptr<const Snapshot> Observer::keep(Snapshot read) {
+  auto taken = std::make_shared<Snapshot>(std::move(read));
+  taken->id = store_.next_id();
+  store_.put(taken);
+  return taken;
+}
+
 Result<std::vector<FoundElement>> Observer::find(const FindQuery& query, Deadline deadline) {
-  std::vector<WindowInfo> targets;
-  if (query.target.window_id || query.target.title) {
-    auto named = apps_named(query.target.app, deadline);
-    if (!named) return std::move(named).take_error();
-    std::vector<const AppInfo*> candidates;
-    for (const AppInfo& app : *named) candidates.push_back(&app);
-    auto window = select_window(candidates, query.target);
-    if (!window) return std::move(window).take_error();
-    targets.push_back(std::move(window).value());
-  } else {
-    auto all = windows(query.target.app, deadline);
-    if (!all) return std::move(all).take_error();
-    targets = std::move(all).value();
-  }
+  auto targets = target_windows(query.target, deadline);
+  if (!targets) return std::move(targets).take_error();
   SnapshotOptions snapshot_options = options_.snapshot;
   if (query.accessible_id) snapshot_options.accessible_ids = AccessibleIds::kAll;
   std::vector<FoundElement> found;
-  for (const WindowInfo& window : targets) {
+  for (const WindowInfo& window : *targets) {
     auto read = read_window(bus_, window, deadline, snapshot_options);
     if (!read) return std::move(read).take_error();
-    auto taken = std::make_shared<Snapshot>(std::move(read).value());
-    taken->id = store_.next_id();
-    store_.put(taken);
+    auto taken = keep(std::move(read).value());
     for (const Node& node : taken->nodes) {
       if (matches(node, query)) found.push_back({format_ref(taken->id, node.ref), taken, &node});
     }
+  }
+  return found;
+}
+
+Result<std::vector<OpenSurface>> Observer::surfaces(const WindowQuery& query, Deadline deadline) {
+  auto targets = target_windows(query, deadline);
+  if (!targets) return std::move(targets).take_error();
+  std::vector<OpenSurface> found;
+  for (const WindowInfo& window : *targets) {
+    auto read = read_window(bus_, window, deadline, options_.snapshot);
+    if (!read) {
+      if (read.error().code == ErrorCode::kWindowNotFound) continue;  // a popup closed meanwhile
+      return std::move(read).take_error();
+    }
+    auto taken = keep(std::move(read).value());
+    for (const Surface& surface : open_surfaces(*taken)) found.push_back({taken, surface});
   }
   return found;
 }

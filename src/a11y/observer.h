@@ -18,6 +18,7 @@
 #include "a11y/read/snapshot.h"
 #include "a11y/selection.h"
 #include "a11y/snapshot_store.h"
+#include "a11y/surfaces.h"
 #include "core/deadline.h"
 #include "core/result.h"
 
@@ -60,6 +61,12 @@ struct ElementDetails {
   std::optional<std::string> text;  // the Text content (never for password text)
 };
 
+// A menu, list or tooltip open now, in its window's stored snapshot (refs act on its items).
+struct OpenSurface {
+  std::shared_ptr<const Snapshot> snapshot;
+  Surface surface;
+};
+
 // How the accessibility bus answers, for `status`: the bus, its registry, and how many
 // apps the registry lists (its own child count: one call, whatever state the apps are in).
 struct BusHealth {
@@ -83,6 +90,9 @@ class Observer {
   // Takes, numbers and stores a snapshot of exactly one window.
   Result<std::shared_ptr<const Snapshot>> snapshot(const WindowQuery& query, Deadline deadline);
   Result<std::vector<FoundElement>> find(const FindQuery& query, Deadline deadline);
+  // The surfaces open in the window the query names, or in every window of its app; each
+  // window read is stored as a snapshot.
+  Result<std::vector<OpenSurface>> surfaces(const WindowQuery& query, Deadline deadline);
   // STALE_REF (details.kind: snapshot_unknown, element_unknown, window_gone,
   // saved_ref_absent) or AMBIGUOUS_TARGET (identity_not_unique) unless exactly one live
   // element of the ref's window has the ref's identity.
@@ -94,6 +104,8 @@ class Observer {
 
  private:
   Result<std::vector<AppInfo>> apps_named(const std::string& name, Deadline deadline);
+  Result<std::vector<WindowInfo>> target_windows(const WindowQuery& query, Deadline deadline);
+  std::shared_ptr<const Snapshot> keep(Snapshot read);  // numbered and stored
 
   ObserverOptions options_;
   Bus bus_;

@@ -16,13 +16,14 @@ class ViewBuilder {
   }
 
   ViewNode build() {
-    ViewNode root{0, {}, 0};
-    if (!nodes_.empty()) fill(root, 0);
+    const bool has_root = options_.root >= 0 && static_cast<std::size_t>(options_.root) < nodes_.size();
+    ViewNode root{has_root ? options_.root : 0, {}, 0};
+    if (has_root) fill(root, 0);
     return root;
   }
 
  private:
-  // Keeps actionable nodes and every ancestor of one; the window root always stays.
+  // Keeps actionable nodes and every ancestor of one; the view's root always stays.
   void mark_interactive() {
     std::fill(kept_.begin(), kept_.end(), false);
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
@@ -33,6 +34,9 @@ class ViewBuilder {
       }
     }
     if (!kept_.empty()) kept_[0] = true;
+    if (options_.root >= 0 && static_cast<std::size_t>(options_.root) < kept_.size()) {
+      kept_[static_cast<std::size_t>(options_.root)] = true;
+    }
   }
 
   std::vector<int> kept_children(int index) const {
@@ -45,7 +49,7 @@ class ViewBuilder {
 
   bool is_wrapper(int index, std::size_t kept_child_count) const {
     const Node& node = nodes_[static_cast<std::size_t>(index)];
-    return index != 0 && kept_child_count == 1 && node.name.empty() &&
+    return index != 0 && index != options_.root && kept_child_count == 1 && node.name.empty() &&
            is_wrapper_role(node.role) && !is_actionable(node);
   }
 

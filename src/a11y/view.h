@@ -13,7 +13,8 @@ namespace companyos::a11y {
 struct ViewOptions {
   bool interactive = false;      // keep actionable nodes and their ancestors
   bool compact = false;          // fold nameless single-child wrappers into their child
-  std::optional<int> max_depth;  // semantic levels below the window; wrappers are not levels
+  std::optional<int> max_depth;  // semantic levels below the root; wrappers are not levels
+  int root = 0;                  // index of the node the view starts at (a surface's own node)
 };
 
 struct ViewNode {

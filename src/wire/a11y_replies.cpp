@@ -112,6 +112,25 @@ nlohmann::json snapshot_to_json(const Snapshot& snapshot, const ViewNode& view, 
   return json;
 }
 
+nlohmann::json surface_to_json(const OpenSurface& open) {
+  const Snapshot& snapshot = *open.snapshot;
+  const Node& node = snapshot.nodes[static_cast<std::size_t>(open.surface.node)];
+  nlohmann::json opener(nullptr);
+  if (open.surface.opener >= 0) {
+    const Node& by = snapshot.nodes[static_cast<std::size_t>(open.surface.opener)];
+    opener = {{"ref", format_ref(snapshot.id, by.ref)}, {"role", role_name(by.role)}, {"name", by.name}};
+  }
+  return {{"ref", format_ref(snapshot.id, node.ref)},
+          {"kind", to_string(open.surface.kind)},
+          {"role", role_name(node.role)},
+          {"name", node.name},
+          {"items", open.surface.items},
+          {"bounds", bounds_to_json(node.bounds)},
+          {"window", {{"id", snapshot.window.id}, {"title", snapshot.window.title}}},
+          {"snapshot", snapshot.id},
+          {"opener", std::move(opener)}};
+}
+
 nlohmann::json element_details_to_json(const ElementDetails& details) {
   nlohmann::json json = node_fields(details.node);
   json["ref"] = details.ref;

@@ -28,6 +28,10 @@ nlohmann::json element_details_to_json(const a11y::ElementDetails& details);
 // find: node_to_json plus its window {id, title}.
 nlohmann::json found_element_to_json(const a11y::FoundElement& found);
 
+// surfaces: {"ref","kind","role","name","items","bounds","window":{id,title},"snapshot",
+// "opener":{ref,role,name} or null}; the ref is the surface's own node, in a stored snapshot.
+nlohmann::json surface_to_json(const a11y::OpenSurface& open);
+
 nlohmann::json verification_to_json(const a11y::Verification& verification);
 nlohmann::json expectation_to_json(const a11y::Expectation& expectation,
                                    const a11y::ExpectationResult& result);

@@ -16,7 +16,8 @@ import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from real_app import RealApp, check_stopped_app, atspi_probe, cli, data, error, one, outcome, wait_for, Daemon  # noqa: E402
+from real_app import (RealApp, check_stopped_app, atspi_probe, cli, data, error, one, outcome,  # noqa: E402
+                      wait_for, wait_for_surface, Daemon)
 from checks import Checker  # noqa: E402
 from web_page import PAGE, check_text_input, page_shows, x_titles  # noqa: E402
 
@@ -77,7 +78,13 @@ def check_open_list(check, app, nodes):
         snap, _nodes = app.snapshot()
     check.expect(app.alive() and app.window() is not None,
                  "Chromium is alive, its window listed, after snapshots with the list open")
-    cli("press", "Escape", "--app", APP, "--window", app.window()["id"], "--headed")
+    surfaces = wait_for_surface(APP) or []
+    check.expect(len(surfaces) == 1 and surfaces[0]["items"] == 3,
+                 f"surfaces lists the open list with its three options "
+                 f"({[(s['role'], s['name'], s['items'], s['opener']) for s in surfaces]})")
+    rc, env = cli("press", "Escape", "--app", APP, "--window", app.window()["id"], "--headed")
+    check.expect(rc == 0, f"Escape is pressed ({error(env)})")
+    check.expect(wait_for_surface(APP, present=False), "the list is no longer listed once closed")
 
 
 def main():

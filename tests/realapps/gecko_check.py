@@ -19,7 +19,8 @@ import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from real_app import RealApp, check_stopped_app, atspi_probe, cli, data, error, one, outcome, wait_for, Daemon  # noqa: E402
+from real_app import (RealApp, check_stopped_app, atspi_probe, cli, data, error, one, open_surfaces,  # noqa: E402
+                      outcome, surface_tree, wait_for, Daemon)
 from checks import Checker  # noqa: E402
 from web_page import PAGE, check_text_input, page_shows, x_titles  # noqa: E402
 
@@ -116,7 +117,21 @@ def check_select_list(check, app, nodes):
                  "Firefox is alive, its window listed, after snapshots with the list open")
     if popup is None:
         return
-    green = [c for c in popup["children"] if c["name"] == "Green"][0]
+    # Listed as a surface: the copy under its own (expanded, nameless) combo box; the
+    # <select>'s own list, closed but showing its selected option, is not one.
+    surfaces = open_surfaces(APP)
+    lists = [s for s in surfaces if (s["opener"] or {}).get("role") == "combo box"]
+    check.expect(len(lists) == 1 and lists[0]["items"] == 3,
+                 f"surfaces lists the open list alone, a combo box its opener "
+                 f"({[(s['role'], s['name'], s['items'], s['opener']) for s in surfaces]})")
+    tree, list_nodes = surface_tree(APP, "any")
+    greens = [n for n in list_nodes if n["name"] == "Green"]
+    check.expect(len(greens) == 1 and (tree.get("surface", {}).get("opener") or {}).get("role") == "combo box",
+                 f"snapshot --surface any is the open list ({tree.get('surface') or tree})")
+    if greens:
+        popup, green = {"ref": tree["surface"]["ref"]}, greens[0]
+    else:
+        green = [c for c in popup["children"] if c["name"] == "Green"][0]
     rc, env = cli("select", green["ref"])
     check.expect(rc != 0 and error(env).get("code") == "AMBIGUOUS_TARGET",
                  f"Green is a twin of the combo box's own option: refused ({error(env).get('code')})")

@@ -19,7 +19,8 @@ import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from real_app import Daemon, RealApp, atspi_probe, cli, data, error, one, outcome, wait_for  # noqa: E402
+from real_app import (Daemon, RealApp, atspi_probe, cli, data, error, one, open_surfaces, outcome,  # noqa: E402
+                      surface_tree, wait_for, wait_for_surface)
 from checks import Checker  # noqa: E402
 from daemon_cli import FIXTURE  # noqa: E402
 from fixture_app import FixtureApp, unique_name  # noqa: E402
@@ -123,7 +124,43 @@ def check_mousepad(check):
                             f"mousepad round {round_number}")
             check.expect(answers_independently(bus, bus_name),
                          f"round {round_number}: mousepad answers an independent AT-SPI read")
+        check_menu_surface(check, app, bus, bus_name)
         check.expect(app.alive(), "mousepad is alive at the end")
+
+
+def check_menu_surface(check, app, bus, bus_name):
+    """File opens as a surface: listed with its opener, its tree alone by --surface menu, an
+    item activated by the surface's ref (the X server's title is the judge), closed after."""
+    check.expect(open_surfaces("mousepad") == [], "no surface is open before the menu opens")
+    rc, env = cli("click", "--app", "mousepad", "--role", "menu", "--name", "File")
+    check.expect(rc == 0, f"click on the File menu is delivered ({error(env)})")
+    surfaces = wait_for_surface("mousepad") or []
+    check.expect(len(surfaces) == 1 and surfaces[0]["kind"] == "menu" and surfaces[0]["name"] == "File"
+                 and surfaces[0]["items"] > 10,
+                 f"surfaces lists the open File menu ({[(s['kind'], s['name'], s['items']) for s in surfaces]})")
+    # Independently: the menu's items show now (GTK 3 keeps them in the tree when closed).
+    items = [n for n in atspi_probe.walk(bus, bus_name) if n.role == "menu item"
+             and n.name.strip() == "New Window"]
+    check.expect(len(items) == 1 and "showing" in atspi_probe.states(bus, items[0]),
+                 "an independent read finds File > New Window showing")
+    tree, nodes = surface_tree("mousepad")
+    surface = tree.get("surface", {}) if nodes else {}
+    check.expect(nodes and nodes[0]["role"] == "menu" and nodes[0]["name"] == "File"
+                 and surface.get("ref") == nodes[0]["ref"],
+                 f"snapshot --surface menu starts at the menu ({surface or tree})")
+    new_tab = [n for n in nodes if n["role"] == "menu item" and n["name"].strip() == "New"]
+    check.expect(len(new_tab) == 1, "the surface holds File > New")
+    if not new_tab:
+        return
+    rc, env = cli("click", new_tab[0]["ref"])
+    check.expect(rc == 0, f"click on the surface's New is delivered ({error(env)})")
+    try:
+        x_title = wait_for("a second document's title", lambda: next(
+            (t for t in x_client_titles() if t.startswith("Untitled 2")), None))
+    except atspi_probe.ProbeError:
+        x_title = None
+    check.expect(x_title is not None, f"the X server shows the new document ({x_client_titles()})")
+    check.expect(wait_for_surface("mousepad", present=False), "the menu is no longer listed once closed")
 
 
 def check_fixture_dialog(check, tmp):

@@ -122,3 +122,35 @@ def one(nodes, what, **fields):
 def outcome(env):
     """The delivery an action reply states: delivered_verified, delivered_unverified, ..."""
     return data(env).get("delivery") or error(env).get("details", {}).get("delivery")
+
+
+def open_surfaces(app_name, *args):
+    """The surfaces `companyos surfaces` lists for the app (an empty list on error)."""
+    rc, env = cli("surfaces", "--app", app_name, *args)
+    return data(env).get("surfaces", []) if rc == 0 else []
+
+
+def wait_for_surface(app_name, present=True):
+    """present: the app's surfaces once one is open, None if none opens in time. Not
+    present: True once none is open, False if one stays open."""
+    try:
+        if present:
+            return wait_for("a surface open", lambda: open_surfaces(app_name) or None)
+        return wait_for("no surface open", lambda: not open_surfaces(app_name))
+    except atspi_probe.ProbeError:
+        return None if present else False
+
+
+def surface_tree(app_name, kind="menu"):
+    """`snapshot --surface KIND`: (its data, its nodes flattened), or (error, [])."""
+    rc, env = cli("snapshot", "--app", app_name, "--surface", kind, "--format", "tree")
+    if rc != 0:
+        return error(env), []
+    nodes = []
+
+    def flatten(node):
+        nodes.append(node)
+        for child in node.get("children", []):
+            flatten(child)
+    flatten(data(env)["tree"])
+    return data(env), nodes

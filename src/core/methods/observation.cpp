@@ -35,9 +35,25 @@ const MethodDeclaration kSnapshot{
                {.name = "format",
                 .help = "what the reply carries: tree (JSON nodes), outline (text) or both (default); "
                         "ask only for what you read"},
+               {.name = "surface",
+                .help = "only the open menu, list or tooltip (menu, list, tooltip or any): the innermost "
+                        "one open, in the named window or any window of the app"},
                shared::observation_timeout()},
     .target = TargetKind::kWindow,
-    .returns = R"(`snapshot` id, `window`, `node_count`, `stats`, and as `format` asks: `tree` (every node: ref, role, name, description, accessible_id, value, states, actions, bounds, twin, children) and `outline` (text))",
+    .returns = R"(`snapshot` id, `window`, `node_count`, `stats`, and as `format` asks: `tree` (every node: ref, role, name, description, accessible_id, value, states, actions, bounds, twin, children) and `outline` (text); with `surface`, the tree and outline start at the surface, and `surface` describes it as `surfaces` does)",
+};
+
+const MethodDeclaration kSurfaces{
+    .name = "surfaces",
+    .command = "surfaces",
+    .summary = "menus, drop-down lists and tooltips open now, with refs",
+    .params = {{.name = "app", .required = true, .help = "application name"},
+               {.name = "window", .help = "only this window id"},
+               {.name = "title", .help = "only the window with this exact title", .excludes = "window"},
+               {.name = "kind", .help = "only menus, lists or tooltips (menu, list, tooltip)"},
+               shared::observation_timeout()},
+    .target = TargetKind::kApp,
+    .returns = R"(`count` and `surfaces`, each with its `ref`, `kind` (menu, list, tooltip), role, name, `items` (showing), bounds, `window`, `snapshot` and `opener` (the element that opens it, or null for a top-level popup); innermost last)",
 };
 
 const MethodDeclaration kFind{

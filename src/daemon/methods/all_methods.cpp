@@ -7,7 +7,7 @@ namespace companyos::daemon::methods {
 
 std::vector<const MethodSpec*> all_methods() {
   std::vector<const MethodSpec*> specs = {
-      &kPing, &kMethods, &kStatus, &kSettingsGet, &kSettingsSet, &kApps, &kWindows, &kSnapshot, &kFind, &kGet,
+      &kPing, &kMethods, &kStatus, &kSettingsGet, &kSettingsSet, &kApps, &kWindows, &kSnapshot, &kFind, &kSurfaces, &kGet,
       &kScreenshot, &kFocusWindow, &kCloseWindow, &kPress, &kAudit, &kOpenLink, &kOpenFile, &kEntries, &kBatch,
       &kWait, &kAutomationList, &kAutomationGet, &kAutomationCreate, &kAutomationUpdate, &kAutomationDelete,
       &kAutomationEnable, &kAutomationDisable, &kAutomationRaise, &kAutomationLower, &kAutomationPromote,

@@ -15,6 +15,7 @@ extern const MethodSpec kSettingsGet;
 extern const MethodSpec kSettingsSet;
 extern const MethodSpec kApps;
 extern const MethodSpec kWindows;
+extern const MethodSpec kSurfaces;
 extern const MethodSpec kSnapshot;
 extern const MethodSpec kFind;
 extern const MethodSpec kGet;

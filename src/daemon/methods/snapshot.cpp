@@ -3,6 +3,7 @@
 #include "a11y/view.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
+#include "daemon/methods/surfaces.h"
 #include "desktop/target_window.h"
 #include "wire/a11y_replies.h"
 
@@ -24,6 +25,23 @@ Result<SnapshotFormat> snapshot_format(const std::string& name) {
                     {{"param", "format"}, {"got", name}}, "use tree, outline or both");
 }
 
+// The innermost open surface of that kind (the last found: a submenu follows its menu).
+Result<a11y::OpenSurface> innermost_surface(a11y::Observer& observer, const a11y::WindowQuery& query,
+                                            std::optional<a11y::SurfaceKind> kind, const std::string& asked,
+                                            Deadline deadline) {
+  auto open = observer.surfaces(query, deadline);
+  if (!open) return std::move(open).take_error();
+  auto matching = of_kind(std::move(open).value(), kind);
+  if (matching.empty()) {
+    return make_error(ErrorCode::kElementNotFound,
+                      "no " + (kind ? asked : std::string("menu, list or tooltip")) + " of app " + query.app +
+                          " is open",
+                      {{"kind", "no_open_surface"}, {"surface", asked}, {"app", query.app}},
+                      "open it first (click or press what opens it), then snapshot again");
+  }
+  return std::move(matching.back());
+}
+
 }  // namespace
 
 const MethodSpec kSnapshot{
@@ -41,14 +59,34 @@ const MethodSpec kSnapshot{
       if (!format) return reply(std::move(format).take_error());
       a11y::OutlineOptions outline;
       outline.bounds = params.value("bounds", false);
+      std::optional<std::string> surface;
+      std::optional<a11y::SurfaceKind> surface_kind;
+      if (params.contains("surface")) {
+        surface = params["surface"].get<std::string>();
+        auto kind = surface_filter(*surface, true);
+        if (!kind) return reply(std::move(kind).take_error());
+        surface_kind = *kind;
+      }
       run_observation(params, ctx, std::move(reply),
-                      [query = *query, view, outline, format = *format](
-                          a11y::Observer& observer, Deadline deadline) -> Result<nlohmann::json> {
-                        auto snapshot = observer.snapshot(query, deadline);
-                        if (!snapshot) return std::move(snapshot).take_error();
-                        const auto tree = a11y::make_view((*snapshot)->nodes, view);
-                        auto json = wire::snapshot_to_json(**snapshot, tree, format.tree);
-                        if (format.outline) json["outline"] = a11y::render_outline(**snapshot, tree, outline);
+                      [query = *query, view, outline, format = *format, surface, surface_kind](
+                          a11y::Observer& observer, Deadline deadline) mutable -> Result<nlohmann::json> {
+                        std::shared_ptr<const a11y::Snapshot> snapshot;
+                        nlohmann::json described;
+                        if (surface) {
+                          auto open = innermost_surface(observer, query, surface_kind, *surface, deadline);
+                          if (!open) return std::move(open).take_error();
+                          view.root = open->surface.node;
+                          described = wire::surface_to_json(*open);
+                          snapshot = open->snapshot;
+                        } else {
+                          auto taken = observer.snapshot(query, deadline);
+                          if (!taken) return std::move(taken).take_error();
+                          snapshot = std::move(taken).value();
+                        }
+                        const auto tree = a11y::make_view(snapshot->nodes, view);
+                        auto json = wire::snapshot_to_json(*snapshot, tree, format.tree);
+                        if (format.outline) json["outline"] = a11y::render_outline(*snapshot, tree, outline);
+                        if (surface) json["surface"] = std::move(described);
                         return json;
                       });
     },

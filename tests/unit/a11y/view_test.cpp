@@ -12,6 +12,11 @@ using testing::snapshot_of;
 using testing::view_options;
 using testing::make_nodes;
 
+ViewOptions rooted_at(int root, ViewOptions options) {
+  options.root = root;
+  return options;
+}
+
 // "e1(e2(e3(e4,e5,e6,e7(e8))))": refs of the view, with "+K" after a node that hides K.
 std::string shape(const std::vector<Node>& nodes, const ViewNode& view) {
   std::string text = "e" + std::to_string(nodes[static_cast<std::size_t>(view.node)].ref);
@@ -45,6 +50,11 @@ TEST(View, FiltersKeepRefsAndSayWhereTheyCut) {
       {"depth 2", view_options(false, false, 2), "e1(e2(e3(e4,e5,e6,e7(e8))))"},
       {"depth 1 compact", view_options(false, true, 1), "e1(e3+5)"},
       {"negative depth hides all but the window", view_options(false, false, -1), "e1+7"},
+      {"rooted at a node (a surface)", rooted_at(2, {}), "e3(e4,e5,e6,e7(e8))"},
+      {"rooted, interactive keeps the root", rooted_at(6, view_options(true, false, std::nullopt)), "e7(e8)"},
+      {"rooted, the root is never folded", rooted_at(6, view_options(false, true, std::nullopt)), "e7(e8)"},
+      {"rooted, depth counts from the root", rooted_at(2, view_options(false, false, 0)), "e3+5"},
+      {"a root past the end views nothing", rooted_at(99, {}), "e1"},
   };
   const auto nodes = editor_nodes();
   for (const Case& c : cases) {
