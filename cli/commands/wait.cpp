@@ -39,6 +39,11 @@ std::string what_was_seen(const nlohmann::json& data) {
            " " + quoted(evidence["name"]) + " " + plain(evidence["ref"]) + " in window " +
            quoted(evidence["window"]["title"]);
   }
+  if (condition == "surface_opens") {
+    return plain(evidence["kind"]) + " " + plain(evidence["ref"]) + " is open (" + plain(evidence["role"]) + " " +
+           quoted(evidence["name"]) + ", " + plain(evidence["items"]) + " items showing) in window " +
+           quoted(evidence["window"]["title"]);
+  }
   const std::string ref = plain(evidence["ref"]);
   if (evidence.contains("value")) return ref + " has the value " + quoted(evidence["value"]);
   if (evidence.contains("state")) return ref + " is " + plain(evidence["state"]);
@@ -58,7 +63,10 @@ std::string last_seen_text(const nlohmann::json& seen) {
     }
     parts.push_back(windows.empty() ? "no windows" : "windows " + windows);
   }
-  if (seen.contains("windows_read")) {
+  if (seen.contains("surfaces_open")) {
+    parts.push_back(plain(seen["windows_read"]) + " window(s) read, " + plain(seen["surfaces_open"]) +
+                    " surface(s) open, none of the kind");
+  } else if (seen.contains("windows_read")) {
     parts.push_back(plain(seen["windows_read"]) + " window(s), " + plain(seen["elements_read"]) +
                     " elements read, the text not among them");
   }
@@ -86,6 +94,8 @@ void add_wait_commands(CLI::App& app, Invocation& out) {
       "  companyos wait --app mousepad --window 'Untitled 1'\n"
       "  companyos wait --app mousepad --closed --title 'Save As' --timeout 60000\n"
       "  companyos wait --app mousepad --text 'Saved' --timeout 5000\n"
+      "  companyos wait --app mousepad --menu --timeout 3000   # then snapshot --surface menu\n"
+      "  companyos wait --app Firefox --surface list\n"
       "  companyos wait --app mousepad --element @s3:e12 --predicate value --value 'done'\n"
       "  companyos wait --app mousepad --element @s3:e7 --predicate state --value checked\n"
       "  companyos wait --element @s3:e9 --predicate gone\n"
@@ -95,17 +105,24 @@ void add_wait_commands(CLI::App& app, Invocation& out) {
   CLI::Option* closed = options.option("closed");
   CLI::Option* text = options.option("text");
   CLI::Option* element = options.option("ref");
+  CLI::Option* menu = options.option("menu");
+  CLI::Option* surface = options.option("surface");
+  surface->check(CLI::IsMember({"menu", "list", "tooltip", "any"}));
   options.option("title")->needs(closed);
   options.option("predicate")->check(CLI::IsMember({"exists", "gone", "value", "state"}))->needs(element);
   options.option("value")->needs(element);
   window->excludes(closed)->excludes(text)->excludes(element);
   closed->excludes(text)->excludes(element);
   text->excludes(element);
+  for (CLI::Option* opens : {menu, surface}) {
+    opens->excludes(window)->excludes(closed)->excludes(text)->excludes(element);
+  }
 
   wait.cmd->callback([&out, options = wait.options] {
     if (!options->given("window") && !options->given("closed") && !options->given("text") &&
-        !options->given("ref")) {
-      throw CLI::ValidationError("wait", "give one condition: --window, --closed, --text or --element");
+        !options->given("menu") && !options->given("surface") && !options->given("ref")) {
+      throw CLI::ValidationError("wait",
+                                 "give one condition: --window, --closed, --text, --menu, --surface or --element");
     }
     if (!options->given("ref") && !options->given("app")) throw CLI::RequiredError("--app");
     out.method = methods::kWait.name;

@@ -34,6 +34,7 @@
 #include <nlohmann/json.hpp>
 
 #include "a11y/model.h"
+#include "a11y/surfaces.h"
 #include "a11y/observer.h"
 #include "core/deadline.h"
 #include "core/result.h"
@@ -66,6 +67,13 @@ struct TextAppears {
   std::string text;
 };
 
+// A menu, drop-down list or tooltip of the app (of this kind, if given) is open: the rule
+// of a11y/surfaces.h, in any listed window of the app.
+struct SurfaceOpens {
+  std::string app;
+  std::optional<SurfaceKind> kind;
+};
+
 enum class Predicate {
   kExists,  // exactly one live element of the ref's window has the ref's identity
   kGone,    // none has it (or the ref's window is gone)
@@ -79,12 +87,12 @@ struct ElementPredicate {
   std::optional<std::string> value;  // required for kValue and kState, refused otherwise
 };
 
-using WaitCondition = std::variant<WindowAppears, WindowClosed, TextAppears, ElementPredicate>;
+using WaitCondition = std::variant<WindowAppears, WindowClosed, TextAppears, SurfaceOpens, ElementPredicate>;
 
 // "exists", "gone", "value", "state"; INVALID_ARGS otherwise.
 Result<Predicate> parse_predicate(std::string_view name);
 std::string_view predicate_name(Predicate predicate);
-// "window_appears", "window_closed", "text_appears", "element".
+// "window_appears", "window_closed", "text_appears", "surface_opens", "element".
 std::string_view condition_kind(const WaitCondition& condition);
 nlohmann::json condition_to_json(const WaitCondition& condition);
 // INVALID_ARGS: empty app, title or text; a ref that is not a ref; a value missing for
@@ -145,6 +153,19 @@ struct TextAppearedEvidence {
   std::string field = {};  // "name" or "value"
 };
 
+// surface_opens: the innermost open surface, as `surfaces` lists it (its window's snapshot
+// is stored, so ref and opener_ref act like a snapshot's; empty when it was not stored).
+struct SurfaceOpenedEvidence {
+  std::string window_id = {};
+  std::string window_title = {};
+  std::string ref = {};
+  std::string kind = {};
+  std::string role = {};
+  std::string name = {};
+  int items = 0;
+  std::string opener_ref = {};  // empty for a top-level popup
+};
+
 // element: the ref and how many elements it matched ("one", "none", "window_gone"); value
 // for a value wait; for a state wait, the state waited for and every state seen.
 struct ElementEvidence {
@@ -156,7 +177,7 @@ struct ElementEvidence {
 };
 
 using WaitEvidence = std::variant<WindowAppearedEvidence, WindowClosedEvidence,
-                                  TextAppearedEvidence, ElementEvidence>;
+                                  TextAppearedEvidence, SurfaceOpenedEvidence, ElementEvidence>;
 
 struct WaitOutcome {
   std::string condition;                 // condition_kind()

@@ -220,6 +220,15 @@ struct EvidenceToJson {
             {"gone_by", seen.gone_by},
             {"gone_at_ms", seen.gone_at_ms}};
   }
+  nlohmann::json operator()(const a11y::SurfaceOpenedEvidence& seen) const {
+    return {{"window", {{"id", seen.window_id}, {"title", seen.window_title}}},
+            {"ref", seen.ref.empty() ? nlohmann::json() : nlohmann::json(seen.ref)},
+            {"kind", seen.kind},
+            {"role", seen.role},
+            {"name", seen.name},
+            {"items", seen.items},
+            {"opener", seen.opener_ref.empty() ? nlohmann::json() : nlohmann::json(seen.opener_ref)}};
+  }
   nlohmann::json operator()(const a11y::TextAppearedEvidence& seen) const {
     return {{"window", {{"id", seen.window_id}, {"title", seen.window_title}}},
             {"ref", seen.ref.empty() ? nlohmann::json() : nlohmann::json(seen.ref)},

@@ -7,8 +7,8 @@ namespace companyos::wire {
 namespace {
 
 constexpr std::string_view kFormsHint =
-    "one of: window TITLE, closed (with title T or none), text T, or ref REF with predicate "
-    "exists|gone|value|state";
+    "one of: window TITLE, closed (with title T or none), text T, menu, surface KIND, or ref REF "
+    "with predicate exists|gone|value|state";
 
 std::optional<std::string> string_param(const nlohmann::json& params, const char* key) {
   const auto found = params.find(key);
@@ -46,11 +46,15 @@ Result<WaitRequest> parse_wait_request(const nlohmann::json& params) {
   const auto predicate = string_param(params, "predicate");
   const auto value = string_param(params, "value");
   const bool closed = params.value("closed", false);
+  const bool menu = params.value("menu", false);
+  const auto surface = string_param(params, "surface");
 
   std::vector<std::string> forms;
   if (window) forms.emplace_back("window");
   if (closed) forms.emplace_back("closed");
   if (text) forms.emplace_back("text");
+  if (menu) forms.emplace_back("menu");
+  if (surface) forms.emplace_back("surface");
   if (ref) forms.emplace_back("ref");
   if (forms.empty()) {
     return invalid("wait needs a condition", {{"conflict", nlohmann::json::array()}}, kFormsHint);
@@ -80,6 +84,18 @@ Result<WaitRequest> parse_wait_request(const nlohmann::json& params) {
     request.condition = a11y::WindowClosed{*app, title};
   } else if (text) {
     request.condition = a11y::TextAppears{*app, *text};
+  } else if (menu) {
+    request.condition = a11y::SurfaceOpens{*app, a11y::SurfaceKind::kMenu};
+  } else if (surface) {
+    std::optional<a11y::SurfaceKind> kind;
+    if (*surface != "any") {
+      kind = a11y::surface_kind_from(*surface);
+      if (!kind) {
+        return invalid("unknown surface kind \"" + *surface + "\"", {{"param", "surface"}, {"got", *surface}},
+                       "use menu, list, tooltip or any");
+      }
+    }
+    request.condition = a11y::SurfaceOpens{*app, kind};
   } else {
     a11y::ElementPredicate element{*ref, a11y::Predicate::kExists, value};
     if (predicate) {

@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -132,8 +133,17 @@ def check_menu_surface(check, app, bus, bus_name):
     """File opens as a surface: listed with its opener, its tree alone by --surface menu, an
     item activated by the surface's ref (the X server's title is the judge), closed after."""
     check.expect(open_surfaces("mousepad") == [], "no surface is open before the menu opens")
+    waited = {}
+    waiter = threading.Thread(target=lambda: waited.update(
+        result=cli("wait", "--app", "mousepad", "--menu", "--timeout", "15000")))
+    waiter.start()
     rc, env = cli("click", "--app", "mousepad", "--role", "menu", "--name", "File")
     check.expect(rc == 0, f"click on the File menu is delivered ({error(env)})")
+    waiter.join()
+    rc, env = waited["result"]
+    evidence = data(env).get("evidence", {})
+    check.expect(rc == 0 and evidence.get("kind") == "menu" and evidence.get("name") == "File",
+                 f"wait --menu sees File open ({evidence or error(env)})")
     surfaces = wait_for_surface("mousepad") or []
     check.expect(len(surfaces) == 1 and surfaces[0]["kind"] == "menu" and surfaces[0]["name"] == "File"
                  and surfaces[0]["items"] > 10,
@@ -161,6 +171,10 @@ def check_menu_surface(check, app, bus, bus_name):
         x_title = None
     check.expect(x_title is not None, f"the X server shows the new document ({x_client_titles()})")
     check.expect(wait_for_surface("mousepad", present=False), "the menu is no longer listed once closed")
+    rc, env = cli("wait", "--app", "mousepad", "--menu", "--timeout", "500")
+    check.expect(rc != 0 and error(env).get("code") == "TIMEOUT" and
+                 "surfaces_open" in error(env).get("details", {}).get("last_seen", {}),
+                 f"wait --menu with no menu open ends in TIMEOUT, saying what it saw ({error(env)})")
 
 
 def check_fixture_dialog(check, tmp):

@@ -84,6 +84,43 @@ TextSeen check_text(Observer& observer, const TextAppears& condition, Deadline d
   return seen;
 }
 
+SurfaceSeen check_surface(Observer& observer, const SurfaceOpens& condition, Deadline deadline) {
+  SurfaceSeen seen;
+  const WindowsSeen listed = check_windows(observer, condition.app, deadline);
+  seen.answered = listed.answered;
+  seen.app_running = listed.app_running;
+  seen.problem = listed.problem;
+  for (const WindowInfo& window : listed.windows) {
+    auto open = observer.surfaces(WindowQuery{.app = condition.app, .window_id = window.id, .title = {}}, deadline);
+    if (!open) {
+      if (open.error().code == ErrorCode::kWindowNotFound) continue;  // closed meanwhile
+      seen.answered = false;
+      seen.problem = std::move(open).take_error();
+      continue;
+    }
+    ++seen.windows_read;
+    seen.surfaces_open += open->size();
+    for (const OpenSurface& surface : *open) {
+      if (condition.kind && surface.surface.kind != *condition.kind) continue;
+      const Snapshot& snapshot = *surface.snapshot;
+      const Node& node = snapshot.nodes[static_cast<std::size_t>(surface.surface.node)];
+      seen.match = SurfaceOpenedEvidence{
+          .window_id = snapshot.window.id,
+          .window_title = snapshot.window.title,
+          .ref = format_ref(snapshot.id, node.ref),
+          .kind = std::string(to_string(surface.surface.kind)),
+          .role = role_name(node.role),
+          .name = node.name,
+          .items = surface.surface.items,
+          .opener_ref = surface.surface.opener < 0
+                            ? std::string()
+                            : format_ref(snapshot.id, snapshot.nodes[static_cast<std::size_t>(surface.surface.opener)].ref)};
+    }
+    if (seen.match) break;
+  }
+  return seen;
+}
+
 ElementSeen check_element(Observer& observer, const ElementPredicate& condition,
                           Deadline deadline) {
   ElementSeen seen;

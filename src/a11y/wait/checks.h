@@ -20,6 +20,8 @@ WindowsSeen check_windows(Observer& observer, const std::string& app, Deadline d
 // Reads the app's listed windows until one shows the text. That window's snapshot is
 // stored, so the match's ref can be acted on like a snapshot's.
 TextSeen check_text(Observer& observer, const TextAppears& condition, Deadline deadline);
+// Reads every window of the app for open surfaces; the innermost of the kind wins.
+SurfaceSeen check_surface(Observer& observer, const SurfaceOpens& condition, Deadline deadline);
 // Resolves the ref live (exists, gone), or reads its element (value, state).
 ElementSeen check_element(Observer& observer, const ElementPredicate& condition,
                           Deadline deadline);

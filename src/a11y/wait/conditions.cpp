@@ -31,6 +31,10 @@ std::string describe(const WaitCondition& condition) {
           [](const TextAppears& c) {
             return "text " + in_quotes(c.text) + " to appear in app " + c.app;
           },
+          [](const SurfaceOpens& c) {
+            return "a " + std::string(c.kind ? to_string(*c.kind) : "menu, list or tooltip") + " of app " + c.app +
+                   " to open";
+          },
           [](const ElementPredicate& c) {
             switch (c.predicate) {
               case Predicate::kExists:
@@ -54,6 +58,7 @@ const std::string& app_of(const WaitCondition& condition) {
                         [](const WindowAppears& c) -> const std::string& { return c.app; },
                         [](const WindowClosed& c) -> const std::string& { return c.app; },
                         [](const TextAppears& c) -> const std::string& { return c.app; },
+                        [](const SurfaceOpens& c) -> const std::string& { return c.app; },
                         [](const ElementPredicate&) -> const std::string& { return kNone; },
                     },
                     condition);
@@ -88,6 +93,7 @@ std::string_view condition_kind(const WaitCondition& condition) {
                         [](const WindowAppears&) { return std::string_view("window_appears"); },
                         [](const WindowClosed&) { return std::string_view("window_closed"); },
                         [](const TextAppears&) { return std::string_view("text_appears"); },
+                        [](const SurfaceOpens&) { return std::string_view("surface_opens"); },
                         [](const ElementPredicate&) { return std::string_view("element"); },
                     },
                     condition);
@@ -105,6 +111,10 @@ nlohmann::json condition_to_json(const WaitCondition& condition) {
           },
           [](const TextAppears& c) {
             return nlohmann::json{{"app", c.app}, {"text", c.text}};
+          },
+          [](const SurfaceOpens& c) {
+            return nlohmann::json{{"app", c.app},
+                                  {"surface", c.kind ? nlohmann::json(to_string(*c.kind)) : nlohmann::json()}};
           },
           [](const ElementPredicate& c) {
             return nlohmann::json{{"ref", c.ref},

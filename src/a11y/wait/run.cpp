@@ -161,6 +161,7 @@ class WaitRun {
                 return check_windows(observer_, c.app, until);
               },
               [&](const TextAppears& c) -> CheckResult { return check_text(observer_, c, until); },
+              [&](const SurfaceOpens& c) -> CheckResult { return check_surface(observer_, c, until); },
               [&](const ElementPredicate& c) -> CheckResult {
                 return check_element(observer_, c, until);
               },
@@ -177,6 +178,13 @@ class WaitRun {
   CheckResult failed_check(Error problem) const {
     if (std::holds_alternative<ElementPredicate>(condition_)) {
       ElementSeen seen;
+      seen.problem = std::move(problem);
+      return seen;
+    }
+    if (std::holds_alternative<SurfaceOpens>(condition_)) {
+      SurfaceSeen seen;
+      seen.answered = false;
+      seen.app_running = true;
       seen.problem = std::move(problem);
       return seen;
     }

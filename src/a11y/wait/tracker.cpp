@@ -194,7 +194,8 @@ std::vector<std::string> WaitTracker::unattributed_senders() const {
 }
 
 void WaitTracker::apply_event(const AtspiEvent& event, TimePoint now) {
-  if (std::holds_alternative<TextAppears>(condition_)) {
+  // Text and surfaces change without window events: any event of the app may be one.
+  if (std::holds_alternative<TextAppears>(condition_) || std::holds_alternative<SurfaceOpens>(condition_)) {
     request_check(now);
     return;
   }
@@ -291,6 +292,7 @@ void WaitTracker::end_check(CheckResult result, TimePoint now) {
   std::visit(Overloaded{
                  [&](const WindowsSeen& seen) { apply_windows(seen, now); },
                  [&](const TextSeen& seen) { apply_text(seen, now); },
+                 [&](const SurfaceSeen& seen) { apply_surface(seen, now); },
                  [&](const ElementSeen& seen) { apply_element(seen, now); },
              },
              result);
@@ -372,6 +374,19 @@ void WaitTracker::apply_text(const TextSeen& seen, TimePoint now) {
                                 .name = match.name,
                                 .field = match.field},
            now);
+}
+
+void WaitTracker::apply_surface(const SurfaceSeen& seen, TimePoint now) {
+  last_check_ = {{"app_running", seen.app_running},
+                 {"answered", seen.answered},
+                 {"windows_read", seen.windows_read},
+                 {"surfaces_open", seen.surfaces_open}};
+  if (seen.problem) last_check_["problem"] = error_summary(*seen.problem);
+  if (fail_if_fatal(seen.problem) || fail_if_app_left(seen.answered, seen.app_running, now) ||
+      !seen.match) {
+    return;
+  }
+  conclude(check_source_, *seen.match, now);
 }
 
 void WaitTracker::apply_element(const ElementSeen& seen, TimePoint now) {

@@ -50,6 +50,15 @@ struct TextSeen {
   std::optional<Error> problem;
 };
 
+struct SurfaceSeen {
+  bool answered = true;
+  bool app_running = false;
+  std::size_t windows_read = 0;
+  std::size_t surfaces_open = 0;  // of any kind
+  std::optional<SurfaceOpenedEvidence> match;
+  std::optional<Error> problem;
+};
+
 struct ElementSeen {
   enum class Presence { kOne, kNone, kSeveral, kWindowGone, kUnknown };
   Presence presence = Presence::kUnknown;  // kUnknown: the app did not answer in time
@@ -59,7 +68,7 @@ struct ElementSeen {
   std::optional<Error> problem;
 };
 
-using CheckResult = std::variant<WindowsSeen, TextSeen, ElementSeen>;
+using CheckResult = std::variant<WindowsSeen, TextSeen, SurfaceSeen, ElementSeen>;
 
 // The first element (depth first) of the snapshot that has text in its name or value,
 // never reading a password field. The match's ref is left empty.
@@ -122,6 +131,7 @@ class WaitTracker {
   void apply_window_event(const AtspiEvent& event, TimePoint now);
   void apply_windows(const WindowsSeen& seen, TimePoint now);
   void apply_text(const TextSeen& seen, TimePoint now);
+  void apply_surface(const SurfaceSeen& seen, TimePoint now);
   void apply_element(const ElementSeen& seen, TimePoint now);
   bool fail_if_fatal(const std::optional<Error>& problem);
   bool fail_if_app_left(bool answered, bool app_running, TimePoint now);

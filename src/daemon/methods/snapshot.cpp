@@ -37,7 +37,8 @@ Result<a11y::OpenSurface> innermost_surface(a11y::Observer& observer, const a11y
                       "no " + (kind ? asked : std::string("menu, list or tooltip")) + " of app " + query.app +
                           " is open",
                       {{"kind", "no_open_surface"}, {"surface", asked}, {"app", query.app}},
-                      "open it first (click or press what opens it), then snapshot again");
+                      "open it first (click or press what opens it), or wait for it: wait --app " +
+                          query.app + " --surface " + asked);
   }
   return std::move(matching.back());
 }

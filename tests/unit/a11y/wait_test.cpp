@@ -160,6 +160,10 @@ TEST(WaitConditions, ValidationRefusesMalformedConditions) {
       {"window closed, any", WindowClosed{"editor", std::nullopt}, std::nullopt},
       {"window closed, titled", WindowClosed{"editor", "Draft"}, std::nullopt},
       {"text", TextAppears{"editor", "Saved"}, std::nullopt},
+      {"a menu opens", SurfaceOpens{"editor", SurfaceKind::kMenu}, std::nullopt},
+      {"any surface opens", SurfaceOpens{"editor", std::nullopt}, std::nullopt},
+      {"surface without app", SurfaceOpens{"", SurfaceKind::kMenu}, ErrorCode::kInvalidArgs},
+      {"password manager menu", SurfaceOpens{"KeePassXC", std::nullopt}, ErrorCode::kPolicyDenied},
       {"exists", ElementPredicate{ref, Predicate::kExists, std::nullopt}, std::nullopt},
       {"gone", ElementPredicate{ref, Predicate::kGone, std::nullopt}, std::nullopt},
       {"value", ElementPredicate{ref, Predicate::kValue, ""}, std::nullopt},
@@ -203,6 +207,9 @@ TEST(WaitConditions, DescribeThemselvesInJson) {
   EXPECT_EQ(json["value"], "42");
   EXPECT_TRUE(condition_to_json(WindowClosed{"editor", std::nullopt})["title"].is_null());
   EXPECT_EQ(condition_kind(TextAppears{"editor", "x"}), "text_appears");
+  EXPECT_EQ(condition_kind(SurfaceOpens{"editor", SurfaceKind::kList}), "surface_opens");
+  EXPECT_EQ(condition_to_json(SurfaceOpens{"editor", SurfaceKind::kList})["surface"], "list");
+  EXPECT_TRUE(condition_to_json(SurfaceOpens{"editor", std::nullopt})["surface"].is_null());
 }
 
 // ---- events -----------------------------------------------------------------------------

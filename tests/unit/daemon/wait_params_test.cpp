@@ -73,6 +73,13 @@ INSTANTIATE_TEST_SUITE_P(
         Refused{"value without ref", {{"app", "editor"}, {"window", "A"}, {"value", "v"}},
                 ErrorCode::kInvalidArgs, "value goes with ref"},
         Refused{"window without app", {{"window", "A"}}, ErrorCode::kInvalidArgs, "needs the app"},
+        Refused{"menu without app", {{"menu", true}}, ErrorCode::kInvalidArgs, "needs the app"},
+        Refused{"menu and text", {{"app", "editor"}, {"menu", true}, {"text", "x"}}, ErrorCode::kInvalidArgs,
+                "not text and menu"},
+        Refused{"menu and surface", {{"app", "editor"}, {"menu", true}, {"surface", "list"}},
+                ErrorCode::kInvalidArgs, "give menu or surface, not both"},
+        Refused{"unknown surface kind", {{"app", "editor"}, {"surface", "popover"}}, ErrorCode::kInvalidArgs,
+                "unknown surface kind"},
         Refused{"text without app", {{"text", "x"}}, ErrorCode::kInvalidArgs, "needs the app"},
         Refused{"empty app", {{"app", ""}, {"closed", true}}, ErrorCode::kInvalidArgs,
                 "app name is empty"},
@@ -128,6 +135,20 @@ TEST(WaitRequest, TextWithItsOwnTimeout) {
   ASSERT_TRUE(request.ok()) << request.error().message;
   EXPECT_EQ(std::get<a11y::TextAppears>(request->condition).text, "Saved");
   EXPECT_EQ(request->timeout, declared::kMaxWaitTimeout);
+}
+
+TEST(WaitRequest, MenuAndSurfaceKinds) {
+  auto menu = parse_wait_request({{"app", "editor"}, {"menu", true}});
+  ASSERT_TRUE(menu.ok()) << menu.error().message;
+  EXPECT_EQ(std::get<a11y::SurfaceOpens>(menu->condition).kind, a11y::SurfaceKind::kMenu);
+  auto list = parse_wait_request({{"app", "editor"}, {"surface", "list"}});
+  ASSERT_TRUE(list.ok()) << list.error().message;
+  EXPECT_EQ(std::get<a11y::SurfaceOpens>(list->condition).kind, a11y::SurfaceKind::kList);
+  auto any = parse_wait_request({{"app", "editor"}, {"surface", "any"}});
+  ASSERT_TRUE(any.ok()) << any.error().message;
+  EXPECT_FALSE(std::get<a11y::SurfaceOpens>(any->condition).kind);
+  auto menu_false = parse_wait_request({{"app", "editor"}, {"menu", false}});
+  EXPECT_FALSE(menu_false.ok());
 }
 
 TEST(WaitRequest, ElementPredicateDefaultsToExistsAndKeepsTheApp) {
