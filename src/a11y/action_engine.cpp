@@ -160,7 +160,8 @@ Status ActionRun::resolve() {
   const LiveTarget& t = *target_;
   reply_.target = ActionTargetSummary{t.ref,          t.app_name,          t.pid,
                                       t.window.id,    t.window.title,      role_name(t.node.role),
-                                      t.node.name,    t.position};
+                                      t.node.name,    t.position,
+                                      says_it_opens_something(t.node, t.stored)};
   reply_.timings.resolve_ms = milliseconds_since(started_);
   return ok_status();
 }

@@ -8,6 +8,7 @@
 #include "a11y/act/action_kind.h"
 #include "a11y/act/action_readback.h"
 #include "a11y/action_expectation.h"
+#include "a11y/model.h"
 #include "core/delivery.h"
 
 namespace companyos::a11y {
@@ -21,7 +22,13 @@ struct ActionTargetSummary {
   std::string role;
   std::string name;
   int position = 0;  // depth-first position in the live window tree
+  // It says it opens a menu, list or dialog: has-popup, a menu or combo box, a menu item
+  // with a submenu, or a name ending in an ellipsis (a command that asks for more).
+  bool opens_something = false;
 };
+
+// Whether the element says it opens something (ActionTargetSummary::opens_something).
+bool says_it_opens_something(const Node& live, const Node* stored);
 
 struct ActionTimings {
   double resolve_ms = 0;

@@ -149,7 +149,7 @@ void PhysicalClick::summarize(const a11y::LiveTarget& target) {
   reply_.target = a11y::ActionTargetSummary{
       target.ref,     target.app_name,     target.pid,
       target.window.id, target.window.title, a11y::role_name(target.node.role),
-      target.node.name, target.position};
+      target.node.name, target.position, a11y::says_it_opens_something(target.node, target.stored)};
 }
 
 Result<PointerClickReply> PhysicalClick::run() {

@@ -464,12 +464,12 @@ def window_closed_trial(trial, index):
                       strict="--strict" in args)
 
 
-MODAL_OPEN = ("push button", "Open dialog", "open-dialog")
+MODAL_OPEN = ("push button", "Open dialog…", "open-dialog")
 CONFIRM = ("push button", "Confirm", "confirm")
 
 
 def modal_trial(trial, index):
-    """The click on "Open dialog" opens a modal dialog — on GTK3 from inside the click's
+    """The click on "Open dialog…" opens a modal dialog — on GTK3 from inside the click's
     handler (gtk_dialog_run), which holds the connection the click went out on. That click
     must answer and the dialog must show (FILE.dialog); then "Confirm", by selector or by a
     ref from a snapshot of the dialog, must act: FILE holds "dialog: confirmed"."""

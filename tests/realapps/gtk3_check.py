@@ -8,7 +8,7 @@ that action (gtk_dialog_run), the chooser is listed, a key pressed into it (Esca
 closes it — the X server's client list no longer has it — and the app keeps answering
 the daemon, an independent AT-SPI read, and a second round of the same. That key used to
 hang mousepad for good (the daemon closed the connection the app was still dispatching).
-The fixture's "Open dialog" button does the same with a plain GtkDialog, and the file the
+The fixture's "Open dialog…" button does the same with a plain GtkDialog, and the file the
 fixture writes says the dialog was dismissed by the key. Runs inside
 scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
 
@@ -59,6 +59,8 @@ def open_and_escape(check, app_name, opener_ref, dialog_title, label):
     rc, env = cli("click", opener_ref)
     check.expect(rc == 0 and outcome(env) in ("delivered_unverified", "delivered_verified"),
                  f"{label}: the click that opens the dialog answers ({outcome(env)}, {error(env)})")
+    opened = [w.get("title") for w in (data(env).get("opened") or {}).get("windows", [])]
+    check.expect(opened == [dialog_title], f"{label}: the reply names the dialog it opened ({opened}, {data(env)})")
     try:
         wait_for(f"{dialog_title!r} listed", lambda: dialog_title in
                  [w["title"] for w in data(cli("windows", "--app", app_name)[1]).get("windows", [])])
@@ -139,6 +141,9 @@ def check_menu_surface(check, app, bus, bus_name):
     waiter.start()
     rc, env = cli("click", "--app", "mousepad", "--role", "menu", "--name", "File")
     check.expect(rc == 0, f"click on the File menu is delivered ({error(env)})")
+    named = (data(env).get("opened") or {}).get("surface") or {}
+    check.expect(named.get("kind") == "menu" and named.get("name") == "File" and named.get("items", 0) > 10,
+                 f"the click's reply names the menu it opened ({named or data(env).get('opened')})")
     waiter.join()
     rc, env = waited["result"]
     evidence = data(env).get("evidence", {})
@@ -182,7 +187,7 @@ def check_fixture_dialog(check, tmp):
     effect = os.path.join(tmp, "modal.txt")
     with FixtureApp(FIXTURE, name, effect, "--modal") as fixture:
         _, nodes = RealApp(name, []).snapshot()
-        opener = one(nodes, "Open dialog", role="push button", name="Open dialog")
+        opener = one(nodes, "Open dialog…", role="push button", name="Open dialog…")
         open_and_escape(check, name, opener["ref"], "Confirm", "fixture")
         dismissed = fixture.wait_for_effect("", b"dialog: dismissed", timeout=10)
         check.expect(dismissed, f"the fixture's handler ended with the dialog dismissed "

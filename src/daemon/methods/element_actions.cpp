@@ -16,6 +16,7 @@
 #include "daemon/context.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
+#include "daemon/methods/opened.h"
 #include "desktop/keyboard_typing.h"
 #include "desktop/physical_click.h"
 #include "daemon/methods/physical_input.h"
@@ -58,14 +59,19 @@ void perform(const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
   run_observation(run_params, ctx, std::move(reply),
                   [&engine, request = std::move(request).value(), headed](
                       a11y::Observer& observer, Deadline deadline) -> Result<nlohmann::json> {
+                    const auto before = look_before(observer, request, deadline);
+                    const auto opened = [&](const a11y::ActionReply& done, nlohmann::json json) {
+                      if (before) json["opened"] = what_opened(observer, *before, done, deadline);
+                      return json;
+                    };
                     if (headed && Kind == ActionKind::kClick) {
                       auto clicked = desktop::physical_click(observer, request, deadline);
                       if (!clicked) return std::move(clicked).take_error();
-                      return wire::pointer_click_to_json(*clicked);
+                      return opened(clicked->action, wire::pointer_click_to_json(*clicked));
                     }
                     auto done = engine.perform(request, deadline);
                     if (!done) return std::move(done).take_error();
-                    return wire::action_reply_to_json(*done);
+                    return opened(*done, wire::action_reply_to_json(*done));
                   });
 }
 
