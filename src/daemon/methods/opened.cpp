@@ -21,6 +21,8 @@ using namespace std::chrono_literals;
 // wait for nothing.
 constexpr auto kOpenSettle = 1500ms;
 constexpr auto kLookInterval = 50ms;
+// One listing of the app's windows: a hung app must leave the action its own deadline.
+constexpr auto kListingBudget = 250ms;
 
 bool may_open_something(a11y::ActionKind kind) {
   return kind == a11y::ActionKind::kClick || kind == a11y::ActionKind::kNamed || kind == a11y::ActionKind::kExpand;
@@ -69,7 +71,7 @@ std::optional<BeforeAction> look_before(a11y::Observer& observer, const a11y::Ac
   if (!may_open_something(request.kind)) return std::nullopt;
   auto app = app_of(observer, request.target);
   if (!app) return std::nullopt;
-  auto windows = observer.windows(*app, deadline);
+  auto windows = observer.windows(*app, std::min(deadline, Clock::now() + kListingBudget));
   if (!windows) return std::nullopt;
   BeforeAction before{.app = *app, .window_ids = {}};
   for (const auto& window : *windows) before.window_ids.insert(window.id);
