@@ -17,9 +17,9 @@ import tempfile
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from real_app import (RealApp, check_stopped_app, atspi_probe, cli, data, error, one, outcome,  # noqa: E402
-                      wait_for, wait_for_surface, Daemon)
+                      wait_for, wait_for_surface, x_client_titles, Daemon)
 from checks import Checker  # noqa: E402
-from web_page import PAGE, check_text_input, page_shows, x_titles  # noqa: E402
+from web_page import PAGE, check_text_input, page_shows  # noqa: E402
 
 APP = "Chromium"
 OBJECT_REPLACEMENT = "\ufffc"
@@ -103,7 +103,7 @@ def main():
                     "--user-data-dir=" + os.path.join(tmp, "profile"), "--no-first-run",
                     "--no-default-browser-check", "--disable-gpu", "file://" + page]
             with Browser(APP, argv) as app:
-                wait_for("the page's title", lambda: any("form start" in t for t in x_titles()),
+                wait_for("the page's title", lambda: any("form start" in t for t in x_client_titles()),
                          timeout=30)
                 wait_for("the form in the snapshot", lambda: any(
                     n["role"] == "entry" and n["name"] == "Name" for n in app.snapshot()[1]),

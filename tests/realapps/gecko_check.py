@@ -20,9 +20,9 @@ import tempfile
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from real_app import (RealApp, check_stopped_app, atspi_probe, cli, data, error, one, open_surfaces,  # noqa: E402
-                      outcome, surface_tree, wait_for, Daemon)
+                      outcome, surface_tree, wait_for, x_client_titles, Daemon)
 from checks import Checker  # noqa: E402
-from web_page import PAGE, check_text_input, page_shows, x_titles  # noqa: E402
+from web_page import PAGE, check_text_input, page_shows  # noqa: E402
 
 APP = "Firefox"
 OBJECT_REPLACEMENT = "\ufffc"
@@ -172,7 +172,7 @@ def main():
             check.expect(rc == 0, f"physical input is allowed for --headed ({error(env)})")
             argv = ["firefox-esr", "--no-remote", "--profile", profile, "file://" + page]
             with RealApp(APP, argv) as app:
-                wait_for("the page's title", lambda: any("form start" in t for t in x_titles()),
+                wait_for("the page's title", lambda: any("form start" in t for t in x_client_titles()),
                          timeout=30)
                 wait_for("the form in the snapshot", lambda: any(
                     n["role"] == "entry" and n["name"] == "Name" for n in form_nodes(app)[1]),

@@ -13,79 +13,18 @@ fixture writes says the dialog was dismissed by the key. Runs inside
 scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
 
 import os
-import subprocess
 import sys
 import tempfile
 import threading
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from real_app import (Daemon, RealApp, atspi_probe, cli, data, error, one, open_surfaces, outcome,  # noqa: E402
-                      surface_tree, wait_for, wait_for_surface)
+from real_app import (Daemon, RealApp, answers_independently, atspi_probe, cli, data, error, one,  # noqa: E402
+                      open_and_escape, open_surfaces, outcome, surface_tree, wait_for, wait_for_surface,
+                      x_client_titles)
 from checks import Checker  # noqa: E402
 from daemon_cli import FIXTURE  # noqa: E402
 from fixture_app import FixtureApp, unique_name  # noqa: E402
-
-ANSWER_TIMEOUT_S = 10  # an independent read of a responsive app takes milliseconds
-
-
-def x_client_titles():
-    """Titles of the windows in the X server's _NET_CLIENT_LIST (the window manager's)."""
-    done = subprocess.run(["xprop", "-root", "_NET_CLIENT_LIST"], capture_output=True,
-                          text=True, timeout=10)
-    titles = []
-    for word in done.stdout.replace(",", " ").split():
-        if word.startswith("0x"):
-            name = subprocess.run(["xprop", "-id", word, "_NET_WM_NAME"], capture_output=True,
-                                  text=True, timeout=10).stdout
-            if "=" in name:
-                titles.append(name.split("=", 1)[1].strip().strip('"'))
-    return titles
-
-
-def answers_independently(bus, bus_name):
-    """True when the app answers a live AT-SPI call of ours within the deadline."""
-    try:
-        bus.call(bus_name, atspi_probe.ROOT_PATH, "org.a11y.atspi.Accessible.GetChildren",
-                 timeout=ANSWER_TIMEOUT_S)
-        return True
-    except atspi_probe.ProbeError:
-        return False
-
-
-def open_and_escape(check, app_name, opener_ref, dialog_title, label):
-    """Clicks OPENER_REF, waits for DIALOG_TITLE, presses Escape into it; checks that the
-    click answered, the dialog closed, and the app answers the daemon afterwards."""
-    rc, env = cli("click", opener_ref)
-    check.expect(rc == 0 and outcome(env) in ("delivered_unverified", "delivered_verified"),
-                 f"{label}: the click that opens the dialog answers ({outcome(env)}, {error(env)})")
-    opened = [w.get("title") for w in (data(env).get("opened") or {}).get("windows", [])]
-    check.expect(opened == [dialog_title], f"{label}: the reply names the dialog it opened ({opened}, {data(env)})")
-    try:
-        wait_for(f"{dialog_title!r} listed", lambda: dialog_title in
-                 [w["title"] for w in data(cli("windows", "--app", app_name)[1]).get("windows", [])])
-        listed = True
-    except atspi_probe.ProbeError:
-        listed = False
-    check.expect(listed, f"{label}: the dialog {dialog_title!r} is listed while it runs")
-    # The key goes to the window the window manager manages: wait until it does.
-    try:
-        wait_for("the dialog managed by the window manager",
-                 lambda: dialog_title in x_client_titles())
-    except atspi_probe.ProbeError:
-        pass
-    rc, env = cli("press", "Escape", "--app", app_name, "--title", dialog_title, "--headed")
-    check.expect(rc == 0, f"{label}: Escape is pressed into the dialog ({error(env)})")
-    try:
-        wait_for("the dialog gone from the X server", lambda: dialog_title not in x_client_titles())
-        closed = True
-    except atspi_probe.ProbeError:
-        closed = False
-    check.expect(closed, f"{label}: the key closed the dialog (X client list)")
-    rc, env = cli("windows", "--app", app_name)
-    check.expect(rc == 0 and all(w.get("state", "ok") == "ok" for w in data(env).get("windows", [])),
-                 f"{label}: the app answers the daemon after the dialog ({error(env)})")
-
 
 def check_mousepad(check):
     with RealApp("mousepad", ["mousepad", "--disable-server"]) as app:

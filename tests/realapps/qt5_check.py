@@ -15,8 +15,9 @@ import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from real_app import (Daemon, RealApp, check_stopped_app, atspi_probe, cli, data, error, one,  # noqa: E402
-                      open_surfaces, outcome, surface_tree, wait_for, wait_for_surface)
+from real_app import (Daemon, RealApp, answers_independently, check_stopped_app, atspi_probe, cli, data,  # noqa: E402
+                      error, one, open_and_escape, open_surfaces, outcome, surface_tree, wait_for,
+                      wait_for_surface)
 from checks import Checker  # noqa: E402
 
 
@@ -93,6 +94,13 @@ def check_featherpad(check, tmp):
                      "an independent read finds Match Case checked")
         check.expect(app.alive(), "FeatherPad is alive after the independent walk")
 
+        # File > Open runs Qt's file dialog inside the action call: the click answers
+        # (answered: false), names the dialog, a key closes it, and FeatherPad answers after.
+        _, nodes = app.snapshot()
+        opener = one(nodes, "File > Open", role="menu item", name="Open")
+        open_and_escape(check, "FeatherPad", opener["ref"], "Open file...", "FeatherPad")
+        check.expect(answers_independently(bus, bus_name), "FeatherPad answers an independent AT-SPI read")
+
         check_stopped_app(check, app)
 
 
@@ -112,6 +120,8 @@ def main():
     daemon = Daemon()
     daemon.start()
     try:
+        rc, env = cli("settings", "set", "physical_input", "true")
+        check.expect(rc == 0, f"physical input is allowed for --headed ({error(env)})")
         with tempfile.TemporaryDirectory() as tmp:
             check_featherpad(check, tmp)
         check_speedcrunch(check)

@@ -7,9 +7,8 @@ and outside the accessibility tree."""
 
 import json
 import re
-import subprocess
 
-from real_app import atspi_probe, cli, data, error, one, outcome, wait_for
+from real_app import atspi_probe, cli, data, error, one, outcome, wait_for, x_client_titles
 
 PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>form start</title></head>
@@ -47,23 +46,9 @@ document.getElementById('go').addEventListener('click', () => { clicked = true; 
 </body></html>
 """
 
-def x_titles():
-    """_NET_WM_NAME of every window in the window manager's _NET_CLIENT_LIST."""
-    listed = subprocess.run(["xprop", "-root", "_NET_CLIENT_LIST"], capture_output=True,
-                            text=True, timeout=10).stdout
-    titles = []
-    for word in listed.replace(",", " ").split():
-        if word.startswith("0x"):
-            name = subprocess.run(["xprop", "-id", word, "_NET_WM_NAME"], capture_output=True,
-                                  text=True, timeout=10).stdout
-            if "=" in name:
-                titles.append(json.loads(name.split("=", 1)[1].strip()))
-    return titles
-
-
 def page_state():
     """What the page last put in its title, as the X server shows it; None before any event."""
-    for title in x_titles():
+    for title in x_client_titles():
         found = re.search(r"\{.*\}", title)
         if found:
             try:
