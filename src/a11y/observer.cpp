@@ -7,6 +7,7 @@
 #include "a11y/read/live_read.h"
 #include "a11y/ref.h"
 #include "a11y/render.h"
+#include "a11y/toolkit/traits.h"
 
 namespace companyos::a11y {
 namespace {
@@ -381,7 +382,7 @@ Result<ElementDetails> Observer::get(std::string_view ref, Deadline deadline) {
   Node& node = read.front();
   node.ref = resolved->stored.node->ref;
   node.role = live->node.role;
-  node.name = live->node.name;
+  node.name = name_as_shown(channel->traits(), live->node.role, live->node.name);
   node.description = live->node.description;
   node.accessible_id = live->node.accessible_id.value_or(std::string());
   node.accessible_id_known = live->node.accessible_id.has_value();

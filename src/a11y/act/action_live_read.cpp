@@ -64,6 +64,10 @@ class ElementReader {
       }
     }
     const bool complete = pipeline_.wait();
+    if (needs.identity) {
+      Node& node = result_.reading.node;
+      node.name = name_as_shown(toolkit_, node.role, std::move(node.name));
+    }
     if (gone_) {
       result_.status = ReadStatus::kGone;
     } else if (!complete) {

@@ -1,4 +1,5 @@
 #include "a11y/read/snapshot.h"
+#include "a11y/toolkit/traits.h"
 
 #include <unordered_map>
 #include <unordered_set>
@@ -188,6 +189,7 @@ Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadli
                       "list windows again and pick a current one");
   }
   snapshot.nodes = to_nodes(assembled);
+  for (Node& node : snapshot.nodes) node.name = name_as_shown(app->traits(), node.role, std::move(node.name));
   stats.truncated = assembled.size() >= options.max_nodes;
 
   if (options.details_enabled) {

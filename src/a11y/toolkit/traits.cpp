@@ -50,8 +50,19 @@ ToolkitTraits toolkit_traits(std::string_view toolkit_name, std::string_view too
     traits.extents_coord_type = ATSPI_COORD_TYPE_WINDOW;
     // 250 ms, and a margin for the timer running late on a busy app.
     traits.button_activation_spacing = std::chrono::milliseconds(300);
+    traits.label_repeated_in_button_names = true;
   }
   return traits;
+}
+
+std::string name_as_shown(const ToolkitTraits& toolkit, std::uint32_t role, std::string name) {
+  if (!toolkit.label_repeated_in_button_names || !activates_like_a_button(role)) return name;
+  // "X X": two equal halves around one space.
+  if (name.size() < 3 || name.size() % 2 == 0) return name;
+  const std::size_t half = name.size() / 2;
+  if (name[half] != ' ' || name.compare(0, half, name, half + 1, half) != 0) return name;
+  name.resize(half);
+  return name;
 }
 
 }  // namespace companyos::a11y

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace companyos::a11y {
@@ -45,7 +46,17 @@ struct ToolkitTraits {
   // breaks it: a <select>'s options list "select" or "click" by where they are, with the
   // same GetActions answer (measured), so every node is asked.
   bool action_names_shared_by_kind = true;
+  // A button's name repeats its label's text: GTK 4.8 joins the accessible label a .ui
+  // gives a button to the text of its label child, so GNOME Calculator's buttons are
+  // named "7 7", "mod mod", "= =" (measured; a button made with gtk_button_new_with_label
+  // is not). Read names are shown once (name_as_shown) wherever they are read.
+  bool label_repeated_in_button_names = false;
 };
+
+// The name a node is known by: the read name, with a repeated label shown once where the
+// toolkit repeats it ("7 7" → "7" for a GTK 4 button); every read of a name goes through
+// this, so snapshots, live resolution and single reads agree on identities.
+std::string name_as_shown(const ToolkitTraits& toolkit, std::uint32_t role, std::string name);
 
 // Push, toggle, check, radio and menu buttons: the roles GTK's buttons have.
 bool activates_like_a_button(std::uint32_t role);

@@ -86,5 +86,32 @@ TEST(ToolkitTraits, OnlyGeckoIgnoresEditableTextAndSelectionAndSharedActionNames
   }
 }
 
+TEST(ToolkitTraits, GtkFourButtonsShowARepeatedLabelOnce) {
+  const ToolkitTraits gtk4 = toolkit_traits("GTK", "4.8.3");
+  const ToolkitTraits gtk3 = toolkit_traits("GTK", "3.24.38");
+  struct Case {
+    const char* what;
+    const ToolkitTraits& toolkit;
+    std::uint32_t role;
+    const char* read;
+    const char* shown;
+  };
+  const Case cases[] = {
+      {"a digit", gtk4, ATSPI_ROLE_PUSH_BUTTON, "7 7", "7"},
+      {"a word", gtk4, ATSPI_ROLE_PUSH_BUTTON, "mod mod", "mod"},
+      {"a multibyte sign", gtk4, ATSPI_ROLE_PUSH_BUTTON, "\u00f7 \u00f7", "\u00f7"},
+      {"a repeated phrase", gtk4, ATSPI_ROLE_TOGGLE_BUTTON, "Main Menu Main Menu", "Main Menu"},
+      {"halves that differ", gtk4, ATSPI_ROLE_PUSH_BUTTON, "7 8", "7 8"},
+      {"two spaces between", gtk4, ATSPI_ROLE_PUSH_BUTTON, "7  7", "7  7"},
+      {"no space between", gtk4, ATSPI_ROLE_PUSH_BUTTON, "77", "77"},
+      {"a plain name", gtk4, ATSPI_ROLE_PUSH_BUTTON, "Write effect", "Write effect"},
+      {"a single character", gtk4, ATSPI_ROLE_PUSH_BUTTON, "7", "7"},
+      {"empty", gtk4, ATSPI_ROLE_PUSH_BUTTON, "", ""},
+      {"a label keeps its text", gtk4, ATSPI_ROLE_LABEL, "7 7", "7 7"},
+      {"GTK 3 keeps every name", gtk3, ATSPI_ROLE_PUSH_BUTTON, "7 7", "7 7"},
+  };
+  for (const Case& c : cases) EXPECT_EQ(name_as_shown(c.toolkit, c.role, c.read), c.shown) << c.what;
+}
+
 }  // namespace
 }  // namespace companyos::a11y
