@@ -213,25 +213,26 @@ Result<std::shared_ptr<const Snapshot>> Observer::snapshot(const WindowQuery& qu
       }
     }
   }
-  auto named = apps_named(query.app, deadline);
-  if (!named) return std::move(named).take_error();
-  std::vector<const AppInfo*> candidates;
-  for (const AppInfo& app : *named) candidates.push_back(&app);
-  auto window = select_window(candidates, query);
+  auto window = one_window(query, deadline);
   if (!window) return std::move(window).take_error();
   auto read = read_window(bus_, *window, deadline, options_.snapshot);
   if (!read) return std::move(read).take_error();
   return keep(std::move(read).value());
 }
 
-// The window the query names, or every window of its app when it names none.
-Result<std::vector<WindowInfo>> Observer::target_windows(const WindowQuery& query, Deadline deadline) {
-  if (!query.window_id && !query.title) return windows(query.app, deadline);
+// The one window the query names, from a fresh listing of its app.
+Result<WindowInfo> Observer::one_window(const WindowQuery& query, Deadline deadline) {
   auto named = apps_named(query.app, deadline);
   if (!named) return std::move(named).take_error();
   std::vector<const AppInfo*> candidates;
   for (const AppInfo& app : *named) candidates.push_back(&app);
-  auto window = select_window(candidates, query);
+  return select_window(candidates, query);
+}
+
+// The window the query names, or every window of its app when it names none.
+Result<std::vector<WindowInfo>> Observer::target_windows(const WindowQuery& query, Deadline deadline) {
+  if (!query.window_id && !query.title) return windows(query.app, deadline);
+  auto window = one_window(query, deadline);
   if (!window) return std::move(window).take_error();
   return std::vector<WindowInfo>{std::move(window).value()};
 }

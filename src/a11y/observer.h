@@ -104,6 +104,7 @@ class Observer {
 
  private:
   Result<std::vector<AppInfo>> apps_named(const std::string& name, Deadline deadline);
+  Result<WindowInfo> one_window(const WindowQuery& query, Deadline deadline);
   Result<std::vector<WindowInfo>> target_windows(const WindowQuery& query, Deadline deadline);
   std::shared_ptr<const Snapshot> keep(Snapshot read);  // numbered and stored
 

@@ -37,6 +37,14 @@ void classify_element_error(Error error, ElementSeen& seen) {
   }
 }
 
+// What a look inside the windows starts from: whether the listing answered and the app runs.
+template <typename Seen>
+void take_listing(const WindowsSeen& listed, Seen& seen) {
+  seen.answered = listed.answered;
+  seen.app_running = listed.app_running;
+  seen.problem = listed.problem;
+}
+
 }  // namespace
 
 WindowsSeen check_windows(Observer& observer, const std::string& app, Deadline deadline) {
@@ -58,9 +66,7 @@ WindowsSeen check_windows(Observer& observer, const std::string& app, Deadline d
 TextSeen check_text(Observer& observer, const TextAppears& condition, Deadline deadline) {
   TextSeen seen;
   const WindowsSeen listed = check_windows(observer, condition.app, deadline);
-  seen.answered = listed.answered;
-  seen.app_running = listed.app_running;
-  seen.problem = listed.problem;
+  take_listing(listed, seen);
   for (const WindowInfo& window : listed.windows) {
     auto read = read_window(observer.bus(), window, deadline);
     if (!read) {
@@ -87,9 +93,7 @@ TextSeen check_text(Observer& observer, const TextAppears& condition, Deadline d
 SurfaceSeen check_surface(Observer& observer, const SurfaceOpens& condition, Deadline deadline) {
   SurfaceSeen seen;
   const WindowsSeen listed = check_windows(observer, condition.app, deadline);
-  seen.answered = listed.answered;
-  seen.app_running = listed.app_running;
-  seen.problem = listed.problem;
+  take_listing(listed, seen);
   for (const WindowInfo& window : listed.windows) {
     auto open = observer.surfaces(WindowQuery{.app = condition.app, .window_id = window.id, .title = {}}, deadline);
     if (!open) {
