@@ -5,7 +5,8 @@ Qt 6.4 connects to the bus AT_SPI_BUS_ADDRESS names but never registers with it,
 started without that variable and finds the bus through the session bus (org.a11y.Bus),
 as on a user's desktop. Tetzle opens a "Choose Game" dialog: the snapshot reads it, its two
 "Cancel" buttons are marked twins, a value outside the zoom slider's range is refused
-and one inside it verified, as an independent AT-SPI read finds, the "Current Games" tab pressed by ref is
+and one inside it verified, as an independent AT-SPI read finds, the "Untagged" tag selected (verified,
+and so an independent read finds it), the "Current Games" tab pressed by ref is
 selected as an independent read finds it, and a stopped app answers APP_UNRESPONSIVE.
 Runs inside scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
 
@@ -73,6 +74,20 @@ def main():
             value = (bus.get_property(bus_name, sliders[0].path, "org.a11y.atspi.Value",
                                       "CurrentValue") if len(sliders) == 1 else None)
             check.expect(value == 1, f"an independent read finds the slider at 1 ({value})")
+
+            # The image tags are list items with a Toggle action: select picks Untagged,
+            # verified, and an independent read finds it selected.
+            untagged = one(nodes, "the Untagged tag", role="list item", name="Untagged")
+            rc, env_ = cli("select", untagged["ref"])
+            check.expect(rc == 0 and outcome(env_) == "delivered_verified",
+                         f"select of Untagged is verified ({outcome(env_)}, {data(env_).get('route')}, {error(env_)})")
+            items = [n for n in walked if n.role == "list item" and n.name == "Untagged"]
+            try:
+                picked = wait_for("Untagged selected", lambda: len(items) == 1 and
+                                  "selected" in atspi_probe.states(bus, items[0]))
+            except atspi_probe.ProbeError:
+                picked = False
+            check.expect(bool(picked), "an independent read finds Untagged selected")
 
             tab = one(nodes, "Current Games", role="page tab", name="Current Games")
             rc, env_ = cli("click", tab["ref"])

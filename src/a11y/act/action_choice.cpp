@@ -111,6 +111,14 @@ Result<ChosenRoute> choose_select(const ElementFacts& element, const ContainerFa
       return route;
     }
   }
+  // Qt's item views have no Selection and flip an item's selection with its "Toggle"
+  // (Tetzle's tag list, measured): a selectable item not selected yet is selected by it,
+  // and one selected already is left alone, never flipped back.
+  const int flip = find_preferred(element.actions, {"toggle"});
+  if (flip >= 0 && has_state(element.states, ATSPI_STATE_SELECTABLE)) {
+    if (has_state(element.states, ATSPI_STATE_SELECTED)) return via(Route::kAlreadyInState);
+    return do_action(element, flip, true);
+  }
   return unsupported(ActionKind::kSelect, element,
                      "its container has no Selection and it lists no select action");
 }

@@ -153,6 +153,10 @@ TEST(ActionChoice, SelectUsesTheContainersSelection) {
   const ElementFacts item = element(ATSPI_ROLE_LIST_ITEM, {});
   const ElementFacts menu_item = element(ATSPI_ROLE_MENU_ITEM, {"click"});
   const ElementFacts gecko_option = element(ATSPI_ROLE_LIST_ITEM, {"select"});
+  const StateSet selectable = StateSet{1} << ATSPI_STATE_SELECTABLE;
+  const ElementFacts qt_item = element(ATSPI_ROLE_LIST_ITEM, {"Toggle"}, selectable);
+  const ElementFacts qt_selected =
+      element(ATSPI_ROLE_LIST_ITEM, {"Toggle"}, selectable | (StateSet{1} << ATSPI_STATE_SELECTED));
   struct Case {
     const char* what;
     ElementFacts facts;
@@ -171,6 +175,10 @@ TEST(ActionChoice, SelectUsesTheContainersSelection) {
       {"own select action", gecko_option, panel, kNone, Route::kDoAction},
       {"parent without Selection", item, panel, kNone, std::nullopt},
       {"no parent", item, kNone, kNone, std::nullopt},
+      {"Qt item: its Toggle selects it", qt_item, panel, kNone, Route::kDoAction},
+      {"Qt item selected already: not flipped back", qt_selected, panel, kNone, Route::kAlreadyInState},
+      {"a Toggle on an item that is not selectable", element(ATSPI_ROLE_LIST_ITEM, {"Toggle"}), panel, kNone,
+       std::nullopt},
   };
   for (const Case& c : cases) {
     auto route = choose_route(ActionKind::kSelect, c.facts, c.parent, c.grandparent);
