@@ -27,6 +27,7 @@ DOCUMENT = """<?xml version="1.0" encoding="UTF-8"?>
 </office:document>
 """
 WRITTEN = "written by companyOS and typed"
+TOGGLE_BUTTON = 62  # ATSPI_ROLE_TOGGLE_BUTTON
 
 
 def read_file(path):
@@ -68,6 +69,22 @@ def check_writer(check, tmp):
         rc, env = cli("type", para["ref"], " and typed")
         check.expect(rc == 0 and outcome(env) == "delivered_verified",
                      f"type into the paragraph is verified ({outcome(env)}, {error(env)})")
+
+        # A toolbar toggle: Formatting Marks is pressed by its own action, verified on its
+        # checked state, and an independent read finds it checked.
+        marks = one(nodes, "Formatting Marks", role="toggle button", name="Formatting Marks")
+        rc, env = cli("toggle", marks["ref"])
+        check.expect(rc == 0 and outcome(env) == "delivered_verified",
+                     f"toggle of Formatting Marks is verified ({outcome(env)}, {data(env).get('route')}, {error(env)})")
+        # Writer's window is too large to walk with gdbus; its own Collection finds them.
+        bus = atspi_probe.a11y_bus()
+        bus_name = app.bus_name(bus)
+        (windows,) = bus.call(bus_name, atspi_probe.ROOT_PATH, "org.a11y.atspi.Accessible.GetChildren")
+        buttons = [match for window in windows
+                   for match in atspi_probe.with_role(bus, *window, TOGGLE_BUTTON)
+                   if bus.get_property(*match, "org.a11y.atspi.Accessible", "Name") == "Formatting Marks"]
+        check.expect(len(buttons) == 1 and "checked" in atspi_probe.states_at(bus, *buttons[0]),
+                     f"an independent read finds Formatting Marks checked ({len(buttons)})")
 
         # Writer lists two menu bars (GTK's and VCL's own, under the root pane), so "Save"
         # is a twin: the root pane names the one meant.
