@@ -15,7 +15,8 @@ import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from real_app import RealApp, check_stopped_app, atspi_probe, cli, data, error, one, outcome, wait_for, Daemon  # noqa: E402
+from real_app import (RealApp, check_stopped_app, atspi_probe, cli, data, error, one, outcome, wait_for,  # noqa: E402
+                      wait_for_surface, Daemon)
 from checks import Checker  # noqa: E402
 
 APP = "soffice"
@@ -28,11 +29,20 @@ DOCUMENT = """<?xml version="1.0" encoding="UTF-8"?>
 """
 WRITTEN = "written by companyOS and typed"
 TOGGLE_BUTTON = 62  # ATSPI_ROLE_TOGGLE_BUTTON
+MENU_ITEM = 35  # ATSPI_ROLE_MENU_ITEM
 
 
 def read_file(path):
     with open(path, encoding="utf-8") as f:
         return f.read()
+
+
+def pane_nodes(node):
+    """NODE and every node under it, in document order."""
+    nodes = [node]
+    for child in node.get("children", []):
+        nodes.extend(pane_nodes(child))
+    return nodes
 
 
 def check_writer(check, tmp):
@@ -109,6 +119,30 @@ def check_writer(check, tmp):
             saved = False
         check.expect(bool(saved), "the file Writer saved holds the text")
         check.expect(app.alive(), "Writer is alive after the save")
+
+        # The File menu of GTK's menu bar opens as a surface, named in the click's reply.
+        # The two menu bars are twins too: the viewport holding GTK's names the one meant.
+        parents = {c["ref"]: n for n in nodes for c in n.get("children", [])}
+        files = [(bar, m) for bar in nodes if bar["role"] == "menu bar"
+                 for m in bar.get("children", []) if m["name"] == "File" and m["actions"]]
+        check.expect(len(files) == 1, f"one File menu lists an action ({len(files)})")
+        if files:
+            bar, menu = files[0]
+            rc, env = cli("click", menu["ref"], "--within", parents[bar["ref"]]["ref"])
+            named = (data(env).get("opened") or {}).get("surface") or {}
+            check.expect(rc == 0 and named.get("name") == "File" and named.get("items", 0) > 10,
+                         f"the click opens File and its reply names it ({named or error(env)})")
+            surfaces = wait_for_surface(APP) or []
+            # Opened by a click, GTK selects File's first entry, New, and opens its submenu
+            # too (its items show, Recent Documents' do not): listed after File.
+            check.expect(surfaces[:1] and surfaces[0]["name"] == "File" and surfaces[0]["items"] > 10 and
+                         all(s["kind"] == "menu" for s in surfaces),
+                         f"surfaces lists File first ({[(s['name'], s['items']) for s in surfaces]})")
+            items = [match for window in windows
+                     for match in atspi_probe.with_role(bus, *window, MENU_ITEM)
+                     if bus.get_property(*match, "org.a11y.atspi.Accessible", "Name") == "Save As..."]
+            check.expect(any("showing" in atspi_probe.states_at(bus, *item) for item in items),
+                         "an independent read finds File > Save As... showing")
         # /usr/bin/soffice is a wrapper: the process on the bus is its child soffice.bin.
         check_stopped_app(check, app, whole_group=True)
 
