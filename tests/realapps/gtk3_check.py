@@ -20,11 +20,10 @@ import threading
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from real_app import (Daemon, RealApp, answers_independently, atspi_probe, cli, data, error, one,  # noqa: E402
-                      open_and_escape, open_surfaces, outcome, surface_tree, wait_for, wait_for_surface,
-                      x_client_titles)
+                      check_fixture_dialog, open_and_escape, open_surfaces, outcome, surface_tree,
+                      wait_for, wait_for_surface, x_client_titles)
 from checks import Checker  # noqa: E402
 from daemon_cli import FIXTURE  # noqa: E402
-from fixture_app import FixtureApp, unique_name  # noqa: E402
 
 def check_mousepad(check):
     with RealApp("mousepad", ["mousepad", "--disable-server"]) as app:
@@ -121,20 +120,6 @@ def check_menu_surface(check, app, bus, bus_name):
                  f"wait --menu with no menu open ends in TIMEOUT, saying what it saw ({error(env)})")
 
 
-def check_fixture_dialog(check, tmp):
-    name = unique_name("modal")
-    effect = os.path.join(tmp, "modal.txt")
-    with FixtureApp(FIXTURE, name, effect, "--modal") as fixture:
-        _, nodes = RealApp(name, []).snapshot()
-        opener = one(nodes, "Open dialog…", role="push button", name="Open dialog…")
-        open_and_escape(check, name, opener["ref"], "Confirm", "fixture")
-        dismissed = fixture.wait_for_effect("", b"dialog: dismissed", timeout=10)
-        check.expect(dismissed, f"the fixture's handler ended with the dialog dismissed "
-                                f"({fixture.effect()!r})")
-        check.expect(answers_independently(fixture.bus, fixture.bus_name),
-                     "the fixture answers an independent AT-SPI read")
-
-
 def main():
     check = Checker("gtk3")
     daemon = Daemon()
@@ -144,7 +129,7 @@ def main():
         check.expect(rc == 0, f"physical input is allowed for the key presses ({error(env)})")
         check_mousepad(check)
         with tempfile.TemporaryDirectory() as tmp:
-            check_fixture_dialog(check, tmp)
+            check_fixture_dialog(check, tmp, FIXTURE)
     finally:
         daemon.stop()
     return check.summary()

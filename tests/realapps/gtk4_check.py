@@ -10,13 +10,17 @@ scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
 
 import os
 import sys
+import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from real_app import Daemon, RealApp, check_stopped_app, atspi_probe, cli, data, error, outcome, wait_for  # noqa: E402
+from real_app import (Daemon, RealApp, check_fixture_dialog, check_stopped_app, atspi_probe, cli, data,  # noqa: E402
+                      error, outcome, wait_for)
 from checks import Checker  # noqa: E402
+from daemon_cli import BUILD  # noqa: E402
 
 APP = "gnome-calculator"
+FIXTURE_GTK4 = os.path.join(BUILD, "tests", "fixtures", "companyos-fixture-gtk4")
 
 
 def display_shows(bus, bus_name, text):
@@ -85,6 +89,11 @@ def main():
             check.expect(bool(shown), "an independent read finds mod on the display")
 
             check_stopped_app(check, app)
+        # GTK 4's dialog: the fixture's "Open dialog…" presents it after the click answers.
+        rc, env = cli("settings", "set", "physical_input", "true")
+        check.expect(rc == 0, f"physical input is allowed for the key press ({error(env)})")
+        with tempfile.TemporaryDirectory() as tmp:
+            check_fixture_dialog(check, tmp, FIXTURE_GTK4)
     finally:
         daemon.stop()
     return check.summary()

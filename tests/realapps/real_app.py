@@ -14,6 +14,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "desktop", "harness"))
 import atspi_probe  # noqa: E402
 from daemon_cli import Daemon, cli, data, error  # noqa: E402,F401
+from fixture_app import FixtureApp, unique_name  # noqa: E402
 
 START_DEADLINE_S = 30
 EFFECT_DEADLINE_S = 10
@@ -214,3 +215,19 @@ def open_and_escape(check, app_name, opener_ref, dialog_title, label):
     rc, env = cli("windows", "--app", app_name)
     check.expect(rc == 0 and all(w.get("state", "ok") == "ok" for w in data(env).get("windows", [])),
                  f"{label}: the app answers the daemon after the dialog ({error(env)})")
+
+
+def check_fixture_dialog(check, tmp, fixture_binary):
+    """The fixture's "Open dialog…" opens its modal "Confirm" dialog: open_and_escape, then
+    the fixture's effect file says the dialog was dismissed, and it still answers."""
+    name = unique_name("modal")
+    effect = os.path.join(tmp, "modal.txt")
+    with FixtureApp(fixture_binary, name, effect, "--modal") as fixture:
+        _, nodes = RealApp(name, []).snapshot()
+        opener = one(nodes, "Open dialog…", role="push button", name="Open dialog…")
+        open_and_escape(check, name, opener["ref"], "Confirm", f"fixture {os.path.basename(fixture_binary)}")
+        dismissed = fixture.wait_for_effect("", b"dialog: dismissed", timeout=10)
+        check.expect(dismissed, f"the fixture's handler ended with the dialog dismissed "
+                                f"({fixture.effect()!r})")
+        check.expect(answers_independently(fixture.bus, fixture.bus_name),
+                     "the fixture answers an independent AT-SPI read")
