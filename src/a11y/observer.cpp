@@ -261,19 +261,32 @@ Result<std::vector<FoundElement>> Observer::find(const FindQuery& query, Deadlin
   return found;
 }
 
+std::vector<OpenSurface> of_kind(std::vector<OpenSurface> open, std::optional<SurfaceKind> kind) {
+  if (kind) std::erase_if(open, [&](const OpenSurface& s) { return s.surface.kind != *kind; });
+  return open;
+}
+
 Result<std::vector<OpenSurface>> Observer::surfaces(const WindowQuery& query, Deadline deadline) {
   auto targets = target_windows(query, deadline);
   if (!targets) return std::move(targets).take_error();
   std::vector<OpenSurface> found;
   for (const WindowInfo& window : *targets) {
-    auto read = read_window(bus_, window, deadline, options_.snapshot);
-    if (!read) {
-      if (read.error().code == ErrorCode::kWindowNotFound) continue;  // a popup closed meanwhile
-      return std::move(read).take_error();
+    auto open = surfaces_in(window, deadline);
+    if (!open) {
+      if (open.error().code == ErrorCode::kWindowNotFound) continue;  // a popup closed meanwhile
+      return std::move(open).take_error();
     }
-    auto taken = keep(std::move(read).value());
-    for (const Surface& surface : open_surfaces(*taken)) found.push_back({taken, surface});
+    found.insert(found.end(), open->begin(), open->end());
   }
+  return found;
+}
+
+Result<std::vector<OpenSurface>> Observer::surfaces_in(const WindowInfo& window, Deadline deadline) {
+  auto read = read_window(bus_, window, deadline, options_.snapshot);
+  if (!read) return std::move(read).take_error();
+  auto taken = keep(std::move(read).value());
+  std::vector<OpenSurface> found;
+  for (const Surface& surface : open_surfaces(*taken)) found.push_back({taken, surface});
   return found;
 }
 

@@ -67,6 +67,9 @@ struct OpenSurface {
   Surface surface;
 };
 
+// The surfaces of that kind (all when nullopt), in the order found.
+std::vector<OpenSurface> of_kind(std::vector<OpenSurface> open, std::optional<SurfaceKind> kind);
+
 // How the accessibility bus answers, for `status`: the bus, its registry, and how many
 // apps the registry lists (its own child count: one call, whatever state the apps are in).
 struct BusHealth {
@@ -93,6 +96,8 @@ class Observer {
   // The surfaces open in the window the query names, or in every window of its app; each
   // window read is stored as a snapshot.
   Result<std::vector<OpenSurface>> surfaces(const WindowQuery& query, Deadline deadline);
+  // The surfaces open in one window already listed (WINDOW_NOT_FOUND once it is gone).
+  Result<std::vector<OpenSurface>> surfaces_in(const WindowInfo& window, Deadline deadline);
   // STALE_REF (details.kind: snapshot_unknown, element_unknown, window_gone,
   // saved_ref_absent) or AMBIGUOUS_TARGET (identity_not_unique) unless exactly one live
   // element of the ref's window has the ref's identity.

@@ -77,6 +77,15 @@ std::string_view to_string(SurfaceKind kind) {
   return "menu";
 }
 
+Result<std::optional<SurfaceKind>> parse_surface_kind(const std::string& name, std::string_view param,
+                                                      bool any_allowed) {
+  if (any_allowed && name == "any") return std::optional<SurfaceKind>();
+  if (auto kind = surface_kind_from(name)) return std::optional<SurfaceKind>(*kind);
+  return make_error(ErrorCode::kInvalidArgs, "unknown surface kind \"" + name + "\"",
+                    {{"param", param}, {"got", name}},
+                    any_allowed ? "use menu, list, tooltip or any" : "use menu, list or tooltip");
+}
+
 std::optional<SurfaceKind> surface_kind_from(std::string_view name) {
   for (auto kind : {SurfaceKind::kMenu, SurfaceKind::kList, SurfaceKind::kTooltip}) {
     if (to_string(kind) == name) return kind;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "a11y/model.h"
+#include "core/result.h"
 
 namespace companyos::a11y {
 
@@ -37,5 +38,9 @@ std::vector<Surface> open_surfaces(const Snapshot& snapshot);
 std::string_view to_string(SurfaceKind kind);
 // "menu", "list", "tooltip"; nullopt otherwise.
 std::optional<SurfaceKind> surface_kind_from(std::string_view name);
+// A kind a caller names in PARAM: "menu", "list", "tooltip", and "any" (nullopt: every
+// kind) where any_allowed; INVALID_ARGS naming the param otherwise.
+Result<std::optional<SurfaceKind>> parse_surface_kind(const std::string& name, std::string_view param,
+                                                      bool any_allowed);
 
 }  // namespace companyos::a11y

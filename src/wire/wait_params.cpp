@@ -87,15 +87,9 @@ Result<WaitRequest> parse_wait_request(const nlohmann::json& params) {
   } else if (menu) {
     request.condition = a11y::SurfaceOpens{*app, a11y::SurfaceKind::kMenu};
   } else if (surface) {
-    std::optional<a11y::SurfaceKind> kind;
-    if (*surface != "any") {
-      kind = a11y::surface_kind_from(*surface);
-      if (!kind) {
-        return invalid("unknown surface kind \"" + *surface + "\"", {{"param", "surface"}, {"got", *surface}},
-                       "use menu, list, tooltip or any");
-      }
-    }
-    request.condition = a11y::SurfaceOpens{*app, kind};
+    auto kind = a11y::parse_surface_kind(*surface, "surface", true);
+    if (!kind) return std::move(kind).take_error();
+    request.condition = a11y::SurfaceOpens{*app, *kind};
   } else {
     a11y::ElementPredicate element{*ref, a11y::Predicate::kExists, value};
     if (predicate) {

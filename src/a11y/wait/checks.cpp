@@ -95,7 +95,7 @@ SurfaceSeen check_surface(Observer& observer, const SurfaceOpens& condition, Dea
   const WindowsSeen listed = check_windows(observer, condition.app, deadline);
   take_listing(listed, seen);
   for (const WindowInfo& window : listed.windows) {
-    auto open = observer.surfaces(WindowQuery{.app = condition.app, .window_id = window.id, .title = {}}, deadline);
+    auto open = observer.surfaces_in(window, deadline);
     if (!open) {
       if (open.error().code == ErrorCode::kWindowNotFound) continue;  // closed meanwhile
       seen.answered = false;
@@ -104,23 +104,26 @@ SurfaceSeen check_surface(Observer& observer, const SurfaceOpens& condition, Dea
     }
     ++seen.windows_read;
     seen.surfaces_open += open->size();
-    for (const OpenSurface& surface : *open) {
-      if (condition.kind && surface.surface.kind != *condition.kind) continue;
-      const Snapshot& snapshot = *surface.snapshot;
-      const Node& node = snapshot.nodes[static_cast<std::size_t>(surface.surface.node)];
-      seen.match = SurfaceOpenedEvidence{
-          .window_id = snapshot.window.id,
-          .window_title = snapshot.window.title,
-          .ref = format_ref(snapshot.id, node.ref),
-          .kind = std::string(to_string(surface.surface.kind)),
-          .role = role_name(node.role),
-          .name = node.name,
-          .items = surface.surface.items,
-          .opener_ref = surface.surface.opener < 0
-                            ? std::string()
-                            : format_ref(snapshot.id, snapshot.nodes[static_cast<std::size_t>(surface.surface.opener)].ref)};
-    }
-    if (seen.match) break;
+    // The innermost of the kind: the last found (a submenu follows its menu).
+    const auto innermost = std::find_if(open->rbegin(), open->rend(), [&](const OpenSurface& surface) {
+      return !condition.kind || surface.surface.kind == *condition.kind;
+    });
+    if (innermost == open->rend()) continue;
+    const Snapshot& snapshot = *innermost->snapshot;
+    const Surface& surface = innermost->surface;
+    const Node& node = snapshot.nodes[static_cast<std::size_t>(surface.node)];
+    seen.match = SurfaceOpenedEvidence{
+        .window_id = snapshot.window.id,
+        .window_title = snapshot.window.title,
+        .ref = format_ref(snapshot.id, node.ref),
+        .kind = std::string(to_string(surface.kind)),
+        .role = role_name(node.role),
+        .name = node.name,
+        .items = surface.items,
+        .opener_ref = surface.opener < 0
+                          ? std::string()
+                          : format_ref(snapshot.id, snapshot.nodes[static_cast<std::size_t>(surface.opener)].ref)};
+    break;
   }
   return seen;
 }

@@ -3,7 +3,6 @@
 #include "a11y/view.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
-#include "daemon/methods/surfaces.h"
 #include "desktop/target_window.h"
 #include "wire/a11y_replies.h"
 
@@ -31,7 +30,7 @@ Result<a11y::OpenSurface> innermost_surface(a11y::Observer& observer, const a11y
                                             Deadline deadline) {
   auto open = observer.surfaces(query, deadline);
   if (!open) return std::move(open).take_error();
-  auto matching = of_kind(std::move(open).value(), kind);
+  auto matching = a11y::of_kind(std::move(open).value(), kind);
   if (matching.empty()) {
     return make_error(ErrorCode::kElementNotFound,
                       "no " + (kind ? asked : std::string("menu, list or tooltip")) + " of app " + query.app +
@@ -64,7 +63,7 @@ const MethodSpec kSnapshot{
       std::optional<a11y::SurfaceKind> surface_kind;
       if (params.contains("surface")) {
         surface = params["surface"].get<std::string>();
-        auto kind = surface_filter(*surface, true);
+        auto kind = a11y::parse_surface_kind(*surface, "surface", true);
         if (!kind) return reply(std::move(kind).take_error());
         surface_kind = *kind;
       }
