@@ -17,6 +17,7 @@ struct AppProbe {
   AppInfo info;
   int unanswered = 0;  // calls cancelled by the deadline
   bool gone = false;
+  bool owner_asked = false;  // a call went unanswered by a peer that may have left
 };
 
 std::string string_in(GVariant* reply) {  // reply (v) holding s, or (s)
@@ -71,7 +72,7 @@ class AppLister {
   void call(const Channel& channel, AppProbe& probe, const char* path, const char* interface,
             const char* method, GVariant* args, OnReply on_reply) {
     scope_.call(channel, path, interface, method, args,
-                [&probe, on_reply](GVariant* reply, const GError* error) {
+                [this, &probe, on_reply](GVariant* reply, const GError* error) {
                   if (is_cancelled(error)) ++probe.unanswered;
                   // Only the bus itself says an app has left; a vanished window is not that.
                   if (error != nullptr &&
@@ -79,7 +80,24 @@ class AppLister {
                        g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN))) {
                     probe.gone = true;
                   }
+                  if (is_no_reply(error)) ask_owner(probe);
                   if (reply != nullptr) on_reply(reply);
+                });
+  }
+
+  // NoReply comes both from an app that exited with the call in flight and from the bus's
+  // own reply timeout on a hung one; only the bus's record of the name tells them apart.
+  void ask_owner(AppProbe& probe) {
+    if (probe.owner_asked) return;
+    probe.owner_asked = true;
+    scope_.call({bus_.connection, "org.freedesktop.DBus", bus_.router}, "/org/freedesktop/DBus",
+                "org.freedesktop.DBus", "NameHasOwner",
+                g_variant_new("(s)", probe.info.bus_name.c_str()),
+                [&probe](GVariant* reply, const GError*) {
+                  if (reply != nullptr && g_variant_is_of_type(reply, G_VARIANT_TYPE("(b)")) &&
+                      !g_variant_get_boolean(child_of(reply, 0).get())) {
+                    probe.gone = true;
+                  }
                 });
   }
 

@@ -134,6 +134,13 @@ Result<std::vector<AppInfo>> Observer::apps_named(const std::string& name, Deadl
   if (!retry.empty() && remaining(deadline).count() > 0) {
     auto again = list_apps(bus_, deadline, ListOptions{remaining(deadline), retry, name});
     if (again) {
+      // A retried app the second listing no longer has left the bus meanwhile: it must not
+      // stay behind as "did not answer", which would tell the caller to wait for it.
+      std::erase_if(all, [&](const AppInfo& app) {
+        return std::find(retry.begin(), retry.end(), app.bus_name) != retry.end() &&
+               std::none_of(again->begin(), again->end(),
+                            [&](const AppInfo& fresh) { return fresh.bus_name == app.bus_name; });
+      });
       for (AppInfo& fresh : *again) {
         for (AppInfo& app : all) {
           if (app.bus_name == fresh.bus_name) app = std::move(fresh);

@@ -337,4 +337,8 @@ bool is_cancelled(const GError* error) {
   return error != nullptr && g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
+bool is_no_reply(const GError* error) {
+  return error != nullptr && g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_NO_REPLY);
+}
+
 }  // namespace companyos::a11y

@@ -107,5 +107,7 @@ bool is_gone(const GError* error);
 // GetApplicationBusAddress) is still there.
 bool has_no_owner(const GError* error);
 bool is_cancelled(const GError* error);
+// The bus's NoReply: the peer left with the call in flight, or the bus gave up waiting.
+bool is_no_reply(const GError* error);
 
 }  // namespace companyos::a11y

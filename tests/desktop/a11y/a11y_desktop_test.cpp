@@ -583,6 +583,8 @@ TEST_F(Hung, AnAppThatExitsMidReadFailsAtOnce) {
   auto result = waiting.get();
   const auto took = std::chrono::steady_clock::now() - started;
   ASSERT_FALSE(result.ok());
+  std::printf("[ outcome ] %s: %s\n", std::string(to_string(result.error().code)).c_str(),
+              result.error().message.c_str());
   EXPECT_NE(result.error().code, ErrorCode::kAppUnresponsive) << result.error().message;
   EXPECT_LT(took, 3s);  // well before the 8 s deadline
 }
