@@ -26,8 +26,9 @@ struct Invocation {
   // How long the request itself may take to answer (a wait: its timeout plus a margin);
   // the CLI waits for the longer of this and --reply-timeout.
   std::chrono::milliseconds reply_timeout{0};
-  // Answered by the CLI itself, without the daemon (methods --markdown): the exit status.
-  std::function<int()> local;
+  // Answered by the CLI itself instead of one request (methods --markdown, mcp), given the
+  // daemon's socket path: the exit status.
+  std::function<int(const std::string& socket)> local;
 };
 
 // Creates a subcommand with a description and an examples footer.
@@ -42,6 +43,7 @@ void add_launch_commands(CLI::App& app, Invocation& out);
 void add_element_action_commands(CLI::App& app, Invocation& out);
 void add_wait_commands(CLI::App& app, Invocation& out);
 void add_automation_commands(CLI::App& app, Invocation& out);
+void add_mcp_command(CLI::App& app, Invocation& out);
 
 // Every command above, in the order --help lists them.
 void add_all_commands(CLI::App& app, Invocation& out);

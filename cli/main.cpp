@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <iostream>
 
-#include "cli/client.h"
+#include "core/daemon_client.h"
 #include "cli/command.h"
 #include "cli/render.h"
 #include "core/paths.h"
@@ -28,6 +28,7 @@ void print_error(const nlohmann::json& error) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  using namespace companyos;
   using namespace companyos::cli;
   CLI::App app{"companyos - drive desktop apps through the companyOS daemon (companyosd)."};
   app.footer(
@@ -64,14 +65,14 @@ int main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitUsage;
   }
 
-  if (invocation.local) return invocation.local();
+  if (invocation.local) return invocation.local(socket);
   if (!json) {
     for (const auto& [key, value] : invocation.human_params.items()) {
       if (!invocation.params.contains(key)) invocation.params[key] = value;
     }
   }
 
-  Client client(socket);
+  DaemonClient client(socket);
   CallOutcome outcome = client.call(invocation.method, invocation.params,
                                     std::max(std::chrono::milliseconds(timeout_ms), invocation.reply_timeout));
   switch (outcome.failure) {
@@ -86,6 +87,7 @@ int main(int argc, char** argv) {
       std::cerr << "companyos: " << outcome.detail << " (" << socket << ")\n";
       return kExitUnreachable;
     case CallFailure::kTimeout:
+    case CallFailure::kCancelled:
       std::cerr << "companyos: " << outcome.detail << "; the daemon at " << socket
                 << " may be busy (see its log)\n";
       return kExitError;

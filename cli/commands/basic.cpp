@@ -23,6 +23,7 @@ void add_all_commands(CLI::App& app, Invocation& out) {
   add_element_action_commands(app, out);
   add_wait_commands(app, out);
   add_automation_commands(app, out);
+  add_mcp_command(app, out);
 }
 
 void add_basic_commands(CLI::App& app, Invocation& out) {
@@ -48,7 +49,7 @@ void add_basic_commands(CLI::App& app, Invocation& out) {
   listed.cmd->callback([&out, markdown] {
     out.method = methods::kMethods.name;
     if (*markdown) {
-      out.local = [] {
+      out.local = [](const std::string&) {
         std::cout << methods::markdown_table();
         return 0;
       };

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -34,6 +35,8 @@ struct ParamSpec {
   // A param that may not be given with this one ("window" on "title"): the dispatcher
   // refuses both (details.param names this one) and the CLI makes the options exclusive.
   std::string_view excludes = {};
+  std::vector<std::string_view> choices = {};  // strings only: the values allowed, when a closed set
+  std::optional<ParamType> items = {};         // arrays only: the type of every item
 };
 
 enum class TargetKind { kNone, kApp, kWindow, kElement };
@@ -64,6 +67,11 @@ struct MethodDeclaration {
 // of its range, a missing required param or two params that exclude each other; checked in
 // that order.
 Status check_params(const MethodDeclaration& method, const nlohmann::json& params);
+// The same checks for any list of params (an MCP tool's arguments); owner names them in
+// messages. Also refuses a string outside its choices and an array item of the wrong type.
+Status check_params(std::string_view owner, std::span<const ParamSpec> specs, const nlohmann::json& params);
+
+const ParamSpec* find_param(std::span<const ParamSpec> specs, std::string_view name);
 
 // One method as data, for the `methods` reply: name, summary, params, target, flags.
 nlohmann::json describe(const MethodDeclaration& method);

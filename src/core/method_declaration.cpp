@@ -61,22 +61,30 @@ std::string range_text(const IntRange& range) {
   return "must be at least " + std::to_string(range.min);
 }
 
+const ParamSpec* find_param(std::span<const ParamSpec> specs, std::string_view name) {
+  auto it = std::find_if(specs.begin(), specs.end(), [&](const ParamSpec& p) { return p.name == name; });
+  return it == specs.end() ? nullptr : &*it;
+}
+
 const ParamSpec* MethodDeclaration::param(std::string_view param_name) const {
-  auto it = std::find_if(params.begin(), params.end(), [&](const ParamSpec& p) { return p.name == param_name; });
-  return it == params.end() ? nullptr : &*it;
+  return find_param(params, param_name);
 }
 
 Status check_params(const MethodDeclaration& method, const nlohmann::json& params) {
+  return check_params(method.name, method.params, params);
+}
+
+Status check_params(std::string_view owner, std::span<const ParamSpec> specs, const nlohmann::json& params) {
   for (const auto& [key, value] : params.items()) {
-    const ParamSpec* spec = method.param(key);
+    const ParamSpec* spec = find_param(specs, key);
     if (spec == nullptr) {
       return make_error(ErrorCode::kInvalidArgs,
-                        std::string(method.name) + ": unknown parameter \"" + key + "\"",
+                        std::string(owner) + ": unknown parameter \"" + key + "\"",
                         {{"param", key}});
     }
     if (!has_type(value, spec->type)) {
       return make_error(ErrorCode::kInvalidArgs,
-                        std::string(method.name) + ": parameter \"" + key + "\" must be " +
+                        std::string(owner) + ": parameter \"" + key + "\" must be " +
                             (spec->type == ParamType::kInteger ? "an " : "a ") +
                             std::string(to_string(spec->type)),
                         {{"param", key}, {"expected", to_string(spec->type)}});
@@ -88,15 +96,37 @@ Status check_params(const MethodDeclaration& method, const nlohmann::json& param
                           {{"param", key}, {"got", value}});
       }
     }
+    if (!spec->choices.empty() && value.is_string() &&
+        std::find(spec->choices.begin(), spec->choices.end(), value.get<std::string>()) ==
+            spec->choices.end()) {
+      std::string allowed;
+      for (std::string_view choice : spec->choices) {
+        allowed += (allowed.empty() ? "" : ", ") + std::string(choice);
+      }
+      return make_error(ErrorCode::kInvalidArgs,
+                        std::string(owner) + ": parameter \"" + key + "\" must be one of " + allowed,
+                        {{"param", key}, {"got", value}});
+    }
+    if (spec->items && value.is_array()) {
+      for (const nlohmann::json& item : value) {
+        if (!has_type(item, *spec->items)) {
+          return make_error(ErrorCode::kInvalidArgs,
+                            std::string(owner) + ": every item of \"" + key + "\" must be " +
+                                (*spec->items == ParamType::kInteger ? "an " : "a ") +
+                                std::string(to_string(*spec->items)),
+                            {{"param", key}, {"expected", to_string(*spec->items)}});
+        }
+      }
+    }
   }
-  for (const ParamSpec& p : method.params) {
+  for (const ParamSpec& p : specs) {
     if (p.required && !params.contains(std::string(p.name))) {
       return make_error(ErrorCode::kInvalidArgs,
-                        std::string(method.name) + ": missing parameter \"" + std::string(p.name) + "\"",
+                        std::string(owner) + ": missing parameter \"" + std::string(p.name) + "\"",
                         {{"param", p.name}});
     }
   }
-  for (const ParamSpec& p : method.params) {
+  for (const ParamSpec& p : specs) {
     if (!p.excludes.empty() && params.contains(std::string(p.name)) &&
         params.contains(std::string(p.excludes))) {
       return make_error(ErrorCode::kInvalidArgs,

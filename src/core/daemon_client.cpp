@@ -1,15 +1,16 @@
-#include "cli/client.h"
+#include "core/daemon_client.h"
 
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 
 #include "companyos/protocol.h"
 
-namespace companyos::cli {
+namespace companyos {
 namespace {
 
 CallOutcome failed(CallFailure kind, std::string detail) {
@@ -18,8 +19,9 @@ CallOutcome failed(CallFailure kind, std::string detail) {
 
 }  // namespace
 
-CallOutcome Client::call(std::string_view method, const nlohmann::json& params,
-                         std::chrono::milliseconds timeout) {
+CallOutcome DaemonClient::call(std::string_view method, const nlohmann::json& params,
+                               std::chrono::milliseconds timeout, int cancel_fd,
+                               const std::function<void()>& each_second) {
   if (!fd_.valid()) {
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
@@ -65,10 +67,18 @@ CallOutcome Client::call(std::string_view method, const nlohmann::json& params,
     if (left.count() <= 0) {
       return failed(CallFailure::kTimeout, "no reply within " + std::to_string(timeout.count()) + " ms");
     }
-    pollfd pfd{fd_.get(), POLLIN, 0};
-    int ready = ::poll(&pfd, 1, static_cast<int>(left.count()));
+    pollfd pfds[2] = {{fd_.get(), POLLIN, 0}, {cancel_fd, POLLIN, 0}};
+    const auto slice = each_second ? std::min<long long>(left.count(), 1000) : left.count();
+    int ready = ::poll(pfds, cancel_fd >= 0 ? 2 : 1, static_cast<int>(slice));
     if (ready < 0 && errno == EINTR) continue;
-    if (ready == 0) continue;
+    if (ready == 0) {
+      if (each_second) each_second();
+      continue;
+    }
+    if (cancel_fd >= 0 && (pfds[1].revents & POLLIN) != 0) {
+      fd_.reset();  // the daemon sees the connection close and ends the work behind it
+      return failed(CallFailure::kCancelled, "cancelled by the caller");
+    }
     ssize_t n = ::recv(fd_.get(), chunk, sizeof chunk, 0);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
@@ -78,4 +88,4 @@ CallOutcome Client::call(std::string_view method, const nlohmann::json& params,
   }
 }
 
-}  // namespace companyos::cli
+}  // namespace companyos

@@ -1,0 +1,46 @@
+// Element numbers belong to the state they came from. The server remembers, per window,
+// the last state (snapshot id) it showed an agent, and turns element N of it into the
+// daemon's ref @<state>:e<N>; a number asked of another state is refused, never guessed.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace companyos::mcp {
+
+inline constexpr std::string_view kStaleNumberAdvice =
+    "element numbers belong to the state they came from: call get_app_state again and find it by its label";
+
+class ElementNumbers {
+ public:
+  struct Seen {
+    std::string app;
+    std::string window_id;
+    std::string state;  // the daemon's snapshot id, e.g. "s12"
+  };
+
+  // The state an agent has just been shown of this window; it replaces the window's older one.
+  void remember(Seen seen);
+  // The newest state shown of the app (of that window, when given).
+  std::optional<Seen> latest(const std::string& app, const std::optional<std::string>& window_id) const;
+  // The ref element N stands for: in `state` when given (it must be the newest shown of its
+  // window), else in the app's newest state. STALE_REF or ELEMENT_NOT_FOUND with advice.
+  Result<std::string> ref_for(const std::string& app, const std::optional<std::string>& window_id,
+                              std::int64_t element, const std::optional<std::string>& state) const;
+
+ private:
+  struct Entry {
+    Seen seen;
+    std::uint64_t order = 0;
+  };
+  mutable std::mutex mutex_;
+  std::vector<Entry> entries_;
+  std::uint64_t next_order_ = 1;
+};
+
+}  // namespace companyos::mcp

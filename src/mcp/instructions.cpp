@@ -1,0 +1,28 @@
+#include "mcp/instructions.h"
+
+namespace companyos::mcp {
+
+const char* const kInstructions =
+    "companyOS drives the apps on this Linux desktop through their accessibility interfaces.\n"
+    "How to work:\n"
+    "- Look before you act: get_app_state shows one window as numbered lines (eN role \"name\" "
+    "[states] actions=...). Act on an element by its number N with click, set_value, "
+    "perform_action or insert_text.\n"
+    "- Numbers belong to the state they came from. Every action answers with the window's new "
+    "state; use the numbers of the newest state. A number that no longer fits is refused: read "
+    "the state again and find the element by its label.\n"
+    "- Prefer the element's own action (click, set_value) to keys (keypress): keys go to whatever "
+    "has the focus and need the person's permission for physical input.\n"
+    "- Read the first line of every answer. \"Done (...), and read back.\" means the effect was "
+    "checked. \"...nothing confirmed the effect.\" means it was sent but not checked: look at the "
+    "new state before you say it worked. \"Nothing was done: ...\" means nothing happened; the "
+    "line says what to do.\n"
+    "- Two elements that look the same are refused, never guessed: tell them apart by their "
+    "window or their place in the state.\n"
+    "Rules that never bend:\n"
+    "- Do not send, submit, buy, delete, or change an account or a setting unless the person "
+    "asked for exactly that.\n"
+    "- Password managers are off limits, and password text is never shown.\n"
+    "- Never claim an effect that the state does not show.\n";
+
+}  // namespace companyos::mcp

@@ -1,0 +1,75 @@
+#include "mcp/tools.h"
+
+#include <algorithm>
+#include <array>
+
+#include "mcp/tools/declarations.h"
+
+namespace companyos::mcp {
+namespace {
+
+using methods::ParamType;
+
+const std::array<const ToolDeclaration*, 9> kTools = {
+    &tools::kListApps,  &tools::kListWindows,   &tools::kGetAppState, &tools::kClick, &tools::kSetValue,
+    &tools::kPerformAction, &tools::kKeypress, &tools::kInsertText,  &tools::kWait,
+};
+
+nlohmann::json type_schema(ParamType type) {
+  switch (type) {
+    case ParamType::kString: return {{"type", "string"}};
+    case ParamType::kInteger: return {{"type", "integer"}};
+    case ParamType::kBoolean: return {{"type", "boolean"}};
+    case ParamType::kObject: return {{"type", "object"}};
+    case ParamType::kArray: return {{"type", "array"}};
+    case ParamType::kAny: return nlohmann::json::object();
+  }
+  return nlohmann::json::object();
+}
+
+}  // namespace
+
+std::span<const ToolDeclaration* const> all_tools() { return kTools; }
+
+const ToolDeclaration* find_tool(std::string_view name) {
+  auto it = std::find_if(kTools.begin(), kTools.end(), [&](const ToolDeclaration* t) { return t->name == name; });
+  return it == kTools.end() ? nullptr : *it;
+}
+
+nlohmann::json input_schema(const ToolDeclaration& tool) {
+  nlohmann::json properties = nlohmann::json::object();
+  nlohmann::json required = nlohmann::json::array();
+  for (const methods::ParamSpec& param : tool.params) {
+    nlohmann::json schema = type_schema(param.type);
+    schema["description"] = param.help;
+    if (param.range) {
+      schema["minimum"] = param.range->min;
+      if (param.range->max) schema["maximum"] = *param.range->max;
+    }
+    if (!param.choices.empty()) schema["enum"] = param.choices;
+    if (param.items) schema["items"] = type_schema(*param.items);
+    properties[std::string(param.name)] = std::move(schema);
+    if (param.required) required.push_back(param.name);
+  }
+  nlohmann::json schema = {{"type", "object"}, {"properties", std::move(properties)},
+                           {"additionalProperties", false}};
+  if (!required.empty()) schema["required"] = std::move(required);
+  return schema;
+}
+
+nlohmann::json describe_tool(const ToolDeclaration& tool) {
+  nlohmann::json annotations = {{"readOnlyHint", tool.annotations.read_only},
+                                {"openWorldHint", tool.annotations.open_world}};
+  if (!tool.annotations.read_only) {
+    annotations["destructiveHint"] = tool.annotations.destructive;
+    annotations["idempotentHint"] = tool.annotations.idempotent;
+  }
+  return {{"name", tool.name},
+          {"title", tool.title},
+          {"description", tool.description},
+          {"inputSchema", input_schema(tool)},
+          {"outputSchema", nlohmann::json::parse(tool.output_schema)},
+          {"annotations", std::move(annotations)}};
+}
+
+}  // namespace companyos::mcp

@@ -1,0 +1,22 @@
+// The tool table: every tool the server offers, in the deterministic order tools/list
+// answers, and each tool as the protocol describes it.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "mcp/tool.h"
+
+namespace companyos::mcp {
+
+std::span<const ToolDeclaration* const> all_tools();
+const ToolDeclaration* find_tool(std::string_view name);
+
+// {name, title, description, inputSchema, outputSchema, annotations}; the input schema is
+// written from the params (JSON Schema 2020-12, additionalProperties false).
+nlohmann::json describe_tool(const ToolDeclaration& tool);
+nlohmann::json input_schema(const ToolDeclaration& tool);
+
+}  // namespace companyos::mcp

@@ -1,0 +1,212 @@
+// The tools that act: click, set_value, perform_action, insert_text (on an element by its
+// number) and keypress (a chord to the app's window). Each answers with how sure it is of
+// the effect, then the window's new state.
+#include <algorithm>
+
+#include "mcp/element_numbers.h"
+#include "mcp/outcome_line.h"
+#include "mcp/tools/app_state.h"
+#include "mcp/tools/daemon_reply.h"
+#include "mcp/tools/declarations.h"
+#include "core/text.h"
+
+namespace companyos::mcp::tools {
+namespace {
+
+using methods::IntRange;
+using methods::ParamSpec;
+using methods::ParamType;
+
+constexpr std::chrono::milliseconds kActionTimeout{20000};
+
+// The outcome line, then the new state of the window acted on (without a picture: the
+// agent asks for one when it needs it).
+ToolResult answer(ToolContext& context, const ActionOutcome& outcome, const std::string& app,
+                  const std::optional<std::string>& window_id, const nlohmann::json& element) {
+  ToolResult result;
+  result.is_error = outcome.is_error;
+  result.content.push_back(text_block(outcome.line));
+  result.structured = {{"delivery", outcome.delivery}, {"verified", outcome.verified}, {"route", outcome.route},
+                       {"element", element}};
+  if (!outcome.error_code.empty()) result.structured["error"] = outcome.error_code;
+  auto state = read_app_state(context, StateRequest{app, window_id, false, false});
+  if (state) {
+    result.content.push_back(text_block(state_text(*state)));
+    result.structured["state"] = state->state;
+  } else {
+    result.content.push_back(text_block("The new state could not be read: " + state.error().message));
+  }
+  return result;
+}
+
+// An element action: element N of the state the agent saw → the daemon's ref, then the call.
+ToolResult act_on_element(ToolContext& context, const nlohmann::json& arguments, std::string_view method,
+                          const std::string& what, nlohmann::json extra) {
+  const std::string app = arguments["app"].get<std::string>();
+  const std::int64_t element = arguments["element"].get<std::int64_t>();
+  std::optional<std::string> state;
+  if (arguments.contains("state")) state = arguments["state"].get<std::string>();
+  auto ref = context.numbers().ref_for(app, std::nullopt, element, state);
+  if (!ref) return error_result(ref.error());
+  const auto seen = context.numbers().latest(app, std::nullopt);
+
+  nlohmann::json params = std::move(extra);
+  params["ref"] = *ref;
+  const CallOutcome reply = context.call(method, params, kActionTimeout);
+  if (reply.failure != CallFailure::kNone) return error_result(error_from_failure(reply));
+  ActionOutcome outcome = describe_outcome(what, reply.envelope);
+  if (outcome.error_code == "STALE_REF") {
+    outcome.line = "Nothing was done: element " + std::to_string(element) + " does not resolve in state " +
+                   ref->substr(1, ref->find(':') - 1) + "; " + std::string(kStaleNumberAdvice) + ".";
+  }
+  return answer(context, outcome, app, seen ? std::optional(seen->window_id) : std::nullopt, element);
+}
+
+ToolResult click(ToolContext& context, const nlohmann::json& arguments) {
+  return act_on_element(context, arguments, "click", "click", nlohmann::json::object());
+}
+
+ToolResult set_value(ToolContext& context, const nlohmann::json& arguments) {
+  const nlohmann::json& value = arguments["value"];
+  if (!value.is_string() && !value.is_number()) {
+    return error_result(make_error(ErrorCode::kInvalidArgs, "value must be a text or a number"));
+  }
+  return act_on_element(context, arguments, "set_value", "set_value", {{"value", value}});
+}
+
+ToolResult perform_action(ToolContext& context, const nlohmann::json& arguments) {
+  const std::string action = arguments["action"].get<std::string>();
+  return act_on_element(context, arguments, "action", "perform_action " + action, {{"action", action}});
+}
+
+ToolResult insert_text(ToolContext& context, const nlohmann::json& arguments) {
+  return act_on_element(context, arguments, "type", "insert_text", {{"text", arguments["text"]}});
+}
+
+// Key names as agents send them, to the daemon's chord spelling.
+std::string chord_key(const std::string& key) {
+  const std::string lower = ascii_lowercase(key);
+  if (lower == "cmdorctrl" || lower == "cmd" || lower == "command" || lower == "control") return "ctrl";
+  if (lower == "option") return "alt";
+  if (lower == "win" || lower == "meta") return "super";
+  if (lower == "enter" || lower == "return") return "Return";
+  if (lower == "esc") return "Escape";
+  return key;
+}
+
+ToolResult keypress(ToolContext& context, const nlohmann::json& arguments) {
+  const std::string app = arguments["app"].get<std::string>();
+  const nlohmann::json& keys = arguments["keys"];
+  if (keys.empty()) return error_result(make_error(ErrorCode::kInvalidArgs, "keys is empty: name a key"));
+  std::string chord;
+  for (const nlohmann::json& key : keys) {
+    chord += (chord.empty() ? "" : "+") + chord_key(key.get<std::string>());
+  }
+  // The request asks for physical input; the daemon's setting physical_input still decides.
+  nlohmann::json params = {{"app", app}, {"chord", chord}, {"headed", true}};
+  if (arguments.contains("window_id")) params["window"] = arguments["window_id"];
+  const CallOutcome reply = context.call("press", params, kActionTimeout);
+  if (reply.failure != CallFailure::kNone) return error_result(error_from_failure(reply));
+  ActionOutcome outcome = describe_outcome("keypress " + chord, reply.envelope);
+  const nlohmann::json details = reply.envelope.value("error", nlohmann::json::object())
+                                     .value("details", nlohmann::json::object());
+  if (details.value("reason", "") == "session_chord") {
+    // The daemon's way past this refusal (force) is never offered to an agent.
+    outcome.line = "Nothing was done: " + chord + " ends, locks or switches the session, and an agent may never send it.";
+  }
+  // A chord is physical input whatever route the daemon names.
+  if (outcome.delivery == "delivered_unverified" && outcome.route.rfind("xtest", 0) != 0) {
+    outcome.line = "Input was posted (keypress " + chord + "); nothing confirmed the effect.";
+  }
+  std::optional<std::string> window_id;
+  if (arguments.contains("window_id")) window_id = arguments["window_id"].get<std::string>();
+  return answer(context, outcome, app, window_id, nullptr);
+}
+
+std::vector<ParamSpec> element_params(std::vector<ParamSpec> extra) {
+  std::vector<ParamSpec> params = {
+      {.name = "app", .required = true, .help = "the app whose state the element number comes from"},
+      {.name = "element", .type = ParamType::kInteger, .required = true,
+       .help = "the element's number N (eN in the state)", .range = IntRange{0, {}}},
+      {.name = "state", .help = "the state the number comes from (default: the newest one shown of the app)"},
+  };
+  params.insert(params.end(), extra.begin(), extra.end());
+  return params;
+}
+
+constexpr const char* kActionSchema = R"({
+  "type": "object",
+  "properties": {
+    "delivery": {"enum": ["not_delivered", "delivered_unverified", "delivered_verified"]},
+    "verified": {"type": "boolean"},
+    "route": {"type": "string"},
+    "state": {"type": "string", "description": "the new state the element numbers now belong to"},
+    "element": {"type": ["integer", "null"]},
+    "error": {"type": "string"}
+  },
+  "required": ["delivery", "verified"]
+})";
+
+}  // namespace
+
+const ToolDeclaration kClick{
+    .name = "click",
+    .title = "Click an element",
+    .description = "Click, press or activate the element numbered N in the app's state, through its own "
+                   "accessible action. Answers how sure it is of the effect, then the new state.",
+    .params = element_params({}),
+    .output_schema = kActionSchema,
+    .annotations = {.destructive = true},
+    .handler = click,
+};
+
+const ToolDeclaration kSetValue{
+    .name = "set_value",
+    .title = "Set an element's value",
+    .description = "Replace the text or number of element N and read it back. Password fields need the "
+                   "person's say-so and are never shown.",
+    .params = element_params({{.name = "value", .type = ParamType::kAny, .required = true,
+                               .help = "the new text, or a number for sliders and spin buttons"}}),
+    .output_schema = kActionSchema,
+    .annotations = {.destructive = true, .idempotent = true},
+    .handler = set_value,
+};
+
+const ToolDeclaration kPerformAction{
+    .name = "perform_action",
+    .title = "Perform a named action",
+    .description = "Run one of the actions element N lists (actions=... in the state), by its name.",
+    .params = element_params({{.name = "action", .required = true, .help = "an action name the element lists"}}),
+    .output_schema = kActionSchema,
+    .annotations = {.destructive = true},
+    .handler = perform_action,
+};
+
+const ToolDeclaration kInsertText{
+    .name = "insert_text",
+    .title = "Insert text",
+    .description = "Insert text at the caret of element N through its editable text, without key events; "
+                   "read back.",
+    .params = element_params({{.name = "text", .required = true, .help = "the text to insert"}}),
+    .output_schema = kActionSchema,
+    .annotations = {.destructive = true},
+    .handler = insert_text,
+};
+
+const ToolDeclaration kKeypress{
+    .name = "keypress",
+    .title = "Press keys",
+    .description = "Press a key chord in the app's window through the keyboard (physical input: refused "
+                   "unless the person turned it on). Keys in order, modifiers first: [\"cmdorctrl\",\"s\"]. "
+                   "Chords that end, lock or switch the session are always refused.",
+    .params = {{.name = "app", .required = true, .help = "the app whose window gets the keys"},
+               {.name = "keys", .type = ParamType::kArray, .required = true,
+                .help = "modifiers then one key, e.g. [\"cmdorctrl\",\"s\"] or [\"Return\"]",
+                .items = ParamType::kString},
+               {.name = "window_id", .help = "one of the app's windows (default: the one the daemon picks)"}},
+    .output_schema = kActionSchema,
+    .annotations = {.destructive = true},
+    .handler = keypress,
+};
+
+}  // namespace companyos::mcp::tools

@@ -1,0 +1,134 @@
+#include "mcp/tools/app_state.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+
+#include <glib.h>
+
+#include "mcp/element_numbers.h"
+#include "mcp/tools/daemon_reply.h"
+
+namespace companyos::mcp {
+namespace {
+
+// The window to read when the caller named none: the active one.
+Result<nlohmann::json> active_window(ToolContext& context) {
+  auto windows = daemon_data(context.call("windows", nlohmann::json::object(), kReadTimeout));
+  if (!windows) return std::move(windows).take_error();
+  const nlohmann::json list = windows->value("windows", nlohmann::json::array());
+  for (const nlohmann::json& window : list) {
+    if (window.value("active", false)) return window;
+  }
+  return make_error(ErrorCode::kWindowNotFound, "no window is active", {},
+                    "name the app (list_apps shows them)");
+}
+
+Result<std::string> app_of_window(ToolContext& context, const std::string& window_id) {
+  auto windows = daemon_data(context.call("windows", nlohmann::json::object(), kReadTimeout));
+  if (!windows) return std::move(windows).take_error();
+  for (const nlohmann::json& window : windows->value("windows", nlohmann::json::array())) {
+    if (window.value("id", "") == window_id) return window.value("app", "");
+  }
+  return make_error(ErrorCode::kWindowNotFound, "no window has the id " + window_id, {{"window_id", window_id}},
+                    "list_windows shows the windows open now");
+}
+
+// The daemon writes the PNG (it owns the X connection); the file lives only until read.
+std::string picture_path() {
+  static std::atomic<int> counter{0};
+  const char* runtime = g_get_user_runtime_dir();
+  return std::string(runtime) + "/companyos-mcp-" + std::to_string(::getpid()) + "-" +
+         std::to_string(counter++) + ".png";
+}
+
+void take_picture(ToolContext& context, AppState& state) {
+  const std::string path = picture_path();
+  auto shot = daemon_data(context.call(
+      "screenshot", {{"app", state.app}, {"window", state.window_id}, {"out", path}}, kReadTimeout));
+  if (!shot) {
+    state.no_picture_reason = shot.error().message;
+    return;
+  }
+  std::ifstream file(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  std::remove(path.c_str());
+  if (bytes.empty()) {
+    state.no_picture_reason = "the picture could not be read back";
+    return;
+  }
+  gchar* encoded = g_base64_encode(reinterpret_cast<const guchar*>(bytes.data()), bytes.size());
+  state.png_base64 = std::string(encoded);
+  g_free(encoded);
+}
+
+}  // namespace
+
+const char* const kStateSummarySchema = R"({
+  "type": "object",
+  "properties": {
+    "app": {"type": "string"},
+    "window_id": {"type": "string"},
+    "title": {"type": "string"},
+    "state": {"type": "string", "description": "the state element numbers belong to"},
+    "node_count": {"type": "integer"}
+  },
+  "required": ["app", "window_id", "state"]
+})";
+
+Result<AppState> read_app_state(ToolContext& context, const StateRequest& request) {
+  AppState state;
+  std::optional<std::string> window_id = request.window_id;
+  if (request.app) {
+    state.app = *request.app;
+  } else if (window_id) {
+    auto app = app_of_window(context, *window_id);
+    if (!app) return std::move(app).take_error();
+    state.app = *app;
+  } else {
+    auto active = active_window(context);
+    if (!active) return std::move(active).take_error();
+    state.app = active->value("app", "");
+    window_id = active->value("id", "");
+  }
+
+  nlohmann::json params = {{"app", state.app}, {"format", "outline"}};
+  if (window_id) params["window"] = *window_id;
+  if (!request.full) {
+    params["interactive"] = true;
+    params["compact"] = true;
+  }
+  auto snapshot = daemon_data(context.call("snapshot", params, kReadTimeout));
+  if (!snapshot) return std::move(snapshot).take_error();
+  const nlohmann::json window = snapshot->value("window", nlohmann::json::object());
+  state.window_id = window.value("id", "");
+  state.title = window.value("title", "");
+  state.state = snapshot->value("snapshot", "");
+  state.node_count = snapshot->value("node_count", 0);
+  state.outline = snapshot->value("outline", "");
+  if (state.state.empty() || state.window_id.empty()) {
+    return make_error(ErrorCode::kInternal, "the daemon's snapshot reply names no snapshot or window");
+  }
+  context.numbers().remember({state.app, state.window_id, state.state});
+  if (request.picture) take_picture(context, state);
+  return state;
+}
+
+std::string state_text(const AppState& state) {
+  std::string text = "State " + state.state + " of " + state.app + " window " + state.window_id;
+  if (!state.title.empty()) text += " \"" + state.title + "\"";
+  text += " (" + std::to_string(state.node_count) +
+          " nodes). Element numbers (eN) below belong to this state.\n";
+  text += state.outline;
+  return text;
+}
+
+nlohmann::json state_summary(const AppState& state) {
+  return {{"app", state.app}, {"window_id", state.window_id}, {"title", state.title},
+          {"state", state.state}, {"node_count", state.node_count}};
+}
+
+}  // namespace companyos::mcp

@@ -1,0 +1,50 @@
+#include "mcp/tools/daemon_reply.h"
+
+namespace companyos::mcp {
+
+Error error_from_envelope(const nlohmann::json& envelope) {
+  const nlohmann::json error = envelope.contains("error") && envelope["error"].is_object()
+                                   ? envelope["error"] : nlohmann::json::object();
+  const auto code = error_code_from_string(error.value("code", "INTERNAL")).value_or(ErrorCode::kInternal);
+  return make_error(code, error.value("message", "the daemon refused without a message"),
+                    error.contains("details") ? error["details"] : nlohmann::json::object(),
+                    error.value("suggestion", ""));
+}
+
+Error error_from_failure(const CallOutcome& outcome) {
+  switch (outcome.failure) {
+    case CallFailure::kUnreachable:
+      return make_error(ErrorCode::kBusUnavailable, "the companyOS daemon is not reachable: " + outcome.detail, {},
+                        "start it with `systemctl --user start companyosd.socket` or `companyosd &`");
+    case CallFailure::kTimeout:
+      return make_error(ErrorCode::kTimeout, "the daemon did not answer in time: " + outcome.detail);
+    case CallFailure::kCancelled:
+      return make_error(ErrorCode::kTimeout, "the request was cancelled");
+    case CallFailure::kBrokenReply:
+    case CallFailure::kNone:
+      break;
+  }
+  return make_error(ErrorCode::kInternal, "the daemon's reply was unreadable: " + outcome.detail);
+}
+
+Result<nlohmann::json> daemon_data(const CallOutcome& outcome) {
+  if (outcome.failure != CallFailure::kNone) return error_from_failure(outcome);
+  if (!outcome.envelope.value("ok", false)) return error_from_envelope(outcome.envelope);
+  return outcome.envelope.contains("data") ? outcome.envelope["data"] : nlohmann::json::object();
+}
+
+nlohmann::json text_block(std::string text) {
+  return {{"type", "text"}, {"text", std::move(text)}};
+}
+
+ToolResult error_result(const Error& error) {
+  std::string text = error.message;
+  if (!error.suggestion.empty()) text += ". " + error.suggestion;
+  ToolResult result;
+  result.is_error = true;
+  result.content.push_back(text_block(std::move(text)));
+  result.structured = {{"error", std::string(to_string(error.code))}};
+  return result;
+}
+
+}  // namespace companyos::mcp

@@ -1,0 +1,26 @@
+// A daemon reply as a tool sees it: its data, or an Error that says what happened (the
+// daemon's own error, or why no reply came); and the tool result an error becomes.
+#pragma once
+
+#include <chrono>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "core/result.h"
+#include "mcp/tool.h"
+
+namespace companyos::mcp {
+
+inline constexpr std::chrono::milliseconds kReadTimeout{15000};
+
+Error error_from_envelope(const nlohmann::json& envelope);
+Error error_from_failure(const CallOutcome& outcome);
+// The reply's data, or the error; a cancelled call is kCancelled's detail as INTERNAL.
+Result<nlohmann::json> daemon_data(const CallOutcome& outcome);
+
+nlohmann::json text_block(std::string text);
+// isError, a text the model can act on ("<message>. <suggestion>") and {error: CODE}.
+ToolResult error_result(const Error& error);
+
+}  // namespace companyos::mcp

@@ -1,0 +1,18 @@
+// Every tool's declaration; tools.cpp lists them in the order tools/list answers.
+#pragma once
+
+#include "mcp/tool.h"
+
+namespace companyos::mcp::tools {
+
+extern const ToolDeclaration kListApps;
+extern const ToolDeclaration kListWindows;
+extern const ToolDeclaration kGetAppState;
+extern const ToolDeclaration kClick;
+extern const ToolDeclaration kSetValue;
+extern const ToolDeclaration kPerformAction;
+extern const ToolDeclaration kKeypress;
+extern const ToolDeclaration kInsertText;
+extern const ToolDeclaration kWait;
+
+}  // namespace companyos::mcp::tools

@@ -1,0 +1,205 @@
+// The tools that only look: list_apps, list_windows, get_app_state, wait.
+#include <algorithm>
+
+#include "mcp/tools/app_state.h"
+#include "mcp/tools/daemon_reply.h"
+#include "mcp/tools/declarations.h"
+
+namespace companyos::mcp::tools {
+namespace {
+
+using methods::IntRange;
+using methods::ParamType;
+
+std::optional<std::string> optional_string(const nlohmann::json& arguments, const char* name) {
+  if (!arguments.contains(name)) return std::nullopt;
+  return arguments[name].get<std::string>();
+}
+
+ToolResult list_apps(ToolContext& context, const nlohmann::json&) {
+  auto data = daemon_data(context.call("apps", nlohmann::json::object(), kReadTimeout));
+  if (!data) return error_result(data.error());
+  nlohmann::json apps = nlohmann::json::array();
+  std::string text;
+  for (const nlohmann::json& app : data->value("apps", nlohmann::json::array())) {
+    const std::string name = app.value("name", "");
+    nlohmann::json entry = {{"name", name},
+                            {"pid", app.contains("pid") ? app["pid"] : nlohmann::json(nullptr)},
+                            {"toolkit", app.value("toolkit", "")},
+                            {"windows", app.value("window_count", 0)},
+                            {"responsive", app.value("responsive", true)},
+                            {"policy_denied", app.value("policy_denied", false)}};
+    text += name.empty() ? "(unnamed)" : name;
+    text += " — " + entry["toolkit"].get<std::string>() + ", " + std::to_string(entry["windows"].get<int>()) +
+            " window(s)";
+    if (!entry["responsive"].get<bool>()) text += ", not answering";
+    if (entry["policy_denied"].get<bool>()) text += ", off limits (password manager)";
+    text += "\n";
+    apps.push_back(std::move(entry));
+  }
+  ToolResult result;
+  result.content.push_back(text_block(text.empty() ? "No app is on the accessibility bus." : text));
+  result.structured = {{"apps", std::move(apps)}};
+  return result;
+}
+
+ToolResult list_windows(ToolContext& context, const nlohmann::json& arguments) {
+  nlohmann::json params = nlohmann::json::object();
+  if (arguments.contains("app")) params["app"] = arguments["app"];
+  auto data = daemon_data(context.call("windows", params, kReadTimeout));
+  if (!data) return error_result(data.error());
+  nlohmann::json windows = nlohmann::json::array();
+  std::string text;
+  for (const nlohmann::json& window : data->value("windows", nlohmann::json::array())) {
+    nlohmann::json entry = {{"window_id", window.value("id", "")},
+                            {"app", window.value("app", "")},
+                            {"title", window.value("title", "")},
+                            {"bounds", window.contains("bounds") ? window["bounds"] : nlohmann::json(nullptr)},
+                            {"active", window.value("active", false)}};
+    text += entry["window_id"].get<std::string>() + "  " + entry["app"].get<std::string>() + "  \"" +
+            entry["title"].get<std::string>() + "\"" + (entry["active"].get<bool>() ? "  (active)" : "") + "\n";
+    windows.push_back(std::move(entry));
+  }
+  ToolResult result;
+  result.content.push_back(text_block(text.empty() ? "No window is open." : text));
+  result.structured = {{"windows", std::move(windows)}};
+  return result;
+}
+
+ToolResult get_app_state(ToolContext& context, const nlohmann::json& arguments) {
+  StateRequest request;
+  request.app = optional_string(arguments, "app");
+  request.window_id = optional_string(arguments, "window_id");
+  request.full = arguments.value("full", false);
+  request.picture = arguments.value("screenshot", true);
+  auto state = read_app_state(context, request);
+  if (!state) return error_result(state.error());
+  ToolResult result;
+  result.content.push_back(text_block(state_text(*state)));
+  result.structured = state_summary(*state);
+  if (state->png_base64) {
+    result.content.push_back({{"type", "image"}, {"data", *state->png_base64}, {"mimeType", "image/png"}});
+    result.structured["picture"] = true;
+  } else if (request.picture) {
+    result.content.push_back(text_block("No picture: " + state->no_picture_reason));
+    result.structured["picture"] = false;
+  }
+  return result;
+}
+
+// A wait either for a condition (the daemon's wait, ended when the call is cancelled) or
+// for a number of seconds; then the app's new state.
+ToolResult wait(ToolContext& context, const nlohmann::json& arguments) {
+  const auto app = optional_string(arguments, "app");
+  const auto seconds = arguments.value("seconds", 0);
+  const bool has_condition = arguments.contains("window") || arguments.contains("text") ||
+                             arguments.value("closed", false);
+  if (has_condition && !app) {
+    return error_result(make_error(ErrorCode::kInvalidArgs, "a wait for a window, a text or a close needs app"));
+  }
+  if (!has_condition && seconds == 0) {
+    return error_result(make_error(ErrorCode::kInvalidArgs,
+                                   "say what to wait for: seconds, or window, closed or text with app"));
+  }
+  const int limit = seconds > 0 ? seconds : 30;
+  std::string outcome;
+  nlohmann::json structured = nlohmann::json::object();
+  if (has_condition) {
+    nlohmann::json params = {{"app", *app}, {"timeout_ms", limit * 1000}};
+    for (const char* key : {"window", "text", "closed"}) {
+      if (arguments.contains(key)) params[key] = arguments[key];
+    }
+    int elapsed = 0;
+    auto data = daemon_data(context.call("wait", params, std::chrono::seconds(limit + 5), [&] {
+      ++elapsed;
+      context.progress(elapsed, limit, "waiting (" + std::to_string(elapsed) + " s)");
+    }));
+    if (!data) return error_result(data.error());
+    outcome = "The wait ended: " + data->value("condition", std::string("the condition")) + " after " +
+              std::to_string(data->value("elapsed_ms", 0)) + " ms.";
+    structured["condition_met"] = true;
+  } else {
+    for (int elapsed = 0; elapsed < seconds; ++elapsed) {
+      if (!context.sleep(std::chrono::seconds(1))) {
+        return error_result(make_error(ErrorCode::kTimeout, "the wait was cancelled"));
+      }
+      context.progress(elapsed + 1, seconds, "waited " + std::to_string(elapsed + 1) + " s");
+    }
+    outcome = "Waited " + std::to_string(seconds) + " s.";
+  }
+  ToolResult result;
+  result.content.push_back(text_block(outcome));
+  if (app) {
+    auto state = read_app_state(context, StateRequest{app, std::nullopt, false, false});
+    if (!state) {
+      result.content.push_back(text_block("The new state could not be read: " + state.error().message));
+    } else {
+      result.content.push_back(text_block(state_text(*state)));
+      structured["state"] = state->state;
+      structured["window_id"] = state->window_id;
+    }
+  }
+  result.structured = std::move(structured);
+  return result;
+}
+
+}  // namespace
+
+const ToolDeclaration kListApps{
+    .name = "list_apps",
+    .title = "List apps",
+    .description = "Apps on the accessibility bus: name, pid, toolkit, how many windows, whether they answer.",
+    .params = {},
+    .output_schema = R"({"type":"object","properties":{"apps":{"type":"array","items":{"type":"object"}}},
+                        "required":["apps"]})",
+    .annotations = {.read_only = true, .idempotent = true},
+    .handler = list_apps,
+};
+
+const ToolDeclaration kListWindows{
+    .name = "list_windows",
+    .title = "List windows",
+    .description = "Top-level windows: window_id, app, title, desktop bounds, and which one is active.",
+    .params = {{.name = "app", .help = "only this app's windows"}},
+    .output_schema = R"({"type":"object","properties":{"windows":{"type":"array","items":{"type":"object"}}},
+                        "required":["windows"]})",
+    .annotations = {.read_only = true, .idempotent = true},
+    .handler = list_windows,
+};
+
+const ToolDeclaration kGetAppState{
+    .name = "get_app_state",
+    .title = "Get an app's state",
+    .description =
+        "The numbered state of one window: every element that can be acted on now, as lines "
+        "\"eN role \\\"name\\\" ...\", and a picture of the window when it can be captured. Act on "
+        "elements by their number N; numbers belong to this state only.",
+    .params = {{.name = "app", .help = "the app (default: the app of the active window)"},
+               {.name = "window_id", .help = "one of the app's windows (from list_windows)"},
+               {.name = "screenshot", .type = ParamType::kBoolean, .help = "add a PNG of the window (default true)"},
+               {.name = "full", .type = ParamType::kBoolean,
+                .help = "every node, not only what can be acted on (longer)"}},
+    .output_schema = kStateSummarySchema,
+    .annotations = {.read_only = true},
+    .handler = get_app_state,
+};
+
+const ToolDeclaration kWait{
+    .name = "wait",
+    .title = "Wait",
+    .description =
+        "Wait some seconds, or until a window with a title appears, a window closes or a text "
+        "appears in the app; then returns the app's new state.",
+    .params = {{.name = "app", .help = "the app to watch (and whose state to return)"},
+               {.name = "seconds", .type = ParamType::kInteger, .help = "how long (1-30); with a condition, the limit",
+                .range = IntRange{1, 30}},
+               {.name = "window", .help = "a window with this exact title appears"},
+               {.name = "closed", .type = ParamType::kBoolean, .help = "a window of the app closes"},
+               {.name = "text", .help = "this text appears in an element's name or value"}},
+    .output_schema = R"({"type":"object","properties":{"condition_met":{"type":"boolean"},
+                        "state":{"type":"string"},"window_id":{"type":"string"}}})",
+    .annotations = {.read_only = true},
+    .handler = wait,
+};
+
+}  // namespace companyos::mcp::tools

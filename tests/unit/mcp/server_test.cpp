@@ -1,0 +1,196 @@
+#include "mcp/server.h"
+
+#include <poll.h>
+
+#include <condition_variable>
+#include <map>
+#include <mutex>
+
+#include <gtest/gtest.h>
+
+#include "mcp/tool.h"
+
+namespace companyos::mcp {
+namespace {
+
+using nlohmann::json;
+
+// The daemon as a table: method → reply envelope; every request is recorded.
+struct FakeDaemon {
+  std::mutex mutex;
+  std::map<std::string, json> replies;
+  std::vector<std::pair<std::string, json>> requests;
+};
+
+class FakeContext final : public ToolContext {
+ public:
+  FakeContext(FakeDaemon& daemon, ElementNumbers& numbers, int cancel_fd, ServerOptions::Progress progress)
+      : daemon_(daemon), numbers_(numbers), cancel_fd_(cancel_fd), progress_(std::move(progress)) {}
+  CallOutcome call(std::string_view method, const json& params, std::chrono::milliseconds,
+                   const std::function<void()>&) override {
+    std::lock_guard lock(daemon_.mutex);
+    daemon_.requests.emplace_back(std::string(method), params);
+    auto it = daemon_.replies.find(std::string(method));
+    if (it == daemon_.replies.end()) return {CallFailure::kUnreachable, "no such fake reply", nullptr};
+    return {CallFailure::kNone, {}, it->second};
+  }
+  bool sleep(std::chrono::milliseconds duration) override {
+    pollfd pfd{cancel_fd_, POLLIN, 0};
+    return ::poll(&pfd, 1, static_cast<int>(duration.count())) == 0;
+  }
+  ElementNumbers& numbers() override { return numbers_; }
+  void progress(double done, double total, const std::string& message) override {
+    if (progress_) progress_(done, total, message);
+  }
+
+ private:
+  FakeDaemon& daemon_;
+  ElementNumbers& numbers_;
+  int cancel_fd_;
+  ServerOptions::Progress progress_;
+};
+
+class ServerTest : public ::testing::Test {
+ protected:
+  ServerTest()
+      : server_(ServerOptions{"", [this](ElementNumbers& numbers, int cancel_fd, ServerOptions::Progress progress) {
+                                return std::make_unique<FakeContext>(daemon_, numbers, cancel_fd, std::move(progress));
+                              }},
+                [this](const std::string& line) {
+                  std::lock_guard lock(mutex_);
+                  lines_.push_back(json::parse(line));
+                  arrived_.notify_all();
+                }) {
+    daemon_.replies["snapshot"] = {{"ok", true},
+                                   {"data",
+                                    {{"snapshot", "s7"},
+                                     {"window", {{"id", "w1"}, {"title", "Doc"}}},
+                                     {"node_count", 3},
+                                     {"outline", "e1 frame \"Doc\"\n  e2 push button \"Save\" actions=click\n"}}}};
+    daemon_.replies["click"] = {{"ok", true}, {"data", {{"delivery", "delivered_unverified"}, {"route", "action:click"}}}};
+  }
+
+  // The next line the server sends (waits for a tool call's thread).
+  json next_line() {
+    std::unique_lock lock(mutex_);
+    arrived_.wait_for(lock, std::chrono::seconds(10), [this] { return taken_ < lines_.size(); });
+    if (taken_ >= lines_.size()) return nullptr;
+    return lines_[taken_++];
+  }
+  json ask(const json& request) {
+    server_.handle_line(request.dump());
+    return next_line();
+  }
+  void initialize() {
+    ask({{"jsonrpc", "2.0"}, {"id", 0}, {"method", "initialize"}, {"params", {{"protocolVersion", "2025-11-25"}}}});
+  }
+  json call(int id, const std::string& tool, json arguments, json meta = nullptr) {
+    json params = {{"name", tool}, {"arguments", std::move(arguments)}};
+    if (!meta.is_null()) params["_meta"] = std::move(meta);
+    return ask({{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"}, {"params", params}});
+  }
+
+  FakeDaemon daemon_;
+  std::mutex mutex_;
+  std::condition_variable arrived_;
+  std::vector<json> lines_;
+  std::size_t taken_ = 0;
+  Server server_;
+};
+
+json stateless_meta(const char* version = "2026-07-28") {
+  return {{"io.modelcontextprotocol/protocolVersion", version}, {"io.modelcontextprotocol/clientCapabilities", json::object()}};
+}
+
+TEST_F(ServerTest, InitializeEchoesAKnownVersionAndOffersItsNewestOtherwise) {
+  for (const auto& [asked, answered] : std::vector<std::pair<std::string, std::string>>{
+           {"2025-11-25", "2025-11-25"}, {"2025-06-18", "2025-06-18"}, {"2024-11-05", "2025-11-25"}, {"", "2025-11-25"}}) {
+    json reply = ask({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"}, {"params", {{"protocolVersion", asked}}}});
+    EXPECT_EQ(reply["result"]["protocolVersion"], answered) << asked;
+    EXPECT_FALSE(reply["result"]["instructions"].get<std::string>().empty());
+    EXPECT_FALSE(reply["result"].contains("resultType"));
+  }
+}
+
+TEST_F(ServerTest, StatelessRequestsNeedNoInitializeAndSayTheirResultType) {
+  json discover = ask({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "server/discover"}, {"params", {{"_meta", stateless_meta()}}}});
+  EXPECT_EQ(discover["result"]["resultType"], "complete");
+  EXPECT_EQ(discover["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "companyos");
+  EXPECT_EQ(discover["result"]["cacheScope"], "public");
+  json list = ask({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "tools/list"}, {"params", {{"_meta", stateless_meta()}}}});
+  EXPECT_EQ(list["result"]["resultType"], "complete");
+  EXPECT_TRUE(list["result"]["ttlMs"].is_number_integer());
+  json bad = ask({{"jsonrpc", "2.0"}, {"id", 3}, {"method", "tools/list"}, {"params", {{"_meta", stateless_meta("2099-01-01")}}}});
+  EXPECT_EQ(bad["error"]["code"], kUnsupportedProtocolVersion);
+  EXPECT_EQ(bad["error"]["data"]["requested"], "2099-01-01");
+  json init = ask({{"jsonrpc", "2.0"}, {"id", 4}, {"method", "initialize"}, {"params", {{"_meta", stateless_meta()}}}});
+  EXPECT_EQ(init["error"]["code"], kInvalidRequest);
+}
+
+TEST_F(ServerTest, NotificationsAndResponsesAreNeverAnswered) {
+  server_.handle_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  server_.handle_line(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":42}})");
+  server_.handle_line(R"({"jsonrpc":"2.0","id":9,"result":{}})");
+  server_.handle_line("   ");
+  json ping = ask({{"jsonrpc", "2.0"}, {"id", "p"}, {"method", "ping"}});
+  EXPECT_EQ(ping["id"], "p");
+  EXPECT_TRUE(ping.contains("result"));
+}
+
+TEST_F(ServerTest, BeforeInitializeOnlyPingAndDiscoverAnswer) {
+  EXPECT_EQ(ask({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/list"}})["error"]["code"], kInvalidRequest);
+  initialize();
+  EXPECT_TRUE(ask({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "tools/list"}})["result"]["tools"].is_array());
+  EXPECT_EQ(ask({{"jsonrpc", "2.0"}, {"id", 3}, {"method", "resources/list"}})["error"]["code"], kMethodNotFound);
+}
+
+TEST_F(ServerTest, BadToolCallsAreProtocolErrorsAndFailedActionsAreResults) {
+  initialize();
+  EXPECT_EQ(call(1, "nope", json::object())["error"]["code"], kInvalidParams);
+  EXPECT_EQ(call(2, "click", {{"app", "x"}})["error"]["code"], kInvalidParams);
+  EXPECT_EQ(ask({{"jsonrpc", "2.0"}, {"id", 3}, {"method", "tools/call"}, {"params", {{"name", "click"}, {"arguments", 4}}}})
+                ["error"]["code"],
+            kInvalidParams);
+  // A number before any state was read: a result with isError, never a protocol error.
+  json early = call(4, "click", {{"app", "doc"}, {"element", 2}});
+  EXPECT_EQ(early["result"]["isError"], true);
+}
+
+TEST_F(ServerTest, ElementNumbersComeFromTheStateShownAndActionsAnswerWithTheNewOne) {
+  initialize();
+  json state = call(1, "get_app_state", {{"app", "doc"}, {"screenshot", false}});
+  EXPECT_EQ(state["result"]["structuredContent"]["state"], "s7");
+  EXPECT_NE(state["result"]["content"][0]["text"].get<std::string>().find("e2 push button \"Save\""), std::string::npos);
+  json clicked = call(2, "click", {{"app", "doc"}, {"element", 2}});
+  ASSERT_TRUE(clicked.contains("result")) << clicked.dump();
+  EXPECT_EQ(clicked["result"]["content"][0]["text"], "The element's own action ran (click); nothing confirmed the effect.");
+  EXPECT_EQ(clicked["result"]["isError"], false);
+  EXPECT_EQ(clicked["result"]["structuredContent"]["delivery"], "delivered_unverified");
+  EXPECT_EQ(clicked["result"]["structuredContent"]["state"], "s7");
+  std::lock_guard lock(daemon_.mutex);
+  const auto sent = std::find_if(daemon_.requests.begin(), daemon_.requests.end(),
+                                 [](const auto& r) { return r.first == "click"; });
+  ASSERT_NE(sent, daemon_.requests.end());
+  EXPECT_EQ(sent->second["ref"], "@s7:e2");
+}
+
+TEST_F(ServerTest, ACancelledCallIsNotAnsweredAndStopsAtOnce) {
+  initialize();
+  server_.handle_line(json({{"jsonrpc", "2.0"}, {"id", 8}, {"method", "tools/call"},
+                            {"params", {{"name", "wait"}, {"arguments", {{"seconds", 30}}},
+                                        {"_meta", {{"progressToken", "t"}}}}}})
+                          .dump());
+  json progress = next_line();  // the first second's progress
+  ASSERT_EQ(progress["method"], "notifications/progress");
+  EXPECT_EQ(progress["params"]["progressToken"], "t");
+  EXPECT_EQ(progress["params"]["total"], 30);
+  const auto started = std::chrono::steady_clock::now();
+  server_.handle_line(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":8}})");
+  server_.finish();
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+  std::lock_guard lock(mutex_);
+  for (std::size_t i = taken_; i < lines_.size(); ++i) EXPECT_NE(lines_[i].value("id", json()), 8) << lines_[i].dump();
+}
+
+}  // namespace
+}  // namespace companyos::mcp

@@ -1,0 +1,92 @@
+#include "mcp/tools.h"
+
+#include <set>
+
+#include <gtest/gtest.h>
+
+namespace companyos::mcp {
+namespace {
+
+TEST(Tools, EachIsDeclaredOnceWithSchemasThatHold) {
+  std::set<std::string> names;
+  for (const ToolDeclaration* tool : all_tools()) {
+    SCOPED_TRACE(std::string(tool->name));
+    EXPECT_TRUE(names.insert(std::string(tool->name)).second) << "declared twice";
+    EXPECT_EQ(find_tool(tool->name), tool);
+    EXPECT_FALSE(tool->title.empty());
+    EXPECT_FALSE(tool->description.empty());
+    ASSERT_NE(tool->handler, nullptr);
+    const nlohmann::json output = nlohmann::json::parse(tool->output_schema, nullptr, false);
+    ASSERT_TRUE(output.is_object()) << "the output schema is not a JSON object";
+    EXPECT_EQ(output["type"], "object");
+    const nlohmann::json input = input_schema(*tool);
+    EXPECT_EQ(input["type"], "object");
+    EXPECT_EQ(input["additionalProperties"], false);
+    for (const methods::ParamSpec& param : tool->params) {
+      EXPECT_TRUE(input["properties"].contains(std::string(param.name)));
+      EXPECT_FALSE(param.help.empty()) << param.name;
+    }
+  }
+  EXPECT_EQ(find_tool("rm_rf"), nullptr);
+}
+
+TEST(Tools, ReadOnlyExactlyForTheToolsThatOnlyLook) {
+  const std::set<std::string> read_only = {"list_apps", "list_windows", "get_app_state", "wait"};
+  for (const ToolDeclaration* tool : all_tools()) {
+    const nlohmann::json annotations = describe_tool(*tool)["annotations"];
+    EXPECT_EQ(annotations["readOnlyHint"], read_only.count(std::string(tool->name)) == 1) << tool->name;
+    if (!read_only.count(std::string(tool->name))) {
+      EXPECT_EQ(annotations["destructiveHint"], true) << tool->name;
+    }
+  }
+}
+
+TEST(Tools, InputSchemaCarriesRangesRequiredAndItemTypes) {
+  const nlohmann::json wait = input_schema(*find_tool("wait"));
+  EXPECT_EQ(wait["properties"]["seconds"]["minimum"], 1);
+  EXPECT_EQ(wait["properties"]["seconds"]["maximum"], 30);
+  EXPECT_FALSE(wait.contains("required"));
+  const nlohmann::json keys = input_schema(*find_tool("keypress"));
+  EXPECT_EQ(keys["properties"]["keys"]["items"]["type"], "string");
+  EXPECT_EQ(keys["required"], nlohmann::json({"app", "keys"}));
+}
+
+struct ArgumentCase {
+  const char* name;
+  const char* tool;
+  const char* arguments;
+  bool ok;
+};
+
+class ToolArguments : public ::testing::TestWithParam<ArgumentCase> {};
+
+TEST_P(ToolArguments, AreCheckedAgainstTheDeclaration) {
+  const ArgumentCase& c = GetParam();
+  const ToolDeclaration* tool = find_tool(c.tool);
+  ASSERT_NE(tool, nullptr);
+  auto checked = methods::check_params(tool->name, tool->params, nlohmann::json::parse(c.arguments));
+  EXPECT_EQ(checked.ok(), c.ok) << (checked.ok() ? "" : checked.error().message);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ToolArguments,
+    ::testing::Values(ArgumentCase{"click_ok", "click", R"({"app":"a","element":3})", true},
+                      ArgumentCase{"click_with_state", "click", R"({"app":"a","element":3,"state":"s1"})", true},
+                      ArgumentCase{"click_no_element", "click", R"({"app":"a"})", false},
+                      ArgumentCase{"click_element_text", "click", R"({"app":"a","element":"3"})", false},
+                      ArgumentCase{"click_negative", "click", R"({"app":"a","element":-2})", false},
+                      ArgumentCase{"click_unknown_arg", "click", R"({"app":"a","element":1,"force":true})", false},
+                      ArgumentCase{"set_value_number", "set_value", R"({"app":"a","element":1,"value":4.5})", true},
+                      ArgumentCase{"set_value_missing", "set_value", R"({"app":"a","element":1})", false},
+                      ArgumentCase{"keys_ok", "keypress", R"({"app":"a","keys":["ctrl","s"]})", true},
+                      ArgumentCase{"keys_numbers", "keypress", R"({"app":"a","keys":[1,2]})", false},
+                      ArgumentCase{"keys_string", "keypress", R"({"app":"a","keys":"ctrl+s"})", false},
+                      ArgumentCase{"wait_too_long", "wait", R"({"seconds":31})", false},
+                      ArgumentCase{"wait_zero", "wait", R"({"seconds":0})", false},
+                      ArgumentCase{"state_picture_flag", "get_app_state", R"({"screenshot":"yes"})", false},
+                      ArgumentCase{"list_apps_no_args", "list_apps", R"({})", true},
+                      ArgumentCase{"list_apps_extra", "list_apps", R"({"all":true})", false}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace companyos::mcp
