@@ -1,6 +1,7 @@
 #include "core/paths.h"
 
 #include <cstdlib>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace companyos::paths {
@@ -23,6 +24,13 @@ std::optional<std::string> process_env(const char* name) {
 std::string default_socket(const EnvLookup& env) {
   if (auto explicit_path = non_empty(env, "COMPANYOS_SOCKET")) return *explicit_path;
   if (auto runtime = non_empty(env, "XDG_RUNTIME_DIR")) return *runtime + "/companyos/control.sock";
+  // A client started with a trimmed environment (MCP hosts pass only HOME, PATH and a few
+  // more) still finds the daemon of the user's session at logind's runtime directory.
+  const std::string session_socket = "/run/user/" + std::to_string(getuid()) + "/companyos/control.sock";
+  struct stat info {};
+  if (::stat(session_socket.c_str(), &info) == 0 && S_ISSOCK(info.st_mode) && info.st_uid == getuid()) {
+    return session_socket;
+  }
   return "/tmp/companyos-" + std::to_string(getuid()) + "/control.sock";
 }
 

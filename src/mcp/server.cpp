@@ -258,8 +258,8 @@ void Server::start_tool_call(const Message& request, bool stateless) {
     ToolResult outcome = tool->handler(*context, arguments);
     // A cancelled request is not answered: the client has forgotten it.
     if (!raw->cancelled) {
-      nlohmann::json result = {{"content", outcome.content}, {"structuredContent", outcome.structured},
-                               {"isError", outcome.is_error}};
+      nlohmann::json result = {{"content", outcome.content}, {"isError", outcome.is_error}};
+      if (!outcome.structured.is_null()) result["structuredContent"] = outcome.structured;
       send(result_reply(raw->id, finish_result(std::move(result), stateless)));
     }
     raw->done = true;

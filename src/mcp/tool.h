@@ -27,7 +27,7 @@ struct ToolAnnotations {
 
 struct ToolResult {
   std::vector<nlohmann::json> content;  // text and image blocks, in order
-  nlohmann::json structured = nlohmann::json::object();
+  nlohmann::json structured = nlohmann::json::object();  // null: no structuredContent
   bool is_error = false;
 };
 

@@ -47,7 +47,13 @@ ToolResult act_on_element(ToolContext& context, const nlohmann::json& arguments,
   std::optional<std::string> state;
   if (arguments.contains("state")) state = arguments["state"].get<std::string>();
   auto ref = context.numbers().ref_for(app, std::nullopt, element, state);
-  if (!ref) return error_result(ref.error());
+  if (!ref) {
+    ToolResult refused = error_result(ref.error());
+    refused.content.front() = text_block("Nothing was done: " + refused.content.front()["text"].get<std::string>());
+    refused.structured = {{"delivery", "not_delivered"}, {"verified", false}, {"element", element},
+                          {"error", std::string(to_string(ref.error().code))}};
+    return refused;
+  }
   const auto seen = context.numbers().latest(app, std::nullopt);
 
   nlohmann::json params = std::move(extra);

@@ -43,7 +43,8 @@ ToolResult error_result(const Error& error) {
   ToolResult result;
   result.is_error = true;
   result.content.push_back(text_block(std::move(text)));
-  result.structured = {{"error", std::string(to_string(error.code))}};
+  // No structuredContent: an error's shape is not the tool's output schema's.
+  result.structured = nullptr;
   return result;
 }
 

@@ -20,7 +20,8 @@ Error error_from_failure(const CallOutcome& outcome);
 Result<nlohmann::json> daemon_data(const CallOutcome& outcome);
 
 nlohmann::json text_block(std::string text);
-// isError, a text the model can act on ("<message>. <suggestion>") and {error: CODE}.
+// isError and a text the model can act on ("<message>. <suggestion>"), without
+// structuredContent (clients check it against the tool's output schema).
 ToolResult error_result(const Error& error);
 
 }  // namespace companyos::mcp
