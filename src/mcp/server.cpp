@@ -48,10 +48,7 @@ class DaemonContext final : public ToolContext {
                    const std::function<void()>& each_second) override {
     return client_.call(method, params, timeout, cancel_fd_, each_second);
   }
-  bool sleep(std::chrono::milliseconds duration) override {
-    pollfd pfd{cancel_fd_, POLLIN, 0};
-    return ::poll(&pfd, 1, static_cast<int>(duration.count())) == 0;
-  }
+  bool sleep(std::chrono::milliseconds duration) override { return sleep_unless_cancelled(cancel_fd_, duration); }
   ElementNumbers& numbers() override { return numbers_; }
   void progress(double done, double total, const std::string& message) override {
     if (progress_) progress_(done, total, message);
@@ -65,6 +62,11 @@ class DaemonContext final : public ToolContext {
 };
 
 }  // namespace
+
+bool sleep_unless_cancelled(int cancel_fd, std::chrono::milliseconds duration) {
+  pollfd pfd{cancel_fd, POLLIN, 0};
+  return ::poll(&pfd, 1, static_cast<int>(duration.count())) == 0;
+}
 
 struct Server::Call {
   nlohmann::json id;

@@ -50,6 +50,9 @@ class ToolContext {
   virtual void progress(double done, double total, const std::string& message) = 0;
 };
 
+// Sleeps until the duration passes or cancel_fd becomes readable; false when cancelled.
+bool sleep_unless_cancelled(int cancel_fd, std::chrono::milliseconds duration);
+
 struct ToolDeclaration {
   std::string_view name;
   std::string_view title;

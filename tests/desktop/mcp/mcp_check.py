@@ -7,7 +7,6 @@ by CTest)."""
 
 import base64
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -17,7 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "harness"))
 from checks import Checker  # noqa: E402
-from daemon_cli import DAEMON, FIXTURE, cli  # noqa: E402
+from daemon_cli import FIXTURE, Daemon, cli  # noqa: E402
 from fixture_app import FixtureApp, unique_name  # noqa: E402
 from mcp_session import McpSession, element_number, meta, text_of  # noqa: E402
 
@@ -212,17 +211,13 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         check_stateless_protocol(check)
         check_initialize_era(check)
-        with open(os.path.join(tmp, "daemon.log"), "w") as log:
-            daemon = subprocess.Popen([DAEMON, "--log-level", "info"], stdin=subprocess.DEVNULL, stderr=log)
+        daemon = Daemon(log_level="info")
+        daemon.start()
         try:
-            deadline = time.monotonic() + 30
-            while cli("ping")[0] != 0 and time.monotonic() < deadline:
-                time.sleep(0.1)
             with FixtureApp(FIXTURE, unique_name("McpMain"), os.path.join(tmp, "effect"), "--title", "Agent") as app:
                 check_tools_on_fixture(check, app)
         finally:
-            daemon.terminate()
-            daemon.wait(10)
+            daemon.stop()
     return check.summary()
 
 

@@ -7,12 +7,11 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "harness"))
-from daemon_cli import CLI, DAEMON, FIXTURE, cli  # noqa: E402
+from daemon_cli import CLI, FIXTURE, Daemon, cli  # noqa: E402
 from fixture_app import FixtureApp, unique_name  # noqa: E402
 
 CLIENT_DIR = os.path.join(HERE, "sdk_client")
@@ -23,11 +22,9 @@ def main():
         print(f"FAIL the SDK is not installed in {CLIENT_DIR}: run scripts/install-deps --tests", flush=True)
         return 1
     with tempfile.TemporaryDirectory() as tmp:
-        daemon = subprocess.Popen([DAEMON, "--log-level", "warn"], stdin=subprocess.DEVNULL)
+        daemon = Daemon()
+        daemon.start()
         try:
-            deadline = time.monotonic() + 30
-            while cli("ping")[0] != 0 and time.monotonic() < deadline:
-                time.sleep(0.1)
             cli("settings", "set", "physical_input", "false")
             effect = os.path.join(tmp, "effect")
             with FixtureApp(FIXTURE, unique_name("McpSdk"), effect, "--title", "SDK") as app:
@@ -36,8 +33,7 @@ def main():
                                       cwd=CLIENT_DIR, stdin=subprocess.DEVNULL, timeout=240)
                 return done.returncode
         finally:
-            daemon.terminate()
-            daemon.wait(10)
+            daemon.stop()
 
 
 if __name__ == "__main__":

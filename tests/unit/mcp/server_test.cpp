@@ -1,7 +1,5 @@
 #include "mcp/server.h"
 
-#include <poll.h>
-
 #include <condition_variable>
 #include <map>
 #include <mutex>
@@ -34,10 +32,7 @@ class FakeContext final : public ToolContext {
     if (it == daemon_.replies.end()) return {CallFailure::kUnreachable, "no such fake reply", nullptr};
     return {CallFailure::kNone, {}, it->second};
   }
-  bool sleep(std::chrono::milliseconds duration) override {
-    pollfd pfd{cancel_fd_, POLLIN, 0};
-    return ::poll(&pfd, 1, static_cast<int>(duration.count())) == 0;
-  }
+  bool sleep(std::chrono::milliseconds duration) override { return sleep_unless_cancelled(cancel_fd_, duration); }
   ElementNumbers& numbers() override { return numbers_; }
   void progress(double done, double total, const std::string& message) override {
     if (progress_) progress_(done, total, message);
