@@ -10,9 +10,10 @@ namespace {
 
 using methods::ParamType;
 
-const std::array<const ToolDeclaration*, 9> kTools = {
-    &tools::kListApps,  &tools::kListWindows,   &tools::kGetAppState, &tools::kClick, &tools::kSetValue,
-    &tools::kPerformAction, &tools::kKeypress, &tools::kInsertText,  &tools::kWait,
+const std::array<const ToolDeclaration*, 11> kTools = {
+    &tools::kListApps, &tools::kListWindows, &tools::kGetAppState, &tools::kClick,
+    &tools::kSetValue, &tools::kPerformAction, &tools::kKeypress, &tools::kInsertText,
+    &tools::kWait,     &tools::kOpenUrl,     &tools::kAutomation,
 };
 
 nlohmann::json type_schema(ParamType type) {

@@ -8,7 +8,8 @@ Error error_from_envelope(const nlohmann::json& envelope) {
   const auto code = error_code_from_string(error.value("code", "INTERNAL")).value_or(ErrorCode::kInternal);
   return make_error(code, error.value("message", "the daemon refused without a message"),
                     error.contains("details") ? error["details"] : nlohmann::json::object(),
-                    error.value("suggestion", ""));
+                    error.value("suggestion", ""),
+                    error.value("retry", "safe") == "safe" ? Retry::kSafe : Retry::kUnsafe);
 }
 
 Error error_from_failure(const CallOutcome& outcome) {

@@ -14,5 +14,7 @@ extern const ToolDeclaration kPerformAction;
 extern const ToolDeclaration kKeypress;
 extern const ToolDeclaration kInsertText;
 extern const ToolDeclaration kWait;
+extern const ToolDeclaration kOpenUrl;
+extern const ToolDeclaration kAutomation;
 
 }  // namespace companyos::mcp::tools

@@ -21,7 +21,7 @@ from fixture_app import FixtureApp, unique_name  # noqa: E402
 from mcp_session import McpSession, element_number, meta, text_of  # noqa: E402
 
 TOOLS = ["list_apps", "list_windows", "get_app_state", "click", "set_value", "perform_action", "keypress",
-         "insert_text", "wait"]
+         "insert_text", "wait", "open_url", "automation"]
 READ_ONLY = {"list_apps", "list_windows", "get_app_state", "wait"}
 
 
@@ -47,8 +47,9 @@ def check_stateless_protocol(check):
                  "every tool has a closed input schema and an output schema")
     check.expect(all(t["annotations"]["readOnlyHint"] == (t["name"] in READ_ONLY) for t in listed["tools"]),
                  "readOnlyHint is true exactly for list_apps, list_windows, get_app_state and wait")
-    check.expect(all(t["annotations"].get("destructiveHint") for t in listed["tools"] if t["name"] not in READ_ONLY),
-                 "every tool that acts says destructiveHint")
+    check.expect(all(t["annotations"].get("destructiveHint") for t in listed["tools"]
+                     if t["name"] not in READ_ONLY | {"open_url"}),
+                 "every tool that can change data says destructiveHint")
 
     bad = s.request("tools/list", {"_meta": meta(version="1999-01-01")})
     check.expect(error_code(bad) == -32022 and "2026-07-28" in bad["error"]["data"]["supported"] and
@@ -185,6 +186,14 @@ def check_tools_on_fixture(check, app):
     s.call("click", {"app": app.app_name, "element": button})
     check.expect(app.wait_for_effect("", b"ok"), f"the keys reached the entry ({app.effect()!r})")
     cli("settings", "set", "physical_input", "false")
+
+    # The automations, as the daemon keeps them: a bad definition names its problems.
+    listed = s.call("automation", {"action": "list"})["result"]
+    check.expect(not listed["isError"] and isinstance(listed["structuredContent"].get("automations"), list),
+                 "automation list answers the daemon's automations")
+    bad = s.call("automation", {"action": "create", "automation": {"name": "x", "actions": [{"type": "nope"}]}})["result"]
+    check.expect(bad["isError"] and any(b["text"].startswith("actions[0].type: unknown step type") for b in bad["content"][1:]),
+                 "automation create of a bad definition is refused with each problem's path")
 
     # A wait with progress, cancelled by the client: no reply, and the server goes on.
     s.send({"jsonrpc": "2.0", "id": 500, "method": "tools/call",

@@ -187,5 +187,50 @@ TEST_F(ServerTest, ACancelledCallIsNotAnsweredAndStopsAtOnce) {
   for (std::size_t i = taken_; i < lines_.size(); ++i) EXPECT_NE(lines_[i].value("id", json()), 8) << lines_[i].dump();
 }
 
+TEST_F(ServerTest, TheAutomationToolMapsEachActionOntoItsMethod) {
+  initialize();
+  daemon_.replies["automation.list"] = {{"ok", true}, {"data", {{"automations", json::array()}}}};
+  daemon_.replies["run.show"] = {{"ok", true}, {"data", {{"id", 5}, {"status", "succeeded"}}}};
+  daemon_.replies["automation.create"] = {
+      {"ok", false},
+      {"error", {{"code", "INVALID_ARGS"}, {"message", "the definition has 1 problem"},
+                 {"details", {{"problems", {{{"path", "/steps/0/type"}, {"message", "unknown step type"}}}}}}}}};
+  json listed = call(1, "automation", {{"action", "list"}});
+  EXPECT_EQ(listed["result"]["structuredContent"]["automations"], json::array());
+  json run = call(2, "automation", {{"action", "run"}, {"runId", 5}});
+  EXPECT_EQ(run["result"]["structuredContent"]["status"], "succeeded");
+  json no_id = call(3, "automation", {{"action", "start"}});
+  EXPECT_EQ(no_id["result"]["isError"], true);
+  json bad = call(4, "automation", {{"action", "create"}, {"automation", {{"name", "x"}}}});
+  EXPECT_EQ(bad["result"]["isError"], true);
+  EXPECT_EQ(bad["result"]["content"][1]["text"], "/steps/0/type: unknown step type");
+  EXPECT_EQ(call(5, "automation", {{"action", "promote"}, {"id", 1}})["error"]["code"], kInvalidParams);
+  std::lock_guard lock(daemon_.mutex);
+  ASSERT_GE(daemon_.requests.size(), 3U);
+  EXPECT_EQ(daemon_.requests[1].first, "run.show");
+  EXPECT_EQ(daemon_.requests[1].second, json({{"id", 5}}));
+  EXPECT_EQ(daemon_.requests[2].first, "automation.create");
+  EXPECT_EQ(daemon_.requests[2].second["definition"]["name"], "x");
+}
+
+TEST_F(ServerTest, OpenUrlSaysWhetherTheLaunchHappened) {
+  initialize();
+  daemon_.replies["open_link"] = {{"ok", false},
+                                  {"error", {{"code", "POLICY_DENIED"}, {"message", "the scheme is refused"},
+                                             {"retry", "safe"}}}};
+  json refused = call(1, "open_url", {{"url", "javascript:alert(1)"}, {"app", "firefox-esr"}});
+  EXPECT_EQ(refused["result"]["content"][0]["text"], "Nothing was done: the scheme is refused");
+  daemon_.replies["open_link"] = {{"ok", false},
+                                  {"error", {{"code", "TIMEOUT"}, {"message", "in-front check failed"},
+                                             {"retry", "unsafe"}}}};
+  json unsure = call(2, "open_url", {{"url", "https://example.org"}, {"app", "firefox-esr"}});
+  EXPECT_EQ(unsure["result"]["content"][0]["text"],
+            "The launcher ran (open_url) but the launch did not check out: in-front check failed");
+  daemon_.replies["open_link"] = {{"ok", true}, {"data", {{"outcome", "in_front"}, {"entry", {{"id", "firefox-esr.desktop"}}}}}};
+  json opened = call(3, "open_url", {{"url", "https://example.org"}, {"app", "firefox-esr"}});
+  EXPECT_EQ(opened["result"]["isError"], false);
+  EXPECT_NE(opened["result"]["content"][0]["text"].get<std::string>().find("firefox-esr.desktop"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace companyos::mcp

@@ -35,7 +35,8 @@ TEST(Tools, ReadOnlyExactlyForTheToolsThatOnlyLook) {
   for (const ToolDeclaration* tool : all_tools()) {
     const nlohmann::json annotations = describe_tool(*tool)["annotations"];
     EXPECT_EQ(annotations["readOnlyHint"], read_only.count(std::string(tool->name)) == 1) << tool->name;
-    if (!read_only.count(std::string(tool->name))) {
+    // Opening a link changes no data of the person's; everything else that acts may.
+    if (!read_only.count(std::string(tool->name)) && tool->name != "open_url") {
       EXPECT_EQ(annotations["destructiveHint"], true) << tool->name;
     }
   }
@@ -85,7 +86,12 @@ INSTANTIATE_TEST_SUITE_P(
                       ArgumentCase{"wait_zero", "wait", R"({"seconds":0})", false},
                       ArgumentCase{"state_picture_flag", "get_app_state", R"({"screenshot":"yes"})", false},
                       ArgumentCase{"list_apps_no_args", "list_apps", R"({})", true},
-                      ArgumentCase{"list_apps_extra", "list_apps", R"({"all":true})", false}),
+                      ArgumentCase{"list_apps_extra", "list_apps", R"({"all":true})", false},
+                      ArgumentCase{"automation_list", "automation", R"({"action":"list"})", true},
+                      ArgumentCase{"automation_unknown_action", "automation", R"({"action":"promote","id":1})", false},
+                      ArgumentCase{"automation_definition_text", "automation", R"({"action":"create","automation":"x"})",
+                                   false},
+                      ArgumentCase{"open_url_without_app", "open_url", R"({"url":"https://example.org"})", false}),
     [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace

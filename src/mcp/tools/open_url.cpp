@@ -1,0 +1,48 @@
+// open_url: a link opened in a named browser through its desktop entry (the daemon's
+// open_link: launch rules, refusals, the in-front check); never xdg-open.
+#include "mcp/tools/daemon_reply.h"
+#include "mcp/tools/declarations.h"
+
+namespace companyos::mcp::tools {
+namespace {
+
+constexpr std::chrono::milliseconds kLaunchTimeout{40000};
+
+ToolResult open_url(ToolContext& context, const nlohmann::json& arguments) {
+  const std::string app = arguments["app"].get<std::string>();
+  const CallOutcome reply = context.call("open_link", {{"url", arguments["url"]}, {"app", app}}, kLaunchTimeout);
+  auto data = daemon_data(reply);
+  if (!data) {
+    const Error& error = data.error();
+    ToolResult failed = error_result(error);
+    // A launch refused before it started delivered nothing; one that started may have opened it.
+    const bool launched = reply.failure == CallFailure::kNone && error.retry == Retry::kUnsafe;
+    failed.content.front()["text"] =
+        (launched ? "The launcher ran (open_url) but the launch did not check out: "
+                  : "Nothing was done: ") +
+        failed.content.front()["text"].get<std::string>();
+    return failed;
+  }
+  const std::string entry = data->value("entry", nlohmann::json::object()).value("id", std::string("its entry"));
+  ToolResult result;
+  result.content.push_back(text_block("The link was opened in " + app + " (" + entry +
+                                      "), and its window is in front. Read it with get_app_state."));
+  result.structured = *data;
+  return result;
+}
+
+}  // namespace
+
+const ToolDeclaration kOpenUrl{
+    .name = "open_url",
+    .title = "Open a link",
+    .description = "Open a URL in the named browser app through its desktop entry, then check its window is in "
+                   "front. Call get_app_state on the browser next.",
+    .params = {{.name = "url", .required = true, .help = "an http(s) URL, or a scheme the app's entry declares"},
+               {.name = "app", .required = true, .help = "the browser: WM class, desktop-file id or Name, e.g. firefox-esr"}},
+    .output_schema = R"({"type":"object"})",
+    .annotations = {.destructive = false, .open_world = true},
+    .handler = open_url,
+};
+
+}  // namespace companyos::mcp::tools
