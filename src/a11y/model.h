@@ -98,6 +98,8 @@ struct Snapshot {
   std::optional<int> pid;
   std::vector<Node> nodes;  // nodes[i].ref == i + 1; nodes[0] is the window
   SnapshotStats stats;
+  // The app's toolkit marks what is on screen with the showing state (ToolkitTraits).
+  bool showing_means_on_screen = false;
 };
 
 // True when the node at INDEX of TREE lies under the node at ANCESTOR (never itself).

@@ -1,5 +1,8 @@
 #include "a11y/render.h"
 
+#include <atspi/atspi.h>
+
+#include <algorithm>
 #include <array>
 
 #include "a11y/ref.h"
@@ -31,6 +34,27 @@ void append_outline_quoted(std::string& out, std::string_view text, std::size_t 
   out.push_back('"');
 }
 
+// The object replacement character (Gecko puts one per embedded object in a frame's text)
+// and the bidi direction marks say nothing to a reader of the outline; JSON keeps them.
+std::string readable(std::string_view text) {
+  static constexpr std::array<std::string_view, 12> kInvisible = {
+      "\uFFFC", "\u200E", "\u200F", "\u202A", "\u202B", "\u202C",
+      "\u202D", "\u202E", "\u2066", "\u2067", "\u2068", "\u2069"};
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const auto invisible = std::find_if(kInvisible.begin(), kInvisible.end(), [&](std::string_view mark) {
+      return text.substr(i, mark.size()) == mark;
+    });
+    if (invisible != kInvisible.end()) {
+      i += invisible->size();
+      continue;
+    }
+    out.push_back(text[i++]);
+  }
+  return out;
+}
+
 bool is_noise_state(std::string_view state) {
   static constexpr std::array<std::string_view, 4> kNoise = {"visible", "showing", "sensitive",
                                                              "opaque"};
@@ -45,6 +69,11 @@ void render_view(const Snapshot& snapshot, const ViewNode& view, int depth,
   out.append(static_cast<std::size_t>(depth) * 2, ' ');
   out += render_outline_line(snapshot.nodes[static_cast<std::size_t>(view.node)], options);
   if (view.hidden > 0) out += " (+" + std::to_string(view.hidden) + " hidden)";
+  if (view.not_showing > 0) {
+    const Node& node = snapshot.nodes[static_cast<std::size_t>(view.node)];
+    const std::string count = std::to_string(view.not_showing);
+    out += node.role == ATSPI_ROLE_MENU ? " (closed, " + count + " items)" : " (+" + count + " not showing)";
+  }
   out.push_back('\n');
   for (const ViewNode& child : view.children) render_view(snapshot, child, depth + 1, options, out);
 }
@@ -53,9 +82,10 @@ void render_view(const Snapshot& snapshot, const ViewNode& view, int depth,
 
 std::string render_outline_line(const Node& node, const OutlineOptions& options) {
   std::string line = "e" + std::to_string(node.ref) + " " + role_name(node.role);
-  if (!node.name.empty()) {
+  const std::string name = readable(node.name);
+  if (!name.empty()) {
     line.push_back(' ');
-    append_outline_quoted(line, node.name);
+    append_outline_quoted(line, name);
   }
   std::string states;
   for (const std::string& state : state_names(node.states)) {
@@ -73,9 +103,12 @@ std::string render_outline_line(const Node& node, const OutlineOptions& options)
   }
   if (node.value_withheld) {
     line += " value=withheld";
-  } else if (node.value && !node.value->empty() && *node.value != node.name) {
-    line += " value=";
-    append_outline_quoted(line, *node.value, kOutlineValueLimit);
+  } else if (node.value) {
+    const std::string value = readable(*node.value);
+    if (!value.empty() && value != name) {
+      line += " value=";
+      append_outline_quoted(line, value, kOutlineValueLimit);
+    }
   }
   if (!node.description.empty()) {
     line += " desc=";

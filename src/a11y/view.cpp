@@ -11,13 +11,13 @@ namespace {
 class ViewBuilder {
  public:
   ViewBuilder(const std::vector<Node>& nodes, const ViewOptions& options)
-      : nodes_(nodes), options_(options), kept_(nodes.size(), true) {
+      : nodes_(nodes), options_(options), kept_(nodes.size(), true), not_showing_(nodes.size(), 0) {
     if (options.interactive) mark_interactive();
   }
 
   ViewNode build() {
     const bool has_root = options_.root >= 0 && static_cast<std::size_t>(options_.root) < nodes_.size();
-    ViewNode root{has_root ? options_.root : 0, {}, 0};
+    ViewNode root{has_root ? options_.root : 0, {}, 0, has_root ? not_showing_[static_cast<std::size_t>(options_.root)] : 0};
     if (has_root) fill(root, 0);
     return root;
   }
@@ -28,7 +28,12 @@ class ViewBuilder {
     std::fill(kept_.begin(), kept_.end(), false);
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
       if (!is_actionable(nodes_[i])) continue;
-      for (int at = static_cast<int>(i); at >= 0 && !kept_[static_cast<std::size_t>(at)];
+      int keep_from = static_cast<int>(i);
+      if (options_.fold_not_showing) {
+        keep_from = nearest_showing(keep_from);
+        if (keep_from != static_cast<int>(i)) ++not_showing_[static_cast<std::size_t>(keep_from)];
+      }
+      for (int at = keep_from; at >= 0 && !kept_[static_cast<std::size_t>(at)];
            at = nodes_[static_cast<std::size_t>(at)].parent) {
         kept_[static_cast<std::size_t>(at)] = true;
       }
@@ -37,6 +42,17 @@ class ViewBuilder {
     if (options_.root >= 0 && static_cast<std::size_t>(options_.root) < kept_.size()) {
       kept_[static_cast<std::size_t>(options_.root)] = true;
     }
+  }
+
+  // The node itself when it is showing (or is the view's root or the window), else its
+  // nearest ancestor that is.
+  int nearest_showing(int index) const {
+    int at = index;
+    while (at > 0 && at != options_.root &&
+           !has_state(nodes_[static_cast<std::size_t>(at)].states, ATSPI_STATE_SHOWING)) {
+      at = nodes_[static_cast<std::size_t>(at)].parent;
+    }
+    return at < 0 ? 0 : at;
   }
 
   std::vector<int> kept_children(int index) const {
@@ -77,7 +93,7 @@ class ViewBuilder {
       add_child(parent_view, kids.front(), level);
       return;
     }
-    ViewNode view{index, {}, 0};
+    ViewNode view{index, {}, 0, not_showing_[static_cast<std::size_t>(index)]};
     fill(view, level);
     parent_view.children.push_back(std::move(view));
   }
@@ -85,6 +101,7 @@ class ViewBuilder {
   const std::vector<Node>& nodes_;
   const ViewOptions& options_;
   std::vector<bool> kept_;
+  std::vector<std::size_t> not_showing_;  // per node: actionable descendants folded into it
 };
 
 // GTK 4 lists its text widgets' own actions on every label — clipboard.copy, cut and
@@ -98,8 +115,9 @@ bool is_label_widget_action(std::string_view action) {
 }  // namespace
 
 bool is_actionable(const Node& node) {
+  if (node.role == ATSPI_ROLE_SEPARATOR) return false;
   for (const std::string& action : node.actions) {
-    if (action == "focus") continue;
+    if (action == "focus" || action == "clickAncestor") continue;
     if (node.role == ATSPI_ROLE_LABEL && is_label_widget_action(action)) continue;
     return true;
   }

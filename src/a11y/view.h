@@ -15,16 +15,24 @@ struct ViewOptions {
   bool compact = false;          // fold nameless single-child wrappers into their child
   std::optional<int> max_depth;  // semantic levels below the root; wrappers are not levels
   int root = 0;                  // index of the node the view starts at (a surface's own node)
+  // With interactive: an actionable node that is not showing (a closed menu's items, a
+  // hidden tab's page, rows scrolled away) is not listed but counted on its nearest
+  // showing ancestor — what a person could act on now, and how much more is behind it.
+  // The agent view (-i --compact) sets it for toolkits whose showing state is reliable.
+  bool fold_not_showing = false;
 };
 
 struct ViewNode {
   int node = 0;                 // index into Snapshot::nodes
   std::vector<ViewNode> children;
   std::size_t hidden = 0;       // descendants cut by max_depth below this node
+  std::size_t not_showing = 0;  // actionable descendants folded because they are not showing
 };
 
-// Actionable: an action other than "focus" (and, on a label, other than GTK 4's
-// clipboard.*, selection.*, link.* and menu.popup), or editable, or selectable.
+// Actionable: an action other than "focus" and Gecko's "clickAncestor" (which only passes
+// a click up to an ancestor that is listed itself) — and, on a label, other than GTK 4's
+// clipboard.*, selection.*, link.* and menu.popup — or editable, or selectable; never a
+// separator (GTK 3 marks menu separators selectable).
 bool is_actionable(const Node& node);
 // A nameless node with exactly one child whose role only groups or scrolls (filler,
 // panel, section, viewport, scroll pane, …): not a semantic level, folded by --compact.

@@ -30,6 +30,7 @@ nlohmann::json node_fields(const Node& node) {
 nlohmann::json view_to_json(const Snapshot& snapshot, const ViewNode& view) {
   nlohmann::json json = node_to_json(snapshot, snapshot.nodes[static_cast<std::size_t>(view.node)]);
   if (view.hidden > 0) json["hidden_descendants"] = view.hidden;
+  if (view.not_showing > 0) json["not_showing_descendants"] = view.not_showing;
   auto children = nlohmann::json::array();
   for (const ViewNode& child : view.children) children.push_back(view_to_json(snapshot, child));
   json["children"] = std::move(children);

@@ -282,7 +282,7 @@ DetailPlan plan_details(const Node& node, const DetailOptions& options,
                         const ToolkitTraits& toolkit) {
   DetailPlan plan;
   plan.bounds = (node.interfaces & kInterfaceComponent) &&
-                (!toolkit.showing_marks_bounds || has_state(node.states, ATSPI_STATE_SHOWING));
+                (!toolkit.showing_means_on_screen || has_state(node.states, ATSPI_STATE_SHOWING));
   plan.actions = (node.interfaces & kInterfaceAction) != 0;
   plan.accessible_id = options.accessible_id;
   plan.value = value_source(node.role, node.interfaces);

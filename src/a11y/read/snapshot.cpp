@@ -166,6 +166,7 @@ Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadli
   snapshot.app_name = window.app_name;
   snapshot.bus_name = window.bus_name;
   snapshot.pid = window.pid;
+  snapshot.showing_means_on_screen = app->traits().showing_means_on_screen;
   SnapshotStats& stats = snapshot.stats;
   stats.peer_to_peer = app->peer_to_peer;
 

@@ -45,7 +45,7 @@ ToolkitTraits toolkit_traits(std::string_view toolkit_name, std::string_view too
   if (!is_gtk(toolkit_name)) return traits;
   if (toolkit_version.starts_with("3.")) {
     traits.whole_text_with_minus_one = true;
-    traits.showing_marks_bounds = true;
+    traits.showing_means_on_screen = true;
   } else if (toolkit_version.starts_with("4.")) {
     traits.extents_coord_type = ATSPI_COORD_TYPE_WINDOW;
     // 250 ms, and a margin for the timer running late on a busy app.

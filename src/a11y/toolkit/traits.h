@@ -19,9 +19,11 @@ struct ToolkitTraits {
   // Text.GetText(0, -1) returns the whole text (GTK3). GTK4 answers "" to it, so the
   // length is read first there; INT_MAX is never passed (GTK3 labels read past the end).
   bool whole_text_with_minus_one = false;
-  // A Component node without the showing state is offscreen and has no bounds to give
-  // (GTK3 reports INT_MIN for it). GTK 4.8 leaves showing unset on nearly every node.
-  bool showing_marks_bounds = false;
+  // The showing state says what is on screen: a node without it is offscreen and has no
+  // bounds to give (GTK3 reports INT_MIN for it), and the agent view folds it. GTK 4.8
+  // leaves showing unset on nearly every node (measured: GNOME Calculator marks only its
+  // window); other bridges are not yet measured, so nothing is folded there.
+  bool showing_means_on_screen = false;
   // The coordinate type GetExtents is asked in (AtspiCoordType). GTK 4.8 only knows
   // window coordinates: asked for screen ones it warns on stderr per call and answers
   // window-relative positions anyway.

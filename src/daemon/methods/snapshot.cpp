@@ -83,6 +83,10 @@ const MethodSpec kSnapshot{
                           if (!taken) return std::move(taken).take_error();
                           snapshot = std::move(taken).value();
                         }
+                        // The agent view (-i --compact) folds what is not on screen, where
+                        // the toolkit says so reliably.
+                        view.fold_not_showing =
+                            view.interactive && view.compact && snapshot->showing_means_on_screen;
                         const auto tree = a11y::make_view(snapshot->nodes, view);
                         auto json = wire::snapshot_to_json(*snapshot, tree, format.tree);
                         if (format.outline) json["outline"] = a11y::render_outline(*snapshot, tree, outline);

@@ -15,8 +15,10 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "harness"))
+sys.path.insert(0, os.path.join(HERE, "..", "daemon"))
 from checks import Checker  # noqa: E402
 from daemon_cli import FIXTURE, Daemon, cli  # noqa: E402
+from observe_cli_check import flatten  # noqa: E402
 from fixture_app import FixtureApp, unique_name  # noqa: E402
 from mcp_session import McpSession, element_number, meta, text_of  # noqa: E402
 
@@ -135,6 +137,17 @@ def check_tools_on_fixture(check, app):
     first_state = state["result"]["structuredContent"]["state"]
     check.expect(text.startswith("State " + first_state) and picture_ok,
                  "get_app_state: the numbered state and a PNG of the active window")
+    # The agent view keeps every element showing and actionable, and folds the rest.
+    _, full = cli("snapshot", "--app", app.app_name, "--format", "tree")
+    nodes = flatten(full["data"]["tree"], [])
+    showing_actionable = [n["ref"].split(":")[-1] for n in nodes if "showing" in n["states"] and n["role"] != "separator"
+                          and ([a for a in n["actions"] if a not in ("focus", "clickAncestor")]
+                               or "editable" in n["states"] or "selectable" in n["states"])]
+    listed = {line.strip().split(" ", 1)[0] for line in text.splitlines()[1:] if line.strip()}
+    missing = [ref for ref in showing_actionable if ref not in listed]
+    check.expect(showing_actionable and not missing, f"the state lists every showing actionable element (missing {missing})")
+    check.expect("combo box \"Color\"" in text and "(+3 not showing)" in text and "Green" not in text,
+                 "the closed combo's items are folded into a count")
     entry, button = element_number(text, "text", "Text"), element_number(text, "push button", "Write effect")
     check.expect(entry is not None and button is not None, f"the state numbers the entry ({entry}) and button ({button})")
 

@@ -74,5 +74,19 @@ TEST(Render, OutlineIndentsTheViewAndMarksCuts) {
   EXPECT_EQ(render_outline(snapshot_of({}), ViewNode{}), "");
 }
 
+TEST(Render, TheOutlineDropsInvisibleCharactersAndSaysWhatIsFolded) {
+  auto nodes = testing::make_nodes({{-1, ATSPI_ROLE_FRAME, "W", {}, {ATSPI_STATE_SHOWING}},
+                                    {0, ATSPI_ROLE_MENU, "File", {"click"}, {ATSPI_STATE_SHOWING}},
+                                    {1, ATSPI_ROLE_MENU_ITEM, "New", {"click"}},
+                                    {0, ATSPI_ROLE_DOCUMENT_WEB, "\u200EPage\uFFFC", {"click"}, {ATSPI_STATE_SHOWING}}});
+  nodes[3].value = "\uFFFC\uFFFC";
+  const Snapshot snapshot = testing::snapshot_of(nodes);
+  ViewOptions agent = testing::view_options(true, true, std::nullopt);
+  agent.fold_not_showing = true;
+  const std::string outline = render_outline(snapshot, make_view(snapshot.nodes, agent));
+  EXPECT_NE(outline.find("e2 menu \"File\" actions=click (closed, 1 items)"), std::string::npos) << outline;
+  EXPECT_NE(outline.find("e4 document web \"Page\" actions=click\n"), std::string::npos) << outline;
+}
+
 }  // namespace
 }  // namespace companyos::a11y

@@ -36,7 +36,7 @@ TEST(ToolkitTraits, TakeOnlyVerifiedShortcuts) {
   for (const ShortcutCase& c : cases) {
     const ToolkitTraits traits = toolkit_traits(c.name, c.version);
     EXPECT_EQ(traits.whole_text_with_minus_one, c.whole_text) << c.name << " " << c.version;
-    EXPECT_EQ(traits.showing_marks_bounds, c.showing) << c.name << " " << c.version;
+    EXPECT_EQ(traits.showing_means_on_screen, c.showing) << c.name << " " << c.version;
     EXPECT_EQ(traits.extents_coord_type, c.coords) << c.name << " " << c.version;
     EXPECT_EQ(traits.accessible_properties_in_one_call, c.get_all) << c.name << " " << c.version;
   }

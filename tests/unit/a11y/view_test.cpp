@@ -114,5 +114,33 @@ TEST(View, NamedOrActionableContainersAreLevels) {
   EXPECT_EQ(shape(nodes, make_view(nodes, view_options(false, false, 1))), "e1(e2+1)");
 }
 
+TEST(View, TheAgentViewFoldsWhatIsNotShowingIntoACount) {
+  constexpr auto kShowing = ATSPI_STATE_SHOWING;
+  const auto nodes = make_nodes({
+      {-1, ATSPI_ROLE_FRAME, "W", {}, {kShowing}},
+      {0, ATSPI_ROLE_MENU_BAR, "", {}, {kShowing}},
+      {1, ATSPI_ROLE_MENU, "File", {"click"}, {kShowing}},
+      {2, ATSPI_ROLE_MENU_ITEM, "New", {"click"}},
+      {2, ATSPI_ROLE_SEPARATOR, "", {}, {ATSPI_STATE_SELECTABLE}},
+      {2, ATSPI_ROLE_MENU, "Recent", {"click"}},
+      {5, ATSPI_ROLE_MENU_ITEM, "a.txt", {"click"}},
+      {0, ATSPI_ROLE_PUSH_BUTTON, "OK", {"click"}, {kShowing}},
+      {0, ATSPI_ROLE_LABEL, "Hint", {"clickAncestor"}, {kShowing}},
+  });
+  ViewOptions agent = view_options(true, true, std::nullopt);
+  agent.fold_not_showing = true;
+  const ViewNode view = make_view(nodes, agent);
+  EXPECT_EQ(shape(nodes, view), "e1(e2(e3),e8)");  // the separator and the clickAncestor label are not actionable
+  ASSERT_EQ(view.children.size(), 2U);
+  ASSERT_EQ(view.children[0].children.size(), 1U);
+  EXPECT_EQ(view.children[0].children[0].not_showing, 3U);  // New, Recent and a.txt: counted on File
+  EXPECT_EQ(view.children[0].not_showing, 0U);
+  EXPECT_EQ(view.children[1].not_showing, 0U);
+  // Without the fold, -i lists them all.
+  EXPECT_EQ(shape(nodes, make_view(nodes, view_options(true, true, std::nullopt))), "e1(e2(e3(e4,e6(e7))),e8)");
+  EXPECT_FALSE(is_actionable(nodes[4]));
+  EXPECT_FALSE(is_actionable(nodes[8]));
+}
+
 }  // namespace
 }  // namespace companyos::a11y
