@@ -43,6 +43,12 @@ std::string readable(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
+    // Every mark starts with byte 0xE2 or 0xEF: other bytes are copied without a search.
+    const auto lead = static_cast<unsigned char>(text[i]);
+    if (lead != 0xE2 && lead != 0xEF) {
+      out.push_back(text[i++]);
+      continue;
+    }
     const auto invisible = std::find_if(kInvisible.begin(), kInvisible.end(), [&](std::string_view mark) {
       return text.substr(i, mark.size()) == mark;
     });

@@ -31,8 +31,10 @@ std::optional<ElementNumbers::Seen> ElementNumbers::latest(const std::string& ap
   return best->seen;
 }
 
-Result<std::string> ElementNumbers::ref_for(const std::string& app, const std::optional<std::string>& window_id,
-                                            std::int64_t element, const std::optional<std::string>& state) const {
+Result<ElementNumbers::Seen> ElementNumbers::state_for(const std::string& app,
+                                                      const std::optional<std::string>& window_id,
+                                                      std::int64_t element,
+                                                      const std::optional<std::string>& state) const {
   if (element < 0) {
     return make_error(ErrorCode::kInvalidArgs, "element numbers are 0 or more", {{"element", element}});
   }
@@ -57,7 +59,11 @@ Result<std::string> ElementNumbers::ref_for(const std::string& app, const std::o
                         {{"app", app}}, "call get_app_state for the app first; element numbers come from it");
     }
   }
-  return "@" + seen->state + ":e" + std::to_string(element);
+  return *seen;
+}
+
+std::string ElementNumbers::ref_in(const Seen& seen, std::int64_t element) {
+  return "@" + seen.state + ":e" + std::to_string(element);
 }
 
 }  // namespace companyos::mcp

@@ -26,14 +26,17 @@ class ElementNumbers {
 
   // The state an agent has just been shown of this window; it replaces the window's older one.
   void remember(Seen seen);
-  // The newest state shown of the app (of that window, when given).
-  std::optional<Seen> latest(const std::string& app, const std::optional<std::string>& window_id) const;
-  // The ref element N stands for: in `state` when given (it must be the newest shown of its
-  // window), else in the app's newest state. STALE_REF or ELEMENT_NOT_FOUND with advice.
-  Result<std::string> ref_for(const std::string& app, const std::optional<std::string>& window_id,
-                              std::int64_t element, const std::optional<std::string>& state) const;
+  // The state element N is taken from: `state` when given (it must be the newest shown of
+  // its window), else the app's newest. STALE_REF or ELEMENT_NOT_FOUND with advice.
+  Result<Seen> state_for(const std::string& app, const std::optional<std::string>& window_id,
+                         std::int64_t element, const std::optional<std::string>& state) const;
+  // The daemon's ref of element N in that state: @<state>:e<N>.
+  static std::string ref_in(const Seen& seen, std::int64_t element);
 
  private:
+  // The newest state shown of the app (of that window, when given).
+  std::optional<Seen> latest(const std::string& app, const std::optional<std::string>& window_id) const;
+
   struct Entry {
     Seen seen;
     std::uint64_t order = 0;

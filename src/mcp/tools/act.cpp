@@ -46,26 +46,25 @@ ToolResult act_on_element(ToolContext& context, const nlohmann::json& arguments,
   const std::int64_t element = arguments["element"].get<std::int64_t>();
   std::optional<std::string> state;
   if (arguments.contains("state")) state = arguments["state"].get<std::string>();
-  auto ref = context.numbers().ref_for(app, std::nullopt, element, state);
-  if (!ref) {
-    ToolResult refused = error_result(ref.error());
-    refused.content.front() = text_block("Nothing was done: " + refused.content.front()["text"].get<std::string>());
+  auto seen = context.numbers().state_for(app, std::nullopt, element, state);
+  if (!seen) {
+    ToolResult refused = nothing_done(seen.error());
     refused.structured = {{"delivery", "not_delivered"}, {"verified", false}, {"element", element},
-                          {"error", std::string(to_string(ref.error().code))}};
+                          {"error", std::string(to_string(seen.error().code))}};
     return refused;
   }
-  const auto seen = context.numbers().latest(app, std::nullopt);
 
   nlohmann::json params = std::move(extra);
-  params["ref"] = *ref;
+  params["ref"] = ElementNumbers::ref_in(*seen, element);
   const CallOutcome reply = context.call(method, params, kActionTimeout);
   if (reply.failure != CallFailure::kNone) return error_result(error_from_failure(reply));
   ActionOutcome outcome = describe_outcome(what, reply.envelope);
   if (outcome.error_code == "STALE_REF") {
     outcome.line = "Nothing was done: element " + std::to_string(element) + " does not resolve in state " +
-                   ref->substr(1, ref->find(':') - 1) + "; " + std::string(kStaleNumberAdvice) + ".";
+                   seen->state + "; " + std::string(kStaleNumberAdvice) + ".";
   }
-  return answer(context, outcome, app, seen ? std::optional(seen->window_id) : std::nullopt, element);
+  // The new state is read of the window the element's state came from.
+  return answer(context, outcome, app, seen->window_id, element);
 }
 
 ToolResult click(ToolContext& context, const nlohmann::json& arguments) {

@@ -15,26 +15,18 @@
 namespace companyos::mcp {
 namespace {
 
-// The window to read when the caller named none: the active one.
-Result<nlohmann::json> active_window(ToolContext& context) {
-  auto windows = daemon_data(context.call("windows", nlohmann::json::object(), kReadTimeout));
-  if (!windows) return std::move(windows).take_error();
-  const nlohmann::json list = windows->value("windows", nlohmann::json::array());
-  for (const nlohmann::json& window : list) {
-    if (window.value("active", false)) return window;
-  }
-  return make_error(ErrorCode::kWindowNotFound, "no window is active", {},
-                    "name the app (list_apps shows them)");
-}
-
-Result<std::string> app_of_window(ToolContext& context, const std::string& window_id) {
+// The listed window with this id, or the active one when no id is given.
+Result<nlohmann::json> listed_window(ToolContext& context, const std::optional<std::string>& window_id) {
   auto windows = daemon_data(context.call("windows", nlohmann::json::object(), kReadTimeout));
   if (!windows) return std::move(windows).take_error();
   for (const nlohmann::json& window : windows->value("windows", nlohmann::json::array())) {
-    if (window.value("id", "") == window_id) return window.value("app", "");
+    if (window_id ? window.value("id", "") == *window_id : window.value("active", false)) return window;
   }
-  return make_error(ErrorCode::kWindowNotFound, "no window has the id " + window_id, {{"window_id", window_id}},
-                    "list_windows shows the windows open now");
+  if (window_id) {
+    return make_error(ErrorCode::kWindowNotFound, "no window has the id " + *window_id,
+                      {{"window_id", *window_id}}, "list_windows shows the windows open now");
+  }
+  return make_error(ErrorCode::kWindowNotFound, "no window is active", {}, "name the app (list_apps shows them)");
 }
 
 // The daemon writes the PNG (it owns the X connection); the file lives only until read.
@@ -84,15 +76,12 @@ Result<AppState> read_app_state(ToolContext& context, const StateRequest& reques
   std::optional<std::string> window_id = request.window_id;
   if (request.app) {
     state.app = *request.app;
-  } else if (window_id) {
-    auto app = app_of_window(context, *window_id);
-    if (!app) return std::move(app).take_error();
-    state.app = *app;
   } else {
-    auto active = active_window(context);
-    if (!active) return std::move(active).take_error();
-    state.app = active->value("app", "");
-    window_id = active->value("id", "");
+    // No app named: the named window's, or the active window's.
+    auto window = listed_window(context, window_id);
+    if (!window) return std::move(window).take_error();
+    state.app = window->value("app", "");
+    window_id = window->value("id", "");
   }
 
   nlohmann::json params = {{"app", state.app}, {"format", "outline"}};

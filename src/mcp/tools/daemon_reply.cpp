@@ -38,8 +38,10 @@ nlohmann::json text_block(std::string text) {
   return {{"type", "text"}, {"text", std::move(text)}};
 }
 
-ToolResult error_result(const Error& error) {
-  std::string text = error.message;
+namespace {
+
+ToolResult error_saying(std::string text, const Error& error) {
+  text += error.message;
   if (!error.suggestion.empty()) text += ". " + error.suggestion;
   ToolResult result;
   result.is_error = true;
@@ -48,5 +50,11 @@ ToolResult error_result(const Error& error) {
   result.structured = nullptr;
   return result;
 }
+
+}  // namespace
+
+ToolResult error_result(const Error& error) { return error_saying({}, error); }
+
+ToolResult nothing_done(const Error& error) { return error_saying("Nothing was done: ", error); }
 
 }  // namespace companyos::mcp

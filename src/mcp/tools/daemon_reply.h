@@ -23,5 +23,7 @@ nlohmann::json text_block(std::string text);
 // isError and a text the model can act on ("<message>. <suggestion>"), without
 // structuredContent (clients check it against the tool's output schema).
 ToolResult error_result(const Error& error);
+// The same for a refusal that delivered nothing: the text starts "Nothing was done: ".
+ToolResult nothing_done(const Error& error);
 
 }  // namespace companyos::mcp

@@ -13,15 +13,13 @@ ToolResult open_url(ToolContext& context, const nlohmann::json& arguments) {
   const CallOutcome reply = context.call("open_link", {{"url", arguments["url"]}, {"app", app}}, kLaunchTimeout);
   auto data = daemon_data(reply);
   if (!data) {
-    const Error& error = data.error();
-    ToolResult failed = error_result(error);
     // A launch refused before it started delivered nothing; one that started may have opened it.
-    const bool launched = reply.failure == CallFailure::kNone && error.retry == Retry::kUnsafe;
-    failed.content.front()["text"] =
-        (launched ? "The launcher ran (open_url) but the launch did not check out: "
-                  : "Nothing was done: ") +
-        failed.content.front()["text"].get<std::string>();
-    return failed;
+    const bool launched = reply.failure == CallFailure::kNone && data.error().retry == Retry::kUnsafe;
+    if (!launched) return nothing_done(data.error());
+    ToolResult unsure = error_result(data.error());
+    unsure.content.front()["text"] = "The launcher ran (open_url) but the launch did not check out: " +
+                                     unsure.content.front()["text"].get<std::string>();
+    return unsure;
   }
   const std::string entry = data->value("entry", nlohmann::json::object()).value("id", std::string("its entry"));
   ToolResult result;

@@ -5,16 +5,27 @@
 namespace companyos::mcp {
 namespace {
 
+// The ref element N stands for, as a tool sends it to the daemon.
+Result<std::string> ref_for(const ElementNumbers& numbers, const std::string& app,
+                            const std::optional<std::string>& window_id, std::int64_t element,
+                            const std::optional<std::string>& state) {
+  auto seen = numbers.state_for(app, window_id, element, state);
+  if (!seen) return std::move(seen).take_error();
+  return ElementNumbers::ref_in(*seen, element);
+}
+
 TEST(ElementNumbers, ANumberMapsOntoTheNewestStateOfTheApp) {
   ElementNumbers numbers;
   numbers.remember({"gedit", "w1", "s1"});
   numbers.remember({"gedit", "w2", "s2"});
   numbers.remember({"gedit", "w1", "s3"});  // w1 read again: its newest state
-  auto ref = numbers.ref_for("GEDIT", std::nullopt, 12, std::nullopt);
+  auto ref = ref_for(numbers, "GEDIT", std::nullopt, 12, std::nullopt);
   ASSERT_TRUE(ref.ok());
   EXPECT_EQ(*ref, "@s3:e12");
-  EXPECT_EQ(*numbers.ref_for("gedit", std::string("w2"), 4, std::nullopt), "@s2:e4");
-  EXPECT_EQ(*numbers.ref_for("gedit", std::nullopt, 4, std::string("s2")), "@s2:e4");
+  EXPECT_EQ(*ref_for(numbers, "gedit", std::string("w2"), 4, std::nullopt), "@s2:e4");
+  EXPECT_EQ(*ref_for(numbers, "gedit", std::nullopt, 4, std::string("s2")), "@s2:e4");
+  // A number of an older window's state belongs to that window, not the app's newest.
+  EXPECT_EQ(numbers.state_for("gedit", std::nullopt, 4, std::string("s2"))->window_id, "w2");
 }
 
 struct RefusalCase {
@@ -33,7 +44,7 @@ TEST_P(ElementNumberRefusals, AreErrorsThatSayWhy) {
   numbers.remember({"gedit", "w1", "s4"});  // s1 is now an older state of w1
   numbers.remember({"calc", "w9", "s5"});
   const RefusalCase& c = GetParam();
-  auto ref = numbers.ref_for(c.app, std::nullopt, c.element, c.state);
+  auto ref = ref_for(numbers, c.app, std::nullopt, c.element, c.state);
   ASSERT_FALSE(ref.ok());
   EXPECT_EQ(ref.error().code, c.code) << ref.error().message;
   if (c.code == ErrorCode::kStaleRef) {
