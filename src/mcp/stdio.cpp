@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -12,7 +13,8 @@ namespace companyos::mcp {
 
 int run_stdio(const std::string& socket_path) {
   std::signal(SIGPIPE, SIG_IGN);  // a client gone mid-write ends the loop, not the process
-  bool stdout_open = true;
+  // Written by the sink (tool calls' threads, under the server's send lock), read here.
+  std::atomic<bool> stdout_open{true};
   Server server(ServerOptions{socket_path, {}}, [&stdout_open](const std::string& line) {
     if (!stdout_open) return;
     if (std::fwrite(line.data(), 1, line.size(), stdout) != line.size() || std::fflush(stdout) != 0) {
