@@ -26,13 +26,13 @@ Status check_app_name(std::string_view app) {
 Status check_key_chord(std::string_view chord) {
   static const std::regex kChord(
       "((ctrl|control|alt|shift|super|meta|win|cmdorctrl)\\+){0,4}"
-      "([A-Za-z0-9]|[A-Za-z][A-Za-z0-9_]{1,31})",
+      "([A-Za-z0-9]|[A-Za-z][A-Za-z0-9_]{1,31}|[!-*,-/:-@\\[-`{-~])",
       std::regex::icase);
   if (matches(chord, kChord)) return ok_status();
   return to_error(make_refusal(RefusalReason::kInvalidChord,
                                "key chords are modifiers joined by '+' and one key, e.g. ctrl+s",
                                {{"chord", std::string(chord)}},
-                               "name special keys by their key name: Return, Escape, F5, comma"));
+                               "name special keys by their key name (Return, Escape, F5, plus), or give one punctuation character"));
 }
 
 }  // namespace companyos::launch

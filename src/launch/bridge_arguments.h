@@ -12,9 +12,10 @@ namespace companyos::launch {
 Status check_app_name(std::string_view app);
 
 // Up to four modifiers (ctrl, control, alt, shift, super, meta, win, cmdorctrl; any case),
-// each followed by '+', then one key: a letter or digit, or a key name of 2–32 letters,
-// digits and underscores starting with a letter ("Return", "F5", "KP_Enter") — else
-// INVALID_ARGS, details.reason "invalid_chord".
+// each followed by '+', then one key: a letter or digit, one printable ASCII punctuation
+// character other than '+' ("/", ".", "-", "_"; '+' is "plus"), or a key name of 2–32
+// letters, digits and underscores starting with a letter ("Return", "F5", "KP_Enter") —
+// else INVALID_ARGS, details.reason "invalid_chord".
 Status check_key_chord(std::string_view chord);
 
 }  // namespace companyos::launch
