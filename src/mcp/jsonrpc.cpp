@@ -33,7 +33,9 @@ Parsed parse_message(std::string_view line) {
 
   const nlohmann::json id = json.contains("id") ? json["id"] : nlohmann::json(nullptr);
   const nlohmann::json answerable_id = is_valid_id(id) ? id : nlohmann::json(nullptr);
-  if (json.value("jsonrpc", "") != "2.0") {
+  // Compared as JSON: a "jsonrpc" of another type is refused like a wrong version.
+  const auto version = json.find("jsonrpc");
+  if (version == json.end() || *version != "2.0") {
     return refused(kInvalidRequest, "\"jsonrpc\" must be \"2.0\"", answerable_id);
   }
   if (json.contains("id") && !is_valid_id(id)) {
