@@ -1,5 +1,7 @@
-// focus-window, close-window, press: whole-window actions (X11).
+// focus-window, close-window, press, type-text, click-at: whole-window actions (X11).
 #include <iostream>
+#include <iterator>
+#include <memory>
 
 #include "cli/command.h"
 #include "cli/declared_options.h"
@@ -56,6 +58,49 @@ void add_window_action_commands(CLI::App& app, Invocation& out) {
     out.human = [](const nlohmann::json& data) {
       std::cout << plain(data["delivery"]) << ": " << plain(data["chord"]) << " to "
                 << plain(data["target"]["app"]) << "\n";
+    };
+  });
+
+  auto text = std::make_shared<std::string>();
+  auto type_text = add_method_command(
+      app, methods::kTypeText,
+      "Physical input, like press: needs the setting physical_input=true and --headed. The window is\n"
+      "brought forward and checked to be active before every 16 characters; typing stops if it is\n"
+      "not. TEXT - reads the text from standard input (it stays out of the process list). To fill\n"
+      "one element, set-value or type on its ref say whether the text arrived; this does not.",
+      "  companyos type-text 'Hello, world' --app mousepad --headed\n"
+      "  printf 'line one\\nline two' | companyos type-text - --app mousepad --headed\n",
+      {"text"});
+  add_positional(type_text.cmd, methods::kTypeText, "text", *text);
+  type_text.cmd->callback([&out, text, options = type_text.options] {
+    out.method = methods::kTypeText.name;
+    options->fill(out.params);
+    if (*text == "-") {
+      out.params["text"] = std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    } else {
+      out.params["text"] = *text;
+    }
+    out.human = [](const nlohmann::json& data) {
+      std::cout << plain(data["delivery"]) << ": " << plain(data["typed"]) << " characters typed into "
+                << plain(data["target"]["app"]) << " \"" << plain(data["target"]["window"]["title"]) << "\"\n";
+    };
+  });
+
+  auto click_at = add_method_command(
+      app, methods::kClickAt,
+      "Physical input, like press. x and y count from the top-left pixel of the window's client\n"
+      "area, as in `companyos screenshot`. Refused when the point is outside the window or another\n"
+      "window (a menu, a dialog) covers it. To click an element, click its ref instead: that is\n"
+      "resolved and checked; a point is not.",
+      "  companyos click-at --app mousepad --x 120 --y 40 --headed\n"
+      "  companyos click-at --app mousepad --title 'Untitled 1' --x 5 --y 5 --button 3 --headed\n");
+  click_at.cmd->callback([&out, options = click_at.options] {
+    out.method = methods::kClickAt.name;
+    options->fill(out.params);
+    out.human = [](const nlohmann::json& data) {
+      std::cout << plain(data["delivery"]) << ": button " << plain(data["button"]) << " at ("
+                << plain(data["point"]["x"]) << ", " << plain(data["point"]["y"]) << ") on screen in "
+                << plain(data["target"]["app"]) << " \"" << plain(data["target"]["window"]["title"]) << "\"\n";
     };
   });
 }

@@ -21,6 +21,10 @@ inline constexpr std::chrono::milliseconds kMaxWaitTimeout{600000};
 // Pages beyond this hold nothing (1,000 runs kept at most, 20 a page); the bound only keeps
 // page × page_size far from overflow.
 inline constexpr std::int64_t kMaxRunsPage = 1'000'000;
+// type_text's longest text, in characters: the physical-input lock is held while it types.
+inline constexpr std::int64_t kMaxTypedCharacters = 10'000;
+// click_at's largest coordinate: X11 screens are at most 32767 pixels wide.
+inline constexpr std::int64_t kMaxWindowCoordinate = 32'767;
 
 // The daemon and the CLI.
 extern const MethodDeclaration kPing;
@@ -43,6 +47,8 @@ extern const MethodDeclaration kWait;
 extern const MethodDeclaration kFocusWindow;
 extern const MethodDeclaration kCloseWindow;
 extern const MethodDeclaration kPress;
+extern const MethodDeclaration kTypeText;
+extern const MethodDeclaration kClickAt;
 // Launch steps.
 extern const MethodDeclaration kOpenLink;
 extern const MethodDeclaration kOpenFile;

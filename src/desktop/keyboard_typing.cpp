@@ -5,6 +5,7 @@
 #include "core/delivery.h"
 #include "desktop/input_lock.h"
 #include "desktop/target_window.h"
+#include "desktop/window_input.h"
 #include "desktop/window_resolver.h"
 #include "x11/activation.h"
 #include "x11/key_chord.h"
@@ -67,11 +68,7 @@ Status type_into(const a11y::KeyboardTyping& typing) {
     }
     return ok_status();
   }
-  if (auto st = x11::type_text(*connection, typing.text); !st) {
-    Error error = std::move(st).take_error();
-    return error.retry == Retry::kSafe ? nothing_typed(std::move(error)) : some_typed(std::move(error));
-  }
-  return ok_status();
+  return type_while_active(*connection, xid, typing.text);
 }
 
 }  // namespace

@@ -52,6 +52,26 @@ std::string code_point_label(char32_t code_point) {
   return label.data();
 }
 
+// The keysym of each character, or why one cannot be typed.
+Result<std::vector<Keysym>> keysyms_of(std::string_view text) {
+  const auto code_points = decode_utf8(text);
+  if (!code_points) {
+    return make_error(ErrorCode::kInvalidArgs, "the text is not valid UTF-8");
+  }
+  std::vector<Keysym> keysyms;
+  for (std::size_t i = 0; i < code_points->size(); ++i) {
+    auto keysym = keysym_for_code_point((*code_points)[i]);
+    if (!keysym) {
+      const std::string label = code_point_label((*code_points)[i]);
+      return make_error(ErrorCode::kInvalidArgs,
+                        "the text holds control character " + label + ", which cannot be typed",
+                        {{"character", label}, {"index", i}});
+    }
+    keysyms.push_back(*keysym);
+  }
+  return keysyms;
+}
+
 }  // namespace
 
 Status send_key_chord(Connection& connection, const KeyChord& chord) {
@@ -86,22 +106,16 @@ Status send_key_chord(Connection& connection, const KeyChord& chord) {
   return delivered;
 }
 
+Status check_typable(std::string_view text) {
+  auto keysyms = keysyms_of(text);
+  if (!keysyms) return std::move(keysyms).take_error();
+  return ok_status();
+}
+
 Status type_text(Connection& connection, std::string_view text) {
-  const auto code_points = decode_utf8(text);
-  if (!code_points) {
-    return make_error(ErrorCode::kInvalidArgs, "the text is not valid UTF-8");
-  }
-  std::vector<Keysym> keysyms;
-  for (std::size_t i = 0; i < code_points->size(); ++i) {
-    auto keysym = keysym_for_code_point((*code_points)[i]);
-    if (!keysym) {
-      const std::string label = code_point_label((*code_points)[i]);
-      return make_error(ErrorCode::kInvalidArgs,
-                        "the text holds control character " + label + ", which cannot be typed",
-                        {{"character", label}, {"index", i}});
-    }
-    keysyms.push_back(*keysym);
-  }
+  auto typable = keysyms_of(text);
+  if (!typable) return std::move(typable).take_error();
+  const std::vector<Keysym>& keysyms = *typable;
   if (auto xtest = require_xtest(connection); !xtest) return xtest;
   KeymapRemap keymap(connection);
   if (auto loaded = keymap.load(); !loaded) return loaded;

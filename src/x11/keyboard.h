@@ -15,6 +15,10 @@ namespace companyos::x11 {
 // spare keycode for the moment. PLATFORM_NOT_SUPPORTED without XTest.
 Status send_key_chord(Connection& connection, const KeyChord& chord);
 
+// OK when type_text could type every character of `text`: valid UTF-8 without control
+// characters other than '\n' and '\t'; else the INVALID_ARGS type_text would answer.
+Status check_typable(std::string_view text);
+
 // Types UTF-8 `text` one key at a time ('\n' as Return, '\t' as Tab). INVALID_ARGS, with
 // nothing sent, for invalid UTF-8 or other control characters. An error after the first
 // key has gone out says how many characters were typed (details.typed) and is not safe to

@@ -86,7 +86,44 @@ Error window_not_found(WindowId id) {
                     {{"window", id}}, "list the windows again; it may have closed");
 }
 
+// The child of root that holds `id` (its frame under a reparenting window manager), or
+// nullopt when `id` is gone.
+std::optional<Window> top_level_of(Connection& connection, WindowId id) {
+  Display* display = connection.display();
+  Window current = id;
+  while (true) {
+    ErrorTrap trap(display);
+    Window root = None;
+    Window parent = None;
+    Window* children = nullptr;
+    unsigned count = 0;
+    const int queried = XQueryTree(display, current, &root, &parent, &children, &count);
+    if (children != nullptr) XFree(children);
+    if (queried == 0 || trap.first_error()) return std::nullopt;
+    if (parent == root || parent == None) return current;
+    current = parent;
+  }
+}
+
 }  // namespace
+
+Result<bool> shows_at(Connection& connection, WindowId id, int x, int y) {
+  if (auto alive = connection.check_alive(); !alive) return std::move(alive).take_error();
+  const auto top_level = top_level_of(connection, id);
+  if (!top_level) return window_not_found(id);
+  Display* display = connection.display();
+  ErrorTrap trap(display);
+  int local_x = 0;
+  int local_y = 0;
+  Window child = None;
+  // The child of root that contains the point, topmost first, as the pointer would find it.
+  if (!XTranslateCoordinates(display, connection.root(), connection.root(), x, y, &local_x, &local_y, &child) ||
+      trap.first_error()) {
+    return make_error(ErrorCode::kInternal, "the X server could not say which window is at a point",
+                      {{"x", x}, {"y", y}});
+  }
+  return child != None && child == *top_level;
+}
 
 bool has_class(const WindowInfo& window, std::string_view name) {
   return equals_ignoring_ascii_case(window.wm_class, name) || equals_ignoring_ascii_case(window.wm_instance, name);

@@ -47,6 +47,11 @@ Result<WindowInfo> describe_window(Connection& connection, WindowId id);
 // activated or closed); WINDOW_NOT_FOUND otherwise.
 Status require_client(Connection& connection, WindowId id);
 
+// Whether the root point (x, y) shows window `id`: the top-level window there (the window
+// manager's frame, or an override-redirect menu or tooltip) is `id` or holds it. False when
+// anything else covers the point. WINDOW_NOT_FOUND when `id` is gone.
+Result<bool> shows_at(Connection& connection, WindowId id, int x, int y);
+
 // Root's _NET_ACTIVE_WINDOW; nullopt when nothing is active.
 Result<std::optional<WindowId>> active_window(Connection& connection);
 

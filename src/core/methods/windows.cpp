@@ -35,4 +35,36 @@ const MethodDeclaration kPress{
     .returns = R"(`delivery`, `chord`, `target` — see [actions.md](actions.md))",
 };
 
+const MethodDeclaration kTypeText{
+    .name = "type_text",
+    .command = "type-text",
+    .summary = "type text into whatever has the focus in an app's window, through XTest (physical input)",
+    .params = shared::window_target(
+        {{.name = "text", .required = true,
+          .help = "UTF-8 text, at most 10,000 characters; a newline presses Return, a tab Tab"},
+         {.name = "headed", .type = ParamType::kBoolean, .help = "allow physical input for this request"}}),
+    .target = TargetKind::kWindow,
+    .flags = kFlagEffectful | kFlagNeedsX11 | kFlagAsksApproval,
+    .returns = R"(`delivery`, `route` (`xtest:keyboard`), `typed` (characters; never the text), `target` — see [actions.md](actions.md))",
+};
+
+const MethodDeclaration kClickAt{
+    .name = "click_at",
+    .command = "click-at",
+    .summary = "click one point of an app's window through the pointer (XTest, physical input)",
+    .params = shared::window_target(
+        {{.name = "x", .type = ParamType::kInteger, .required = true,
+          .help = "pixels from the left edge of the window's client area (as in its screenshot)",
+          .range = IntRange{0, kMaxWindowCoordinate}},
+         {.name = "y", .type = ParamType::kInteger, .required = true,
+          .help = "pixels from the top edge of the window's client area",
+          .range = IntRange{0, kMaxWindowCoordinate}},
+         {.name = "button", .type = ParamType::kInteger, .help = "1 left (default), 2 middle, 3 right",
+          .range = IntRange{1, 3}},
+         {.name = "headed", .type = ParamType::kBoolean, .help = "allow physical input for this request"}}),
+    .target = TargetKind::kWindow,
+    .flags = kFlagEffectful | kFlagNeedsX11 | kFlagAsksApproval,
+    .returns = R"(`delivery`, `route` (`xtest:pointer`), `point` (screen x, y), `button`, `target` — see [actions.md](actions.md))",
+};
+
 }  // namespace companyos::methods

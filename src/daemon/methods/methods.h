@@ -23,6 +23,8 @@ extern const MethodSpec kScreenshot;
 extern const MethodSpec kFocusWindow;
 extern const MethodSpec kCloseWindow;
 extern const MethodSpec kPress;
+extern const MethodSpec kTypeText;
+extern const MethodSpec kClickAt;
 extern const MethodSpec kAudit;
 extern const MethodSpec kOpenLink;
 extern const MethodSpec kOpenFile;

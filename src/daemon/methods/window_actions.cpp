@@ -20,6 +20,8 @@
 #include "x11/activation.h"
 #include "x11/key_chord.h"
 #include "x11/keyboard.h"
+#include "desktop/window_input.h"
+#include "core/text.h"
 #include "x11/session_chord.h"
 
 namespace companyos::daemon::methods {
@@ -75,6 +77,57 @@ Result<nlohmann::json> press_chord(x11::Connection& connection, const desktop::T
   return nlohmann::json{{"delivery", to_string(Delivery::kDeliveredUnverified)},
                         {"chord", x11::to_string(chord)},
                         {"target", target_json(target)}};
+}
+
+constexpr const char* kKeyboardRoute = "xtest:keyboard";
+constexpr const char* kPointerRoute = "xtest:pointer";
+
+Error about(Error error, const desktop::TargetWindow& target, const char* route) {
+  if (!error.details.is_object()) error.details = nlohmann::json::object();
+  error.details["target"] = target_json(target);
+  error.details["route"] = route;
+  return error;
+}
+
+// Activates the window, then types chunk by chunk while it stays active. The reply counts
+// characters and never holds the text.
+Result<nlohmann::json> type_into_window(x11::Connection& connection, const desktop::TargetWindow& target,
+                                        const std::string& text, std::size_t characters) {
+  std::lock_guard lock(desktop::physical_input_mutex());
+  if (auto st = x11::activate_window(connection, target.xid); !st) {
+    return about(with_delivery(std::move(st).take_error(), Delivery::kNotDelivered), target, kKeyboardRoute);
+  }
+  if (auto st = desktop::type_while_active(connection, target.xid, text); !st) {
+    return about(std::move(st).take_error(), target, kKeyboardRoute);
+  }
+  return nlohmann::json{{"delivery", to_string(Delivery::kDeliveredUnverified)},
+                        {"route", kKeyboardRoute},
+                        {"typed", characters},
+                        {"target", target_json(target)}};
+}
+
+Result<nlohmann::json> click_window_point(x11::Connection& connection, const desktop::TargetWindow& target, int x,
+                                          int y, int button) {
+  auto point = desktop::click_in_window(connection, target.xid, x, y, button);
+  if (!point) return about(std::move(point).take_error(), target, kPointerRoute);
+  return nlohmann::json{{"delivery", to_string(Delivery::kDeliveredUnverified)},
+                        {"route", kPointerRoute},
+                        {"point", {{"x", point->x}, {"y", point->y}}},
+                        {"button", button},
+                        {"target", target_json(target)}};
+}
+
+// The characters of a text type_text may type, or why it may not.
+Result<std::size_t> typable_characters(const std::string& text) {
+  if (auto st = x11::check_typable(text); !st) return with_delivery(std::move(st).take_error(), Delivery::kNotDelivered);
+  const std::size_t characters = decode_utf8(text)->size();
+  if (characters > static_cast<std::size_t>(declared::kMaxTypedCharacters)) {
+    return make_error(ErrorCode::kInvalidArgs,
+                      "the text has " + std::to_string(characters) + " characters; type_text types at most " +
+                          std::to_string(declared::kMaxTypedCharacters),
+                      {{"param", "text"}, {"characters", characters}}, "type it in parts");
+  }
+  return characters;
 }
 
 // The agent_desktop_path setting: empty when the bridge is off.
@@ -178,6 +231,52 @@ const MethodSpec kPress{
                             "press", observer, deadline, query,
                             [&chord](x11::Connection& connection, const desktop::TargetWindow& target) {
                               return press_chord(connection, target, chord);
+                            });
+                      });
+    },
+};
+
+const MethodSpec kTypeText{
+    .decl = declared::kTypeText,
+    .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
+      auto query = window_query_from(params);
+      if (!query) return reply(std::move(query).take_error());
+      std::string text = params["text"].get<std::string>();
+      auto characters = typable_characters(text);
+      if (!characters) return reply(std::move(characters).take_error());
+      if (auto st = check_physical_input(ctx.settings, params.value("headed", false)); !st) {
+        return reply(std::move(st).take_error());
+      }
+      run_observation(params, ctx, std::move(reply),
+                      [query = *query, text = std::move(text), characters = *characters](
+                          a11y::Observer& observer, Deadline deadline) -> Result<nlohmann::json> {
+                        return desktop::act_on_target_window(
+                            "type-text", observer, deadline, query,
+                            [&](x11::Connection& connection, const desktop::TargetWindow& target) {
+                              return type_into_window(connection, target, text, characters);
+                            });
+                      });
+    },
+};
+
+const MethodSpec kClickAt{
+    .decl = declared::kClickAt,
+    .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
+      auto query = window_query_from(params);
+      if (!query) return reply(std::move(query).take_error());
+      const int x = params["x"].get<int>();
+      const int y = params["y"].get<int>();
+      const int button = params.value("button", 1);
+      if (auto st = check_physical_input(ctx.settings, params.value("headed", false)); !st) {
+        return reply(std::move(st).take_error());
+      }
+      run_observation(params, ctx, std::move(reply),
+                      [query = *query, x, y, button](a11y::Observer& observer, Deadline deadline)
+                          -> Result<nlohmann::json> {
+                        return desktop::act_on_target_window(
+                            "click-at", observer, deadline, query,
+                            [&](x11::Connection& connection, const desktop::TargetWindow& target) {
+                              return click_window_point(connection, target, x, y, button);
                             });
                       });
     },
