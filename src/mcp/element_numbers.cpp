@@ -66,4 +66,33 @@ std::string ElementNumbers::ref_in(const Seen& seen, std::int64_t element) {
   return "@" + seen.state + ":e" + std::to_string(element);
 }
 
+void ElementNumbers::remember_picture(Picture picture) {
+  std::lock_guard lock(mutex_);
+  auto same_window = std::find_if(pictures_.begin(), pictures_.end(), [&](const PictureEntry& e) {
+    return e.picture.window_id == picture.window_id;
+  });
+  if (same_window != pictures_.end()) {
+    same_window->picture = std::move(picture);
+    same_window->order = next_order_++;
+  } else {
+    pictures_.push_back(PictureEntry{std::move(picture), next_order_++});
+  }
+}
+
+Result<ElementNumbers::Picture> ElementNumbers::picture_of(const std::string& app,
+                                                            const std::optional<std::string>& window_id) const {
+  std::lock_guard lock(mutex_);
+  const PictureEntry* best = nullptr;
+  for (const PictureEntry& entry : pictures_) {
+    if (!equals_ignoring_ascii_case(entry.picture.app, app)) continue;
+    if (window_id && entry.picture.window_id != *window_id) continue;
+    if (best == nullptr || entry.order > best->order) best = &entry;
+  }
+  if (best == nullptr) {
+    return make_error(ErrorCode::kNotFound, "no picture of " + app + " has been shown yet", {{"app", app}},
+                      "call get_app_state with screenshot true; x and y are read against its picture");
+  }
+  return best->picture;
+}
+
 }  // namespace companyos::mcp

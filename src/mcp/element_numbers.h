@@ -1,6 +1,7 @@
 // Element numbers belong to the state they came from. The server remembers, per window,
 // the last state (snapshot id) it showed an agent, and turns element N of it into the
 // daemon's ref @<state>:e<N>; a number asked of another state is refused, never guessed.
+// Likewise the last picture of each window, which a click's x and y are read against.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +34,19 @@ class ElementNumbers {
   // The daemon's ref of element N in that state: @<state>:e<N>.
   static std::string ref_in(const Seen& seen, std::int64_t element);
 
+  // A window's picture an agent has been shown: click x and y are taken from it.
+  struct Picture {
+    std::string app;
+    std::string window_id;
+    int width = 0;
+    int height = 0;
+  };
+  // It replaces the window's older picture.
+  void remember_picture(Picture picture);
+  // The newest picture shown of the app (of that window, when given); NOT_FOUND with
+  // advice when none was.
+  Result<Picture> picture_of(const std::string& app, const std::optional<std::string>& window_id) const;
+
  private:
   // The newest state shown of the app (of that window, when given).
   std::optional<Seen> latest(const std::string& app, const std::optional<std::string>& window_id) const;
@@ -43,6 +57,11 @@ class ElementNumbers {
   };
   mutable std::mutex mutex_;
   std::vector<Entry> entries_;
+  struct PictureEntry {
+    Picture picture;
+    std::uint64_t order = 0;
+  };
+  std::vector<PictureEntry> pictures_;
   std::uint64_t next_order_ = 1;
 };
 

@@ -155,10 +155,11 @@ void Server::handle_request(const Message& request) {
                                                      "under 2026-07-28 send server/discover"}));
       return;
     }
-    const std::string asked = request.params.value("protocolVersion", "");
+    // Whatever the client sent (even a number) is only compared: an unknown one gets our newest.
+    const nlohmann::json asked = request.params.value("protocolVersion", nlohmann::json(nullptr));
     std::string_view chosen = kInitializeVersions[0];
     for (std::string_view version : kInitializeVersions) {
-      if (asked == version) chosen = version;
+      if (asked.is_string() && asked.get<std::string>() == version) chosen = version;
     }
     initialized_ = true;
     send(result_reply(request.id, {{"protocolVersion", chosen},

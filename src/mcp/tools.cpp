@@ -10,10 +10,10 @@ namespace {
 
 using methods::ParamType;
 
-const std::array<const ToolDeclaration*, 11> kTools = {
-    &tools::kListApps, &tools::kListWindows, &tools::kGetAppState, &tools::kClick,
-    &tools::kSetValue, &tools::kPerformAction, &tools::kKeypress, &tools::kInsertText,
-    &tools::kWait,     &tools::kOpenUrl,     &tools::kAutomation,
+const std::array<const ToolDeclaration*, 12> kTools = {
+    &tools::kListApps,  &tools::kListWindows, &tools::kGetAppState, &tools::kClick,
+    &tools::kSetValue,  &tools::kPerformAction, &tools::kType,      &tools::kKeypress,
+    &tools::kInsertText, &tools::kWait,        &tools::kOpenUrl,    &tools::kAutomation,
 };
 
 nlohmann::json type_schema(ParamType type) {

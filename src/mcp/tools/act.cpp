@@ -1,5 +1,6 @@
 // The tools that act: click, set_value, perform_action, insert_text (on an element by its
-// number) and keypress (a chord to the app's window). Each answers with how sure it is of
+// number), click on a point of the window's picture, and type and keypress (keys to the
+// app's window). Each answers with how sure it is of
 // the effect, then the window's new state.
 #include <algorithm>
 
@@ -8,6 +9,7 @@
 #include "mcp/tools/app_state.h"
 #include "mcp/tools/daemon_reply.h"
 #include "mcp/tools/declarations.h"
+#include "companyos/methods.h"
 #include "core/text.h"
 
 namespace companyos::mcp::tools {
@@ -67,8 +69,71 @@ ToolResult act_on_element(ToolContext& context, const nlohmann::json& arguments,
   return answer(context, outcome, app, seen->window_id, element);
 }
 
+ToolResult refused_arguments(std::string message, std::string suggestion) {
+  return error_result(make_error(ErrorCode::kInvalidArgs, std::move(message), {}, std::move(suggestion)));
+}
+
+std::optional<std::string> window_id_of(const nlohmann::json& arguments) {
+  if (!arguments.contains("window_id")) return std::nullopt;
+  return arguments["window_id"].get<std::string>();
+}
+
+// A click on a point of the latest picture of the app's window: the pointer, so physical
+// input (the daemon's click_at and its gate).
+ToolResult click_point(ToolContext& context, const nlohmann::json& arguments) {
+  const std::string app = arguments["app"].get<std::string>();
+  const std::int64_t x = arguments["x"].get<std::int64_t>();
+  const std::int64_t y = arguments["y"].get<std::int64_t>();
+  auto picture = context.numbers().picture_of(app, window_id_of(arguments));
+  if (!picture) return nothing_done(picture.error());
+  if (x >= picture->width || y >= picture->height) {
+    return nothing_done(make_error(
+        ErrorCode::kInvalidArgs,
+        "(" + std::to_string(x) + ", " + std::to_string(y) + ") is outside the latest picture of the window, " +
+            std::to_string(picture->width) + "×" + std::to_string(picture->height) + " pixels",
+        {{"x", x}, {"y", y}}, "take x and y from the picture, counting from its top-left pixel"));
+  }
+  const std::string what = "click at " + std::to_string(x) + "," + std::to_string(y);
+  const CallOutcome reply = context.call(
+      "click_at", {{"app", app}, {"window", picture->window_id}, {"x", x}, {"y", y}, {"headed", true}},
+      kActionTimeout);
+  if (reply.failure != CallFailure::kNone) return error_result(error_from_failure(reply));
+  return answer(context, describe_outcome(what, reply.envelope), app, picture->window_id, nullptr);
+}
+
 ToolResult click(ToolContext& context, const nlohmann::json& arguments) {
+  const bool by_element = arguments.contains("element");
+  const bool has_x = arguments.contains("x");
+  const bool has_y = arguments.contains("y");
+  if (by_element && (has_x || has_y)) {
+    return refused_arguments("give element, or x and y, not both",
+                             "an element number is resolved and checked; prefer it to a point");
+  }
+  if (has_x != has_y) return refused_arguments("a point needs both x and y", "give x and y from the picture");
+  if (has_x) return click_point(context, arguments);
+  if (!by_element) {
+    return refused_arguments("name the element to click (its number) or a point (x and y)",
+                             "element numbers come from get_app_state");
+  }
   return act_on_element(context, arguments, "click", "click", nlohmann::json::object());
+}
+
+// Keyboard text into whatever has the focus in the app's window (the daemon's type_text).
+ToolResult type_keys(ToolContext& context, const nlohmann::json& arguments) {
+  const std::string app = arguments["app"].get<std::string>();
+  if (arguments.value("paste", false)) {
+    return nothing_done(make_error(ErrorCode::kActionNotSupported,
+                                   "typing by paste is not built yet: this version has no clipboard commands",
+                                   {{"reason", "not_built"}}, "call type without paste: the text goes key by key"));
+  }
+  nlohmann::json params = {{"app", app}, {"text", arguments["text"]}, {"headed", true}};
+  const auto window_id = window_id_of(arguments);
+  if (window_id) params["window"] = *window_id;
+  const CallOutcome reply = context.call("type_text", params, kActionTimeout);
+  if (reply.failure != CallFailure::kNone) return error_result(error_from_failure(reply));
+  const nlohmann::json data = reply.envelope.value("data", nlohmann::json::object());
+  const std::string what = "type, " + std::to_string(data.value("typed", 0)) + " characters";
+  return answer(context, describe_outcome(what, reply.envelope), app, window_id, nullptr);
 }
 
 ToolResult set_value(ToolContext& context, const nlohmann::json& arguments) {
@@ -123,9 +188,7 @@ ToolResult keypress(ToolContext& context, const nlohmann::json& arguments) {
   if (outcome.delivery == "delivered_unverified" && outcome.route.rfind("xtest", 0) != 0) {
     outcome.line = "Input was posted (keypress " + chord + "); nothing confirmed the effect.";
   }
-  std::optional<std::string> window_id;
-  if (arguments.contains("window_id")) window_id = arguments["window_id"].get<std::string>();
-  return answer(context, outcome, app, window_id, nullptr);
+  return answer(context, outcome, app, window_id_of(arguments), nullptr);
 }
 
 std::vector<ParamSpec> element_params(std::vector<ParamSpec> extra) {
@@ -158,8 +221,19 @@ const ToolDeclaration kClick{
     .name = "click",
     .title = "Click an element",
     .description = "Click, press or activate the element numbered N in the app's state, through its own "
-                   "accessible action. Answers how sure it is of the effect, then the new state.",
-    .params = element_params({}),
+                   "accessible action. Or, where no element serves, click the point x, y of the latest "
+                   "picture of the app's window through the pointer (physical input: refused unless the "
+                   "person turned it on). Answers how sure it is of the effect, then the new state.",
+    .params = {{.name = "app", .required = true, .help = "the app whose state the element number or picture comes from"},
+               {.name = "element", .type = ParamType::kInteger, .help = "the element's number N (eN in the state)",
+                .range = IntRange{0, {}}},
+               {.name = "state", .help = "the state the number comes from (default: the newest one shown of the app)"},
+               {.name = "x", .type = ParamType::kInteger, .help = "instead of element: pixels from the picture's left edge",
+                .range = IntRange{0, methods::kMaxWindowCoordinate}},
+               {.name = "y", .type = ParamType::kInteger, .help = "with x: pixels from the picture's top edge",
+                .range = IntRange{0, methods::kMaxWindowCoordinate}},
+               {.name = "window_id", .help = "with x and y: the window whose picture they come from (default: the "
+                                             "app's newest picture)"}},
     .output_schema = kActionSchema,
     .annotations = {.destructive = true},
     .handler = click,
@@ -196,6 +270,23 @@ const ToolDeclaration kInsertText{
     .output_schema = kActionSchema,
     .annotations = {.destructive = true},
     .handler = insert_text,
+};
+
+const ToolDeclaration kType{
+    .name = "type",
+    .title = "Type text",
+    .description = "Type text through the keyboard into whatever has the focus in the app's window (physical "
+                   "input: refused unless the person turned it on). Give the element the focus first (click it); "
+                   "a newline presses Return. To fill one element and have it read back, prefer set_value or "
+                   "insert_text.",
+    .params = {{.name = "app", .required = true, .help = "the app whose window gets the text"},
+               {.name = "text", .required = true, .help = "the text, at most 10,000 characters"},
+               {.name = "paste", .type = ParamType::kBoolean,
+                .help = "through the clipboard and ctrl+v (not built yet: refused)"},
+               {.name = "window_id", .help = "one of the app's windows (default: the one the daemon picks)"}},
+    .output_schema = kActionSchema,
+    .annotations = {.destructive = true},
+    .handler = type_keys,
 };
 
 const ToolDeclaration kKeypress{

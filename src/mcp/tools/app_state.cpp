@@ -55,6 +55,8 @@ void take_picture(ToolContext& context, AppState& state) {
   gchar* encoded = g_base64_encode(reinterpret_cast<const guchar*>(bytes.data()), bytes.size());
   state.png_base64 = std::string(encoded);
   g_free(encoded);
+  context.numbers().remember_picture(
+      {state.app, state.window_id, shot->value("width", 0), shot->value("height", 0)});
 }
 
 }  // namespace

@@ -11,6 +11,7 @@ extern const ToolDeclaration kGetAppState;
 extern const ToolDeclaration kClick;
 extern const ToolDeclaration kSetValue;
 extern const ToolDeclaration kPerformAction;
+extern const ToolDeclaration kType;
 extern const ToolDeclaration kKeypress;
 extern const ToolDeclaration kInsertText;
 extern const ToolDeclaration kWait;

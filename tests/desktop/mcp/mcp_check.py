@@ -21,8 +21,9 @@ from daemon_cli import FIXTURE, Daemon, cli  # noqa: E402
 from observe_cli_check import flatten  # noqa: E402
 from fixture_app import FixtureApp, unique_name  # noqa: E402
 from mcp_session import McpSession, element_number, meta, text_of  # noqa: E402
+from x_server import picture_point  # noqa: E402
 
-TOOLS = ["list_apps", "list_windows", "get_app_state", "click", "set_value", "perform_action", "keypress",
+TOOLS = ["list_apps", "list_windows", "get_app_state", "click", "set_value", "perform_action", "type", "keypress",
          "insert_text", "wait", "open_url", "automation"]
 READ_ONLY = {"list_apps", "list_windows", "get_app_state", "wait"}
 
@@ -198,6 +199,33 @@ def check_tools_on_fixture(check, app):
     button = element_number(text_of({"result": pressed}), "push button", "Write effect")
     s.call("click", {"app": app.app_name, "element": button})
     check.expect(app.wait_for_effect("", b"ok"), f"the keys reached the entry ({app.effect()!r})")
+
+    # type, then a click on the picture's point of the Write button: the file says what arrived.
+    now = s.call("get_app_state", {"app": app.app_name, "screenshot": False})["result"]
+    entry = element_number(text_of({"result": now}), "text", "Text")
+    s.call("set_value", {"app": app.app_name, "element": entry, "value": ""})
+    cli("focus", f"@{s.last_state(app.app_name)}:e{entry}")
+    typed_text = "typed by an agent: a/b.c-d_e ü"
+    typed = s.call("type", {"app": app.app_name, "text": typed_text})["result"]
+    check.expect(text_of({"result": typed}).startswith(f"Input was posted (type, {len(typed_text)} characters); "
+                                                       "nothing confirmed") and not typed["isError"],
+                 "type says the input was posted and counts the characters")
+    pasted = s.call("type", {"app": app.app_name, "text": "x", "paste": True})["result"]
+    check.expect(pasted["isError"] and "not built" in text_of({"result": pasted}), "type by paste says it is not built")
+    _, found = cli("find", "--app", app.app_name, "--role", "push button", "--name", "Write effect")
+    window = s.call("list_windows", {"app": app.app_name})["result"]["structuredContent"]["windows"][0]
+    _, listed_windows = cli("windows", "--app", app.app_name)
+    x, y = picture_point(found["data"]["elements"][0]["bounds"], listed_windows["data"]["windows"][0]["x11_window"])
+    pictured = s.call("get_app_state", {"app": app.app_name})["result"]
+    check.expect(any(b["type"] == "image" for b in pictured["content"]), "a picture of the window to click in")
+    outside = s.call("click", {"app": app.app_name, "x": 5000, "y": 5})["result"]
+    check.expect(outside["isError"] and text_of({"result": outside}).startswith("Nothing was done:"),
+                 "a point outside the picture is refused")
+    clicked = s.call("click", {"app": app.app_name, "x": x, "y": y, "window_id": window["window_id"]})["result"]
+    check.expect(text_of({"result": clicked}).startswith(f"Input was posted (click at {x},{y}); nothing confirmed") and
+                 not clicked["isError"], f"click at the picture's point ({x}, {y}) says the input was posted")
+    check.expect(app.wait_for_effect("", typed_text.encode()),
+                 f"the typed text and the click reached the app ({app.effect()!r})")
     cli("settings", "set", "physical_input", "false")
 
     # The automations, as the daemon keeps them: a bad definition names its problems.

@@ -1,6 +1,8 @@
 #include "mcp/server.h"
 
+#include <algorithm>
 #include <condition_variable>
+#include <fstream>
 #include <map>
 #include <mutex>
 
@@ -30,6 +32,8 @@ class FakeContext final : public ToolContext {
     daemon_.requests.emplace_back(std::string(method), params);
     auto it = daemon_.replies.find(std::string(method));
     if (it == daemon_.replies.end()) return {CallFailure::kUnreachable, "no such fake reply", nullptr};
+    // The daemon writes a screenshot where it is asked to; these bytes stand in for a PNG.
+    if (method == "screenshot" && it->second.value("ok", false)) std::ofstream(params["out"].get<std::string>()) << "png";
     return {CallFailure::kNone, {}, it->second};
   }
   bool sleep(std::chrono::milliseconds duration) override { return sleep_unless_cancelled(cancel_fd_, duration); }
@@ -107,6 +111,13 @@ TEST_F(ServerTest, InitializeEchoesAKnownVersionAndOffersItsNewestOtherwise) {
   }
 }
 
+TEST_F(ServerTest, AnInitializeVersionOfAnotherTypeIsAnsweredWithTheNewest) {
+  for (const json& asked : {json(20251125), json::array({"2025-11-25"}), json(nullptr)}) {
+    json reply = ask({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"}, {"params", {{"protocolVersion", asked}}}});
+    EXPECT_EQ(reply["result"]["protocolVersion"], "2025-11-25") << asked.dump();
+  }
+}
+
 TEST_F(ServerTest, StatelessRequestsNeedNoInitializeAndSayTheirResultType) {
   json discover = ask({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "server/discover"}, {"params", {{"_meta", stateless_meta()}}}});
   EXPECT_EQ(discover["result"]["resultType"], "complete");
@@ -142,7 +153,11 @@ TEST_F(ServerTest, BeforeInitializeOnlyPingAndDiscoverAnswer) {
 TEST_F(ServerTest, BadToolCallsAreProtocolErrorsAndFailedActionsAreResults) {
   initialize();
   EXPECT_EQ(call(1, "nope", json::object())["error"]["code"], kInvalidParams);
-  EXPECT_EQ(call(2, "click", {{"app", "x"}})["error"]["code"], kInvalidParams);
+  // Neither an element nor a point: the model is told what to give (a result, as the
+  // specification asks of argument errors a model can correct).
+  json no_target = call(2, "click", {{"app", "x"}});
+  EXPECT_EQ(no_target["result"]["isError"], true);
+  EXPECT_NE(no_target["result"]["content"][0]["text"].get<std::string>().find("element"), std::string::npos);
   EXPECT_EQ(ask({{"jsonrpc", "2.0"}, {"id", 3}, {"method", "tools/call"}, {"params", {{"name", "click"}, {"arguments", 4}}}})
                 ["error"]["code"],
             kInvalidParams);
@@ -167,6 +182,62 @@ TEST_F(ServerTest, ElementNumbersComeFromTheStateShownAndActionsAnswerWithTheNew
                                  [](const auto& r) { return r.first == "click"; });
   ASSERT_NE(sent, daemon_.requests.end());
   EXPECT_EQ(sent->second["ref"], "@s7:e2");
+}
+
+TEST_F(ServerTest, APointIsClickedOnlyWithinTheLatestPictureOfItsWindow) {
+  initialize();
+  daemon_.replies["screenshot"] = {{"ok", true}, {"data", {{"width", 200}, {"height", 100}}}};
+  daemon_.replies["click_at"] = {{"ok", true},
+                                 {"data", {{"delivery", "delivered_unverified"}, {"route", "xtest:pointer"}}}};
+  json before = call(1, "click", {{"app", "doc"}, {"x", 5}, {"y", 5}});
+  EXPECT_EQ(before["result"]["isError"], true) << "no picture shown yet";
+  EXPECT_EQ(before["result"]["content"][0]["text"].get<std::string>().rfind("Nothing was done: ", 0), 0u);
+  call(2, "get_app_state", {{"app", "doc"}});
+  EXPECT_EQ(call(3, "click", {{"app", "doc"}, {"x", 200}, {"y", 5}})["result"]["isError"], true);
+  EXPECT_EQ(call(4, "click", {{"app", "doc"}, {"x", 5}})["result"]["isError"], true) << "x without y";
+  EXPECT_EQ(call(5, "click", {{"app", "doc"}, {"element", 2}, {"x", 5}, {"y", 5}})["result"]["isError"], true);
+  {
+    std::lock_guard lock(daemon_.mutex);
+    EXPECT_EQ(std::count_if(daemon_.requests.begin(), daemon_.requests.end(),
+                            [](const auto& r) { return r.first == "click_at"; }),
+              0)
+        << "nothing is sent for a refused point";
+  }
+  json clicked = call(6, "click", {{"app", "doc"}, {"x", 199}, {"y", 99}});
+  EXPECT_EQ(clicked["result"]["content"][0]["text"], "Input was posted (click at 199,99); nothing confirmed the effect.");
+  std::lock_guard lock(daemon_.mutex);
+  const auto sent = std::find_if(daemon_.requests.begin(), daemon_.requests.end(),
+                                 [](const auto& r) { return r.first == "click_at"; });
+  ASSERT_NE(sent, daemon_.requests.end());
+  EXPECT_EQ(sent->second, json({{"app", "doc"}, {"window", "w1"}, {"x", 199}, {"y", 99}, {"headed", true}}));
+}
+
+TEST_F(ServerTest, TypeSendsKeysAndSaysItIsPhysicalInputAndPasteIsNotBuilt) {
+  initialize();
+  daemon_.replies["type_text"] = {
+      {"ok", true}, {"data", {{"delivery", "delivered_unverified"}, {"route", "xtest:keyboard"}, {"typed", 5}}}};
+  json typed = call(1, "type", {{"app", "doc"}, {"text", "héllo"}});
+  EXPECT_EQ(typed["result"]["content"][0]["text"], "Input was posted (type, 5 characters); nothing confirmed the effect.");
+  EXPECT_EQ(typed["result"]["structuredContent"]["delivery"], "delivered_unverified");
+  json pasted = call(2, "type", {{"app", "doc"}, {"text", "x"}, {"paste", true}});
+  EXPECT_EQ(pasted["result"]["isError"], true);
+  EXPECT_NE(pasted["result"]["content"][0]["text"].get<std::string>().find("not built"), std::string::npos);
+  daemon_.replies["type_text"] = {
+      {"ok", false},
+      {"error", {{"code", "POLICY_DENIED"}, {"message", "physical input is off"}, {"retry", "safe"},
+                 {"details", {{"reason", "physical_input_disabled"}, {"delivery", "not_delivered"}}}}}};
+  json refused = call(3, "type", {{"app", "doc"}, {"text", "x"}});
+  EXPECT_EQ(refused["result"]["isError"], true);
+  EXPECT_EQ(refused["result"]["content"][0]["text"].get<std::string>().rfind("Nothing was done: physical input is off", 0), 0u);
+  std::lock_guard lock(daemon_.mutex);
+  const auto sent = std::find_if(daemon_.requests.begin(), daemon_.requests.end(),
+                                 [](const auto& r) { return r.first == "type_text"; });
+  ASSERT_NE(sent, daemon_.requests.end());
+  EXPECT_EQ(sent->second, json({{"app", "doc"}, {"text", "héllo"}, {"headed", true}}));
+  EXPECT_EQ(std::count_if(daemon_.requests.begin(), daemon_.requests.end(),
+                          [](const auto& r) { return r.first == "type_text"; }),
+            2)
+      << "a paste sends nothing";
 }
 
 TEST_F(ServerTest, ACancelledCallIsNotAnsweredAndStopsAtOnce) {
