@@ -39,6 +39,7 @@ void add_basic_commands(CLI::App& app, Invocation& out);
 void add_settings_commands(CLI::App& app, Invocation& out);
 void add_observe_commands(CLI::App& app, Invocation& out);
 void add_window_action_commands(CLI::App& app, Invocation& out);
+void add_clipboard_commands(CLI::App& app, Invocation& out);
 void add_launch_commands(CLI::App& app, Invocation& out);
 void add_element_action_commands(CLI::App& app, Invocation& out);
 void add_wait_commands(CLI::App& app, Invocation& out);

@@ -19,6 +19,7 @@ void add_all_commands(CLI::App& app, Invocation& out) {
   add_settings_commands(app, out);
   add_observe_commands(app, out);
   add_window_action_commands(app, out);
+  add_clipboard_commands(app, out);
   add_launch_commands(app, out);
   add_element_action_commands(app, out);
   add_wait_commands(app, out);

@@ -1,4 +1,4 @@
-// focus-window, close-window, press, type-text, click-at: whole-window actions (X11).
+// focus-window, close-window, press, type-text (or paste), click-at: whole-window actions (X11).
 #include <iostream>
 #include <iterator>
 #include <memory>
@@ -67,9 +67,12 @@ void add_window_action_commands(CLI::App& app, Invocation& out) {
       "Physical input, like press: needs the setting physical_input=true and --headed. The window is\n"
       "brought forward and checked to be active before every 16 characters; typing stops if it is\n"
       "not. TEXT - reads the text from standard input (it stays out of the process list). To fill\n"
-      "one element, set-value or type on its ref say whether the text arrived; this does not.",
+      "one element, set-value or type on its ref say whether the text arrived; this does not.\n"
+      "--paste puts the text on the clipboard, presses ctrl+v and puts the clipboard's earlier\n"
+      "content back; the reply says whether the app took the text and how the clipboard was restored.",
       "  companyos type-text 'Hello, world' --app mousepad --headed\n"
-      "  printf 'line one\\nline two' | companyos type-text - --app mousepad --headed\n",
+      "  printf 'line one\\nline two' | companyos type-text - --app mousepad --headed\n"
+      "  companyos type-text - --paste --app mousepad --headed < notes.txt\n",
       {"text"});
   add_positional(type_text.cmd, methods::kTypeText, "text", *text);
   type_text.cmd->callback([&out, text, options = type_text.options] {
@@ -81,8 +84,14 @@ void add_window_action_commands(CLI::App& app, Invocation& out) {
       out.params["text"] = *text;
     }
     out.human = [](const nlohmann::json& data) {
-      std::cout << plain(data["delivery"]) << ": " << plain(data["typed"]) << " characters typed into "
-                << plain(data["target"]["app"]) << " \"" << plain(data["target"]["window"]["title"]) << "\"\n";
+      const bool pasted = data.contains("clipboard");
+      std::cout << plain(data["delivery"]) << ": " << plain(data["typed"]) << " characters "
+                << (pasted ? "pasted into " : "typed into ") << plain(data["target"]["app"]) << " \""
+                << plain(data["target"]["window"]["title"]) << "\"\n";
+      if (pasted) {
+        std::cout << (data.value("taken", false) ? "the app took the text" : "the app did not ask for the text")
+                  << "; clipboard " << plain(data["clipboard"]["restore"]) << "\n";
+      }
     };
   });
 

@@ -23,6 +23,8 @@ inline constexpr std::chrono::milliseconds kMaxWaitTimeout{600000};
 inline constexpr std::int64_t kMaxRunsPage = 1'000'000;
 // type_text's longest text, in characters: the physical-input lock is held while it types.
 inline constexpr std::int64_t kMaxTypedCharacters = 10'000;
+// clipboard.set's (and a paste's) longest text, in bytes.
+inline constexpr std::int64_t kMaxClipboardTextBytes = 1 << 20;
 // click_at's largest coordinate: X11 screens are at most 32767 pixels wide.
 inline constexpr std::int64_t kMaxWindowCoordinate = 32'767;
 
@@ -49,6 +51,9 @@ extern const MethodDeclaration kCloseWindow;
 extern const MethodDeclaration kPress;
 extern const MethodDeclaration kTypeText;
 extern const MethodDeclaration kClickAt;
+// The clipboard.
+extern const MethodDeclaration kClipboardGet;
+extern const MethodDeclaration kClipboardSet;
 // Launch steps.
 extern const MethodDeclaration kOpenLink;
 extern const MethodDeclaration kOpenFile;

@@ -12,6 +12,9 @@ namespace a11y {
 class ActionEngine;
 class Observer;
 }  // namespace a11y
+namespace desktop {
+class Clipboard;
+}  // namespace desktop
 namespace store {
 class AuditLog;
 class Database;
@@ -41,6 +44,7 @@ struct DaemonContext {
   // Requested when the daemon begins to stop, so long waits end instead of holding it up.
   std::stop_token stopping;
   SchedulerService& scheduler;  // the trigger loop and nextRunAt (scheduler_service.h)
+  desktop::Clipboard& clipboard;  // owns CLIPBOARD once something is set or pasted
 };
 
 }  // namespace companyos::daemon

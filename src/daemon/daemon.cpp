@@ -19,6 +19,7 @@
 #include "core/version.h"
 #include "daemon/services/automation_service.h"
 #include "daemon/context.h"
+#include "desktop/clipboard.h"
 #include "daemon/method_table.h"
 #include "daemon/methods/methods.h"
 #include "daemon/server/request.h"
@@ -141,9 +142,10 @@ int run_daemon(const DaemonOptions& options) {
     if (listener.created_by_us) ::unlink(listener.path.c_str());
     return 1;
   }
+  desktop::Clipboard clipboard;
   DaemonContext context{*db, settings, audit, clock, *workers, observer, actions, table,
                         listener.path, std::chrono::steady_clock::now(), **automations,
-                        stopping.get_token(), **scheduler};
+                        stopping.get_token(), **scheduler, clipboard};
 
   auto handle_line = [&](const FramedLine& line, std::stop_token client_gone,
                          std::function<void(std::string)> done) {

@@ -42,10 +42,12 @@ const MethodDeclaration kTypeText{
     .params = shared::window_target(
         {{.name = "text", .required = true,
           .help = "UTF-8 text, at most 10,000 characters; a newline presses Return, a tab Tab"},
+         {.name = "paste", .type = ParamType::kBoolean,
+          .help = "paste it through the clipboard (ctrl+v) instead of typing; the clipboard is put back after"},
          {.name = "headed", .type = ParamType::kBoolean, .help = "allow physical input for this request"}}),
     .target = TargetKind::kWindow,
     .flags = kFlagEffectful | kFlagNeedsX11 | kFlagAsksApproval,
-    .returns = R"(`delivery`, `route` (`xtest:keyboard`), `typed` (characters; never the text), `target` — see [actions.md](actions.md))",
+    .returns = R"(`delivery`, `route` (`xtest:keyboard`, or `xtest:paste` with `paste`, then also `taken` and `clipboard`), `typed` (characters; never the text), `target` — see [actions.md](actions.md))",
 };
 
 const MethodDeclaration kClickAt{

@@ -25,6 +25,8 @@ extern const MethodSpec kCloseWindow;
 extern const MethodSpec kPress;
 extern const MethodSpec kTypeText;
 extern const MethodSpec kClickAt;
+extern const MethodSpec kClipboardGet;
+extern const MethodSpec kClipboardSet;
 extern const MethodSpec kAudit;
 extern const MethodSpec kOpenLink;
 extern const MethodSpec kOpenFile;

@@ -1,4 +1,4 @@
-// focus-window, close-window and press: actions on a whole window through the window
+// focus-window, close-window, press, type-text (typed or pasted) and click-at: actions on a whole window through the window
 // manager (EWMH) and XTest. X11 only.
 #include <mutex>
 #include <thread>
@@ -20,6 +20,7 @@
 #include "x11/activation.h"
 #include "x11/key_chord.h"
 #include "x11/keyboard.h"
+#include "desktop/clipboard.h"
 #include "desktop/window_input.h"
 #include "core/text.h"
 #include "x11/session_chord.h"
@@ -104,6 +105,46 @@ Result<nlohmann::json> type_into_window(x11::Connection& connection, const deskt
                         {"route", kKeyboardRoute},
                         {"typed", characters},
                         {"target", target_json(target)}};
+}
+
+constexpr const char* kPasteRoute = "xtest:paste";
+
+// Activates the window, then pastes through the clipboard; the reply says whether the app
+// took the text and what became of the clipboard's earlier content.
+Result<nlohmann::json> paste_into_window(x11::Connection& connection, const desktop::TargetWindow& target,
+                                         desktop::Clipboard& clipboard, const std::string& text,
+                                         std::size_t characters) {
+  std::lock_guard lock(desktop::physical_input_mutex());
+  if (auto st = x11::activate_window(connection, target.xid); !st) {
+    return about(with_delivery(std::move(st).take_error(), Delivery::kNotDelivered), target, kPasteRoute);
+  }
+  auto pasted = clipboard.paste(connection, target.xid, text);
+  if (!pasted) return about(std::move(pasted).take_error(), target, kPasteRoute);
+  return nlohmann::json{{"delivery", to_string(Delivery::kDeliveredUnverified)},
+                        {"route", kPasteRoute},
+                        {"typed", characters},
+                        {"taken", pasted->taken},
+                        {"clipboard",
+                         {{"restore", desktop::to_string(pasted->restore)},
+                          {"lost_targets", pasted->lost},
+                          {"why", pasted->why.empty() ? nlohmann::json(nullptr) : nlohmann::json(pasted->why)}}},
+                        {"target", target_json(target)}};
+}
+
+// Text pasted: any UTF-8 up to the clipboard's limit; control characters are the app's
+// business, as when a person pastes.
+Result<std::size_t> pastable_characters(const std::string& text) {
+  if (text.size() > static_cast<std::size_t>(declared::kMaxClipboardTextBytes)) {
+    return make_error(ErrorCode::kInvalidArgs,
+                      "the text has " + std::to_string(text.size()) + " bytes; a paste takes at most 1 MiB",
+                      {{"param", "text"}, {"delivery", to_string(Delivery::kNotDelivered)}});
+  }
+  auto points = decode_utf8(text);
+  if (!points) {
+    return make_error(ErrorCode::kInvalidArgs, "the text is not valid UTF-8",
+                      {{"param", "text"}, {"delivery", to_string(Delivery::kNotDelivered)}});
+  }
+  return points->size();
 }
 
 Result<nlohmann::json> click_window_point(x11::Connection& connection, const desktop::TargetWindow& target, int x,
@@ -242,18 +283,21 @@ const MethodSpec kTypeText{
       auto query = window_query_from(params);
       if (!query) return reply(std::move(query).take_error());
       std::string text = params["text"].get<std::string>();
-      auto characters = typable_characters(text);
+      const bool paste = params.value("paste", false);
+      auto characters = paste ? pastable_characters(text) : typable_characters(text);
       if (!characters) return reply(std::move(characters).take_error());
       if (auto st = check_physical_input(ctx.settings, params.value("headed", false)); !st) {
         return reply(std::move(st).take_error());
       }
       run_observation(params, ctx, std::move(reply),
-                      [query = *query, text = std::move(text), characters = *characters](
-                          a11y::Observer& observer, Deadline deadline) -> Result<nlohmann::json> {
+                      [query = *query, text = std::move(text), characters = *characters, paste,
+                       &clipboard = ctx.clipboard](a11y::Observer& observer, Deadline deadline)
+                          -> Result<nlohmann::json> {
                         return desktop::act_on_target_window(
                             "type-text", observer, deadline, query,
                             [&](x11::Connection& connection, const desktop::TargetWindow& target) {
-                              return type_into_window(connection, target, text, characters);
+                              return paste ? paste_into_window(connection, target, clipboard, text, characters)
+                                           : type_into_window(connection, target, text, characters);
                             });
                       });
     },

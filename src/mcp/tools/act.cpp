@@ -118,21 +118,32 @@ ToolResult click(ToolContext& context, const nlohmann::json& arguments) {
   return act_on_element(context, arguments, "click", "click", nlohmann::json::object());
 }
 
-// Keyboard text into whatever has the focus in the app's window (the daemon's type_text).
+// What a paste says beyond the keys: whether the app took the text, and the clipboard.
+std::string paste_facts(const nlohmann::json& data) {
+  std::string facts = data.value("taken", false) ? ", the app took the text" : ", the app never asked for the text";
+  const std::string restore =
+      data.contains("clipboard") ? data["clipboard"].value("restore", std::string("?")) : std::string("?");
+  if (restore == "restored") return facts + ", the clipboard was put back";
+  if (restore == "partly") return facts + ", the clipboard was put back without some of its formats";
+  if (restore == "kept_newer") return facts + ", another app copied meanwhile and the clipboard holds that";
+  return facts + ", the clipboard's earlier content could not be read and it was left empty";
+}
+
+// Keyboard text into whatever has the focus in the app's window (the daemon's type_text),
+// key by key or pasted through the clipboard.
 ToolResult type_keys(ToolContext& context, const nlohmann::json& arguments) {
   const std::string app = arguments["app"].get<std::string>();
-  if (arguments.value("paste", false)) {
-    return nothing_done(make_error(ErrorCode::kActionNotSupported,
-                                   "typing by paste is not built yet: this version has no clipboard commands",
-                                   {{"reason", "not_built"}}, "call type without paste: the text goes key by key"));
-  }
+  const bool paste = arguments.value("paste", false);
   nlohmann::json params = {{"app", app}, {"text", arguments["text"]}, {"headed", true}};
+  if (paste) params["paste"] = true;
   const auto window_id = window_id_of(arguments);
   if (window_id) params["window"] = *window_id;
   const CallOutcome reply = context.call("type_text", params, kActionTimeout);
   if (reply.failure != CallFailure::kNone) return error_result(error_from_failure(reply));
   const nlohmann::json data = reply.envelope.value("data", nlohmann::json::object());
-  const std::string what = "type, " + std::to_string(data.value("typed", 0)) + " characters";
+  std::string what = std::string(paste ? "type by paste, " : "type, ") + std::to_string(data.value("typed", 0)) +
+                     " characters";
+  if (paste && reply.envelope.value("ok", false)) what += paste_facts(data);
   return answer(context, describe_outcome(what, reply.envelope), app, window_id, nullptr);
 }
 
@@ -280,9 +291,10 @@ const ToolDeclaration kType{
                    "a newline presses Return. To fill one element and have it read back, prefer set_value or "
                    "insert_text.",
     .params = {{.name = "app", .required = true, .help = "the app whose window gets the text"},
-               {.name = "text", .required = true, .help = "the text, at most 10,000 characters"},
+               {.name = "text", .required = true,
+                .help = "the text, at most 10,000 characters (pasted: 1 MiB, any characters)"},
                {.name = "paste", .type = ParamType::kBoolean,
-                .help = "through the clipboard and ctrl+v (not built yet: refused)"},
+                .help = "through the clipboard and ctrl+v; the clipboard's earlier content is put back after"},
                {.name = "window_id", .help = "one of the app's windows (default: the one the daemon picks)"}},
     .output_schema = kActionSchema,
     .annotations = {.destructive = true},

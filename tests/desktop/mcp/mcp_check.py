@@ -210,8 +210,6 @@ def check_tools_on_fixture(check, app):
     check.expect(text_of({"result": typed}).startswith(f"Input was posted (type, {len(typed_text)} characters); "
                                                        "nothing confirmed") and not typed["isError"],
                  "type says the input was posted and counts the characters")
-    pasted = s.call("type", {"app": app.app_name, "text": "x", "paste": True})["result"]
-    check.expect(pasted["isError"] and "not built" in text_of({"result": pasted}), "type by paste says it is not built")
     _, found = cli("find", "--app", app.app_name, "--role", "push button", "--name", "Write effect")
     window = s.call("list_windows", {"app": app.app_name})["result"]["structuredContent"]["windows"][0]
     _, listed_windows = cli("windows", "--app", app.app_name)
@@ -226,6 +224,17 @@ def check_tools_on_fixture(check, app):
                  not clicked["isError"], f"click at the picture's point ({x}, {y}) says the input was posted")
     check.expect(app.wait_for_effect("", typed_text.encode()),
                  f"the typed text and the click reached the app ({app.effect()!r})")
+    now = s.call("get_app_state", {"app": app.app_name, "screenshot": False})["result"]
+    entry = element_number(text_of({"result": now}), "text", "Text")
+    s.call("set_value", {"app": app.app_name, "element": entry, "value": ""})
+    cli("focus", "--app", app.app_name, "--role", "text", "--name", "Text", "--id", "text-entry")
+    pasted_text = "pasted by an agent — ✓"
+    pasted = s.call("type", {"app": app.app_name, "text": pasted_text, "paste": True})["result"]
+    check.expect(not pasted["isError"] and text_of({"result": pasted}).startswith(
+        f"Input was posted (type by paste, {len(pasted_text)} characters, the app took the text"),
+                 f"type by paste says the app took the text ({text_of({'result': pasted}).splitlines()[0]})")
+    clicked = s.call("click", {"app": app.app_name, "x": x, "y": y, "window_id": window["window_id"]})["result"]
+    check.expect(app.wait_for_effect("", pasted_text.encode()), f"the pasted text reached the app ({app.effect()!r})")
     cli("settings", "set", "physical_input", "false")
 
     # The automations, as the daemon keeps them: a bad definition names its problems.

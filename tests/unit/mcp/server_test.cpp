@@ -212,16 +212,42 @@ TEST_F(ServerTest, APointIsClickedOnlyWithinTheLatestPictureOfItsWindow) {
   EXPECT_EQ(sent->second, json({{"app", "doc"}, {"window", "w1"}, {"x", 199}, {"y", 99}, {"headed", true}}));
 }
 
-TEST_F(ServerTest, TypeSendsKeysAndSaysItIsPhysicalInputAndPasteIsNotBuilt) {
+TEST_F(ServerTest, TypeSendsKeysOrAPasteAndSaysItIsPhysicalInput) {
   initialize();
   daemon_.replies["type_text"] = {
       {"ok", true}, {"data", {{"delivery", "delivered_unverified"}, {"route", "xtest:keyboard"}, {"typed", 5}}}};
   json typed = call(1, "type", {{"app", "doc"}, {"text", "héllo"}});
   EXPECT_EQ(typed["result"]["content"][0]["text"], "Input was posted (type, 5 characters); nothing confirmed the effect.");
   EXPECT_EQ(typed["result"]["structuredContent"]["delivery"], "delivered_unverified");
-  json pasted = call(2, "type", {{"app", "doc"}, {"text", "x"}, {"paste", true}});
-  EXPECT_EQ(pasted["result"]["isError"], true);
-  EXPECT_NE(pasted["result"]["content"][0]["text"].get<std::string>().find("not built"), std::string::npos);
+
+  struct PasteCase {
+    bool taken;
+    const char* restore;
+    const char* says;
+  };
+  const PasteCase pastes[] = {
+      {true, "restored", "the app took the text, the clipboard was put back"},
+      {true, "partly", "the app took the text, the clipboard was put back without some of its formats"},
+      {false, "kept_newer", "the app never asked for the text, another app copied meanwhile"},
+      {true, "emptied", "the clipboard's earlier content could not be read and it was left empty"},
+  };
+  int id = 10;
+  for (const PasteCase& paste : pastes) {
+    daemon_.replies["type_text"] = {{"ok", true},
+                                    {"data",
+                                     {{"delivery", "delivered_unverified"},
+                                      {"route", "xtest:paste"},
+                                      {"typed", 1},
+                                      {"taken", paste.taken},
+                                      {"clipboard", {{"restore", paste.restore}}}}}};
+    json pasted = call(id++, "type", {{"app", "doc"}, {"text", "x"}, {"paste", true}});
+    const std::string line = pasted["result"]["content"][0]["text"].get<std::string>();
+    EXPECT_EQ(pasted["result"]["isError"], false) << paste.restore;
+    EXPECT_EQ(line.rfind("Input was posted (type by paste, 1 characters", 0), 0u) << line;
+    EXPECT_NE(line.find(paste.says), std::string::npos) << line;
+    EXPECT_NE(line.find("nothing confirmed the effect."), std::string::npos) << line;
+  }
+
   daemon_.replies["type_text"] = {
       {"ok", false},
       {"error", {{"code", "POLICY_DENIED"}, {"message", "physical input is off"}, {"retry", "safe"},
@@ -230,14 +256,13 @@ TEST_F(ServerTest, TypeSendsKeysAndSaysItIsPhysicalInputAndPasteIsNotBuilt) {
   EXPECT_EQ(refused["result"]["isError"], true);
   EXPECT_EQ(refused["result"]["content"][0]["text"].get<std::string>().rfind("Nothing was done: physical input is off", 0), 0u);
   std::lock_guard lock(daemon_.mutex);
-  const auto sent = std::find_if(daemon_.requests.begin(), daemon_.requests.end(),
-                                 [](const auto& r) { return r.first == "type_text"; });
-  ASSERT_NE(sent, daemon_.requests.end());
-  EXPECT_EQ(sent->second, json({{"app", "doc"}, {"text", "héllo"}, {"headed", true}}));
-  EXPECT_EQ(std::count_if(daemon_.requests.begin(), daemon_.requests.end(),
-                          [](const auto& r) { return r.first == "type_text"; }),
-            2)
-      << "a paste sends nothing";
+  std::vector<json> sent;
+  for (const auto& [method, params] : daemon_.requests) {
+    if (method == "type_text") sent.push_back(params);
+  }
+  ASSERT_EQ(sent.size(), 6u);
+  EXPECT_EQ(sent[0], json({{"app", "doc"}, {"text", "héllo"}, {"headed", true}}));
+  EXPECT_EQ(sent[1], json({{"app", "doc"}, {"text", "x"}, {"headed", true}, {"paste", true}}));
 }
 
 TEST_F(ServerTest, ACancelledCallIsNotAnsweredAndStopsAtOnce) {

@@ -1,0 +1,51 @@
+// clipboard get / set: the X11 CLIPBOARD's text, through the daemon's one clipboard owner.
+#include "companyos/methods.h"
+#include "core/delivery.h"
+#include "daemon/context.h"
+#include "daemon/methods/methods.h"
+#include "daemon/server/worker_pool.h"
+#include "desktop/clipboard.h"
+
+namespace companyos::daemon::methods {
+namespace {
+
+// A clipboard request blocks on other apps answering it: never on the main loop.
+constexpr const char* kClipboardLane = "clipboard";
+
+}  // namespace
+
+const MethodSpec kClipboardGet{
+    .decl = declared::kClipboardGet,
+    .handler = [](const nlohmann::json&, DaemonContext& ctx, Reply reply) {
+      ctx.workers.run(
+          [&clipboard = ctx.clipboard]() -> Result<nlohmann::json> {
+            auto text = clipboard.text();
+            if (!text) return std::move(text).take_error();
+            return nlohmann::json{{"text", *text ? nlohmann::json(**text) : nlohmann::json(nullptr)}};
+          },
+          std::move(reply), kClipboardLane);
+    },
+};
+
+const MethodSpec kClipboardSet{
+    .decl = declared::kClipboardSet,
+    .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
+      std::string text = params["text"].get<std::string>();
+      if (text.size() > static_cast<std::size_t>(declared::kMaxClipboardTextBytes)) {
+        return reply(make_error(ErrorCode::kInvalidArgs,
+                                "the text has " + std::to_string(text.size()) + " bytes; the clipboard takes at most 1 MiB",
+                                {{"param", "text"}, {"delivery", to_string(Delivery::kNotDelivered)}}));
+      }
+      ctx.workers.run(
+          [&clipboard = ctx.clipboard, text = std::move(text)]() -> Result<nlohmann::json> {
+            auto verified = clipboard.set_text(text);
+            if (!verified) return std::move(verified).take_error();
+            return nlohmann::json{
+                {"delivery", to_string(*verified ? Delivery::kDeliveredVerified : Delivery::kDeliveredUnverified)},
+                {"bytes", text.size()}};
+          },
+          std::move(reply), kClipboardLane);
+    },
+};
+
+}  // namespace companyos::daemon::methods
