@@ -35,6 +35,10 @@ struct Invocation {
 CLI::App* add_command(CLI::App& parent, const std::string& name, const std::string& description,
                       const std::string& examples);
 
+// A positional argument as given, or, when it is "-", all of standard input (text kept out
+// of the process list).
+std::string argument_or_stdin(const std::string& argument);
+
 void add_basic_commands(CLI::App& app, Invocation& out);
 void add_settings_commands(CLI::App& app, Invocation& out);
 void add_observe_commands(CLI::App& app, Invocation& out);

@@ -1,5 +1,6 @@
 // ping, status, methods, audit and call: the daemon itself; and the whole command tree.
 #include <iostream>
+#include <iterator>
 
 #include "cli/command.h"
 #include "cli/declared_options.h"
@@ -12,6 +13,11 @@ CLI::App* add_command(CLI::App& parent, const std::string& name, const std::stri
   CLI::App* sub = parent.add_subcommand(name, description);
   sub->footer("Examples:\n" + examples);
   return sub;
+}
+
+std::string argument_or_stdin(const std::string& argument) {
+  if (argument != "-") return argument;
+  return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
 }
 
 void add_all_commands(CLI::App& app, Invocation& out) {

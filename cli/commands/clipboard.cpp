@@ -1,6 +1,5 @@
 // clipboard get / clipboard set TEXT: the X11 clipboard's text.
 #include <iostream>
-#include <iterator>
 #include <memory>
 
 #include "cli/command.h"
@@ -44,11 +43,7 @@ void add_clipboard_commands(CLI::App& app, Invocation& out) {
   add_positional(set, methods::kClipboardSet, "text", *text);
   set->callback([&out, text] {
     out.method = methods::kClipboardSet.name;
-    if (*text == "-") {
-      out.params["text"] = std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    } else {
-      out.params["text"] = *text;
-    }
+    out.params["text"] = argument_or_stdin(*text);
     out.human = [](const nlohmann::json& data) {
       std::cout << plain(data["delivery"]) << ": " << plain(data["bytes"]) << " bytes on the clipboard\n";
     };

@@ -3,7 +3,6 @@
 #include <cctype>
 #include <cmath>
 #include <iostream>
-#include <iterator>
 #include <memory>
 
 #include "cli/command.h"
@@ -192,8 +191,7 @@ void add_batch_command(CLI::App& app, Invocation& out) {
       {"steps"});
   add_positional(batch.cmd, methods::kBatch, "steps", *text);
   batch.cmd->callback([&out, text, options = batch.options] {
-    std::string read = *text;
-    if (read == "-") read.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    const std::string read = argument_or_stdin(*text);
     nlohmann::json steps = nlohmann::json::parse(read, nullptr, false);
     if (steps.is_discarded() || !steps.is_array()) {
       throw CLI::ValidationError("steps", "must be a JSON array of {\"command\":…,\"args\":{…}}");

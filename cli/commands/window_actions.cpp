@@ -1,6 +1,5 @@
 // focus-window, close-window, press, type-text (or paste), click-at: whole-window actions (X11).
 #include <iostream>
-#include <iterator>
 #include <memory>
 
 #include "cli/command.h"
@@ -78,11 +77,7 @@ void add_window_action_commands(CLI::App& app, Invocation& out) {
   type_text.cmd->callback([&out, text, options = type_text.options] {
     out.method = methods::kTypeText.name;
     options->fill(out.params);
-    if (*text == "-") {
-      out.params["text"] = std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    } else {
-      out.params["text"] = *text;
-    }
+    out.params["text"] = argument_or_stdin(*text);
     out.human = [](const nlohmann::json& data) {
       const bool pasted = data.contains("clipboard");
       std::cout << plain(data["delivery"]) << ": " << plain(data["typed"]) << " characters "

@@ -1,6 +1,8 @@
 #include "desktop/clipboard.h"
 
+#include "companyos/methods.h"
 #include "core/delivery.h"
+#include "core/text.h"
 #include "x11/key_chord.h"
 #include "x11/keyboard.h"
 
@@ -12,6 +14,19 @@ constexpr std::chrono::milliseconds kOfferTimeout{1000};
 Error not_delivered(Error error) { return with_delivery(std::move(error), Delivery::kNotDelivered); }
 
 }  // namespace
+
+Status check_clipboard_text(std::string_view text) {
+  if (text.size() > static_cast<std::size_t>(methods::kMaxClipboardTextBytes)) {
+    return not_delivered(make_error(ErrorCode::kInvalidArgs,
+                                    "the text has " + std::to_string(text.size()) +
+                                        " bytes; the clipboard takes at most 1 MiB",
+                                    {{"param", "text"}}));
+  }
+  if (!is_valid_utf8(text)) {
+    return not_delivered(make_error(ErrorCode::kInvalidArgs, "the text is not valid UTF-8", {{"param", "text"}}));
+  }
+  return ok_status();
+}
 
 const char* to_string(Restore restore) {
   switch (restore) {

@@ -24,6 +24,10 @@ inline constexpr std::chrono::milliseconds kClipboardReadTimeout{1000};
 // How long a paste waits for the app to take the text after ctrl+v.
 inline constexpr std::chrono::milliseconds kPasteTakeTimeout{2000};
 
+// OK for text the clipboard takes (set or pasted): valid UTF-8 of at most
+// kMaxClipboardTextBytes; else INVALID_ARGS {param: text, delivery: not_delivered}.
+Status check_clipboard_text(std::string_view text);
+
 // What became of the clipboard's earlier content after a paste.
 enum class Restore {
   kRestored,    // put back whole (or, when nobody owned it, nobody owns it again)

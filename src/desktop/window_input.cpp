@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "core/delivery.h"
+#include "core/text.h"
 #include "desktop/input_lock.h"
 #include "x11/activation.h"
 #include "x11/keyboard.h"
@@ -17,12 +18,6 @@ std::size_t sequence_length(unsigned char lead) {
   if (lead >= 0xE0) return 3;
   if (lead >= 0xC0) return 2;
   return 1;
-}
-
-std::size_t code_points_in(std::string_view text) {
-  std::size_t count = 0;
-  for (std::size_t at = 0; at < text.size(); at += sequence_length(static_cast<unsigned char>(text[at]))) ++count;
-  return count;
 }
 
 // How far typing got, and so what reached the app: safe to retry only when nothing did.
@@ -75,7 +70,7 @@ Status type_while_active(x11::Connection& connection, x11::WindowId xid, std::st
           error.details.is_object() ? error.details.value("typed", std::size_t{0}) : std::size_t{0};
       return after_typing(std::move(error), typed + in_chunk);
     }
-    typed += code_points_in(chunk);
+    typed += decode_utf8(chunk)->size();  // check_typable proved the text valid UTF-8
   }
   return ok_status();
 }

@@ -1,12 +1,12 @@
 #include "x11/clipboard.h"
 
-#include <poll.h>
-
 #include <algorithm>
 #include <array>
 #include <climits>
 
 #include "core/text.h"
+#include "x11/own_window.h"
+#include "x11/properties.h"
 #include "x11/xlib.h"
 
 namespace companyos::x11 {
@@ -30,42 +30,6 @@ const SelectionTarget* find_target(const ClipboardContents& contents, std::strin
     if (target.name == name) return &target;
   }
   return nullptr;
-}
-
-// A window of our own to receive conversions into: unmapped, InputOnly, and told about
-// its property changes (INCR transfers arrive as those).
-class ReceivingWindow {
- public:
-  explicit ReceivingWindow(Display* display) : display_(display) {
-    XSetWindowAttributes attributes{};
-    attributes.event_mask = PropertyChangeMask;
-    window_ = XCreateWindow(display, DefaultRootWindow(display), -1, -1, 1, 1, 0, CopyFromParent, InputOnly,
-                            CopyFromParent, CWEventMask, &attributes);
-  }
-  ~ReceivingWindow() { XDestroyWindow(display_, window_); }
-  ReceivingWindow(const ReceivingWindow&) = delete;
-  ReceivingWindow& operator=(const ReceivingWindow&) = delete;
-  Window get() const { return window_; }
-
- private:
-  Display* display_;
-  Window window_;
-};
-
-// Waits for an event of `type` on `window` that `matches`, until `deadline`.
-template <typename Matches>
-bool wait_for_event(Connection& connection, Window window, int type, SteadyClock::time_point deadline,
-                    XEvent& event, Matches matches) {
-  Display* display = connection.display();
-  for (;;) {
-    while (XCheckTypedWindowEvent(display, window, type, &event)) {
-      if (matches(event)) return true;
-    }
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - SteadyClock::now());
-    if (left.count() <= 0 || !connection.alive()) return false;
-    pollfd readable{ConnectionNumber(display), POLLIN, 0};
-    ::poll(&readable, 1, static_cast<int>(std::min<long long>(left.count(), 50)));
-  }
 }
 
 struct Property {
@@ -107,7 +71,7 @@ class Reader {
     XFlush(display_);
     const auto deadline = SteadyClock::now() + per_target_;
     XEvent event{};
-    if (!wait_for_event(connection_, window_.get(), SelectionNotify, deadline, event, [&](const XEvent& e) {
+    if (!wait_for_window_event(connection_, window_.get(), SelectionNotify, deadline, event, [&](const XEvent& e) {
           return e.xselection.selection == clipboard_ && e.xselection.target == target_atom;
         })) {
       return make_error(ErrorCode::kTimeout, "the clipboard's owner did not answer for " + target + " in time",
@@ -137,7 +101,7 @@ class Reader {
     for (;;) {
       XEvent event{};
       deadline = std::max(deadline, SteadyClock::now() + per_target_);
-      if (!wait_for_event(connection_, window_.get(), PropertyNotify, deadline, event, [&](const XEvent& e) {
+      if (!wait_for_window_event(connection_, window_.get(), PropertyNotify, deadline, event, [&](const XEvent& e) {
             return e.xproperty.atom == property_ && e.xproperty.state == PropertyNewValue;
           })) {
         return make_error(ErrorCode::kTimeout, "the clipboard's owner stopped sending in the middle");
@@ -154,20 +118,15 @@ class Reader {
 
   Connection& connection_;
   Display* display_;
-  ReceivingWindow window_;
+  OwnWindow window_;  // conversions and INCR chunks arrive as its properties
   std::chrono::milliseconds per_target_;
   Atom clipboard_;
   Atom property_;
   Atom incr_;
 };
 
-std::string atom_name(Display* display, Atom atom) {
-  XPtr<char> name(XGetAtomName(display, atom));
-  return name ? std::string(name.get()) : std::string();
-}
-
 // The atoms of a format 32 ATOM property, by name.
-std::vector<std::string> atom_names(Display* display, const Property& property) {
+std::vector<std::string> atom_names(Connection& connection, const Property& property) {
   std::vector<std::string> names;
   if (property.format != 32) return names;
   const std::size_t count = property.data.size() / sizeof(long);
@@ -175,7 +134,7 @@ std::vector<std::string> atom_names(Display* display, const Property& property) 
     long atom = 0;
     std::copy_n(property.data.data() + i * sizeof(long), sizeof(long), reinterpret_cast<char*>(&atom));
     if (atom == None) continue;
-    std::string name = atom_name(display, static_cast<Atom>(atom));
+    std::string name = atom_name(connection, static_cast<Atom>(atom));
     if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(std::move(name));
   }
   return names;
@@ -251,7 +210,7 @@ Result<ClipboardContents> read_clipboard(Connection& connection, ClipboardRead w
   // only listed targets are asked for; an owner that lists nothing is asked for text anyway.
   auto listed = reader.convert("TARGETS", kMaxClipboardBytes);
   if (!listed) return std::move(listed).take_error();
-  std::vector<std::string> names = *listed ? atom_names(display, **listed) : std::vector<std::string>{};
+  std::vector<std::string> names = *listed ? atom_names(connection, **listed) : std::vector<std::string>{};
   names.erase(std::remove_if(names.begin(), names.end(), [](const std::string& name) { return is_meta_target(name); }),
               names.end());
   const auto lists = [&](std::string_view name) { return std::find(names.begin(), names.end(), name) != names.end(); };
@@ -274,7 +233,7 @@ Result<ClipboardContents> read_clipboard(Connection& connection, ClipboardRead w
     }
     budget -= (*converted)->data.size();
     contents.targets.push_back(
-        {name, atom_name(display, (*converted)->type), (*converted)->format, std::move((*converted)->data)});
+        {name, atom_name(connection, (*converted)->type), (*converted)->format, std::move((*converted)->data)});
     // A text read needs one text target (the hint, when listed, comes first).
     if (what == ClipboardRead::kText && name != kSecretHint && text_of(contents)) break;
   }

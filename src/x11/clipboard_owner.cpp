@@ -12,6 +12,8 @@
 
 #include "core/unique_fd.h"
 #include "x11/error_trap.h"
+#include "x11/own_window.h"
+#include "x11/properties.h"
 #include "x11/server_time.h"
 #include "x11/xlib.h"
 
@@ -31,7 +33,7 @@ struct Offer {
 
 struct ClipboardOwner::State {
   Connection connection;
-  Window window = None;
+  OwnWindow window;  // the clipboard's owner, as the X server sees it
   Atom clipboard = None;
   UniqueFd wake;
   std::size_t max_bytes = 0;
@@ -50,20 +52,14 @@ struct ClipboardOwner::State {
   Time owned_since = CurrentTime;
   std::jthread thread;
 
-  explicit State(Connection c) : connection(std::move(c)) {}
+  explicit State(Connection c) : connection(std::move(c)), window(connection.display()) {}
 
   void run(const std::stop_token& stop);
   Status take(const ClipboardContents& offered);
   void serve(const XSelectionRequestEvent& request);
   // Writes the answer into the requestor's property; false when the target is refused.
   bool answer_with(const XSelectionRequestEvent& request, Atom property, bool& delivered_data);
-  std::string atom_name(Atom atom) const;
 };
-
-std::string ClipboardOwner::State::atom_name(Atom atom) const {
-  XPtr<char> name(XGetAtomName(connection.display(), atom));
-  return name ? std::string(name.get()) : std::string();
-}
 
 Status ClipboardOwner::State::take(const ClipboardContents& offered) {
   Display* display = connection.display();
@@ -71,14 +67,14 @@ Status ClipboardOwner::State::take(const ClipboardContents& offered) {
   if (!time) return std::move(time).take_error();
   if (!offered.owned) {
     // Give it up only while it is ours: someone who copied since keeps their content.
-    if (XGetSelectionOwner(display, clipboard) == window) XSetSelectionOwner(display, clipboard, None, *time);
+    if (XGetSelectionOwner(display, clipboard) == window.get()) XSetSelectionOwner(display, clipboard, None, *time);
     XSync(display, False);
     owned = false;
     contents = {};
     return ok_status();
   }
-  XSetSelectionOwner(display, clipboard, window, *time);
-  if (XGetSelectionOwner(display, clipboard) != window) {
+  XSetSelectionOwner(display, clipboard, window.get(), *time);
+  if (XGetSelectionOwner(display, clipboard) != window.get()) {
     return make_error(ErrorCode::kInternal, "the X server did not make the daemon the clipboard's owner");
   }
   contents = offered;
@@ -91,7 +87,7 @@ Status ClipboardOwner::State::take(const ClipboardContents& offered) {
 
 bool ClipboardOwner::State::answer_with(const XSelectionRequestEvent& request, Atom property, bool& delivered_data) {
   Display* display = connection.display();
-  const ConversionAnswer answer = answer_conversion(contents, atom_name(request.target), max_bytes);
+  const ConversionAnswer answer = answer_conversion(contents, atom_name(connection, request.target), max_bytes);
   switch (answer.kind) {
     case ConversionAnswer::Kind::kRefuse:
       return false;
@@ -133,7 +129,7 @@ void ClipboardOwner::State::serve(const XSelectionRequestEvent& request) {
   reply.time = request.time;
   reply.property = None;
   // ICCCM: a request from before we owned it, or for another selection, is refused.
-  const bool ours = owned && request.selection == clipboard && request.owner == window &&
+  const bool ours = owned && request.selection == clipboard && request.owner == window.get() &&
                     (request.time == CurrentTime || request.time >= owned_since);
   // Obsolete clients name no property: the target's name is used instead.
   const Atom property = request.property == None ? request.target : request.property;
@@ -205,10 +201,6 @@ Result<std::unique_ptr<ClipboardOwner>> ClipboardOwner::start() {
   Display* display = state->connection.display();
   state->wake = std::move(wake);
   state->clipboard = state->connection.atom("CLIPBOARD");
-  XSetWindowAttributes attributes{};
-  attributes.event_mask = PropertyChangeMask;
-  state->window = XCreateWindow(display, DefaultRootWindow(display), -1, -1, 1, 1, 0, CopyFromParent, InputOnly,
-                                CopyFromParent, CWEventMask, &attributes);
   const long request_units = XExtendedMaxRequestSize(display) > 0 ? XExtendedMaxRequestSize(display)
                                                                    : XMaxRequestSize(display);
   state->max_bytes = static_cast<std::size_t>(request_units * 4 - kRequestOverheadBytes);
@@ -225,8 +217,6 @@ ClipboardOwner::~ClipboardOwner() {
   const std::uint64_t one = 1;
   [[maybe_unused]] const auto wrote = ::write(state_->wake.get(), &one, sizeof one);
   state_->thread.join();
-  XDestroyWindow(state_->connection.display(), state_->window);
-  XFlush(state_->connection.display());
 }
 
 Status ClipboardOwner::offer(ClipboardContents contents, std::chrono::milliseconds timeout) {

@@ -81,6 +81,11 @@ std::optional<std::string> read_wm_name(Connection& connection, Window window) {
   return std::string(list[0]);
 }
 
+std::string atom_name(Connection& connection, Atom atom) {
+  XPtr<char> name(XGetAtomName(connection.display(), atom));
+  return name ? std::string(name.get()) : std::string();
+}
+
 std::optional<ClassHint> read_class_hint(Connection& connection, Window window) {
   ErrorTrap trap(connection.display());
   XClassHint hint{};

@@ -1,5 +1,6 @@
-// Internal: typed reads of window properties. Each returns nullopt when the property is
-// absent, has another type or format, or the window is gone (errors are trapped).
+// Internal: typed reads of window properties, and atoms by name. Each read returns nullopt
+// when the property is absent, has another type or format, or the window is gone (errors
+// are trapped).
 #pragma once
 
 #include <optional>
@@ -23,6 +24,9 @@ std::optional<std::string> read_utf8(Connection& connection, Window window, cons
 // WM_NAME in whatever encoding the client used (STRING, COMPOUND_TEXT, UTF8_STRING),
 // converted to UTF-8.
 std::optional<std::string> read_wm_name(Connection& connection, Window window);
+
+// An atom's name; empty for an atom the server does not know.
+std::string atom_name(Connection& connection, Atom atom);
 
 struct ClassHint {
   std::string instance;  // res_name

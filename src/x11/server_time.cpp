@@ -1,35 +1,14 @@
 #include "x11/server_time.h"
 
-#include <poll.h>
-
 #include <chrono>
 
+#include "x11/own_window.h"
 #include "x11/xlib.h"
 
 namespace companyos::x11 {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 constexpr auto kServerTimeTimeout = std::chrono::milliseconds(500);
-
-class OwnWindow {
- public:
-  explicit OwnWindow(Display* display) : display_(display) {
-    XSetWindowAttributes attributes{};
-    attributes.event_mask = PropertyChangeMask;
-    window_ = XCreateWindow(display, DefaultRootWindow(display), -1, -1, 1, 1, 0, CopyFromParent,
-                            InputOnly, CopyFromParent, CWEventMask, &attributes);
-  }
-  ~OwnWindow() { XDestroyWindow(display_, window_); }
-  OwnWindow(const OwnWindow&) = delete;
-  OwnWindow& operator=(const OwnWindow&) = delete;
-  Window get() const { return window_; }
-
- private:
-  Display* display_;
-  Window window_;
-};
 
 }  // namespace
 
@@ -40,15 +19,10 @@ Result<unsigned long> current_server_time(Connection& connection) {
   const Atom property = connection.atom("_COMPANYOS_TIMESTAMP");
   XChangeProperty(display, window.get(), property, XA_STRING, 8, PropModeAppend, nullptr, 0);
   XFlush(display);
-  const auto deadline = Clock::now() + kServerTimeTimeout;
   XEvent event{};
-  while (!XCheckTypedWindowEvent(display, window.get(), PropertyNotify, &event)) {
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
-    if (left.count() <= 0 || !connection.alive()) {
-      return make_error(ErrorCode::kTimeout, "the X server sent no timestamp in time");
-    }
-    pollfd readable{ConnectionNumber(display), POLLIN, 0};
-    ::poll(&readable, 1, static_cast<int>(left.count()));
+  if (!wait_for_window_event(connection, window.get(), PropertyNotify, std::chrono::steady_clock::now() + kServerTimeTimeout,
+                             event, [](const XEvent&) { return true; })) {
+    return make_error(ErrorCode::kTimeout, "the X server sent no timestamp in time");
   }
   return event.xproperty.time;
 }

@@ -31,11 +31,7 @@ const MethodSpec kClipboardSet{
     .decl = declared::kClipboardSet,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       std::string text = params["text"].get<std::string>();
-      if (text.size() > static_cast<std::size_t>(declared::kMaxClipboardTextBytes)) {
-        return reply(make_error(ErrorCode::kInvalidArgs,
-                                "the text has " + std::to_string(text.size()) + " bytes; the clipboard takes at most 1 MiB",
-                                {{"param", "text"}, {"delivery", to_string(Delivery::kNotDelivered)}}));
-      }
+      if (auto st = desktop::check_clipboard_text(text); !st) return reply(std::move(st).take_error());
       ctx.workers.run(
           [&clipboard = ctx.clipboard, text = std::move(text)]() -> Result<nlohmann::json> {
             auto verified = clipboard.set_text(text);

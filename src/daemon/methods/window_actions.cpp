@@ -134,17 +134,8 @@ Result<nlohmann::json> paste_into_window(x11::Connection& connection, const desk
 // Text pasted: any UTF-8 up to the clipboard's limit; control characters are the app's
 // business, as when a person pastes.
 Result<std::size_t> pastable_characters(const std::string& text) {
-  if (text.size() > static_cast<std::size_t>(declared::kMaxClipboardTextBytes)) {
-    return make_error(ErrorCode::kInvalidArgs,
-                      "the text has " + std::to_string(text.size()) + " bytes; a paste takes at most 1 MiB",
-                      {{"param", "text"}, {"delivery", to_string(Delivery::kNotDelivered)}});
-  }
-  auto points = decode_utf8(text);
-  if (!points) {
-    return make_error(ErrorCode::kInvalidArgs, "the text is not valid UTF-8",
-                      {{"param", "text"}, {"delivery", to_string(Delivery::kNotDelivered)}});
-  }
-  return points->size();
+  if (auto st = desktop::check_clipboard_text(text); !st) return std::move(st).take_error();
+  return decode_utf8(text)->size();
 }
 
 Result<nlohmann::json> click_window_point(x11::Connection& connection, const desktop::TargetWindow& target, int x,
