@@ -3,6 +3,9 @@
 #include <unordered_set>
 #include <utility>
 
+#include <spdlog/spdlog.h>
+
+#include "a11y/bus/peer_address.h"
 #include "a11y/bus/variant_fields.h"
 
 namespace companyos::a11y {
@@ -17,6 +20,13 @@ Error bus_unavailable(std::string message, const GError* error = nullptr) {
   if (error != nullptr) details["cause"] = error->message;
   return make_error(ErrorCode::kBusUnavailable, std::move(message), std::move(details),
                     kBusSuggestion);
+}
+
+// The socket under a GDBus connection, or -1 (a connection over another kind of stream).
+int socket_fd_of(GDBusConnection* connection) {
+  GIOStream* stream = g_dbus_connection_get_stream(connection);
+  if (!G_IS_SOCKET_CONNECTION(stream)) return -1;
+  return g_socket_get_fd(g_socket_connection_get_socket(G_SOCKET_CONNECTION(stream)));
 }
 
 }  // namespace
@@ -35,38 +45,48 @@ Error app_unresponsive(const std::string& app, const std::string& bus_name,
 }
 
 Result<std::string> Bus::bus_address(CallScope& scope) {
+  std::string given;
   if (const char* address = g_getenv("AT_SPI_BUS_ADDRESS"); address != nullptr && *address) {
-    return std::string(address);
+    given = address;
+  } else {
+    ConnectionRef session;
+    std::string session_error;
+    scope.session_bus([&](ConnectionRef connection, const GError* error) {
+      session = std::move(connection);
+      if (error != nullptr) session_error = error->message;
+    });
+    scope.wait();
+    if (!session) {
+      auto error = bus_unavailable("no session bus to ask for the accessibility bus");
+      if (!session_error.empty()) error.details["cause"] = session_error;
+      return error;
+    }
+    std::string failure;
+    scope.call(Channel{session, "org.a11y.Bus", nullptr}, "/org/a11y/bus", "org.a11y.Bus", "GetAddress",
+               nullptr, [&](GVariant* reply, const GError* error) {
+                 if (error != nullptr) {
+                   failure = error->message;
+                 } else if (g_variant_is_of_type(reply, G_VARIANT_TYPE("(s)"))) {
+                   given = g_variant_get_string(child_of(reply, 0).get(), nullptr);
+                 }
+               });
+    scope.wait();
+    if (given.empty()) {
+      auto error = bus_unavailable("the session bus did not give an accessibility bus address");
+      if (!failure.empty()) error.details["cause"] = failure;
+      return error;
+    }
   }
-  ConnectionRef session;
-  std::string session_error;
-  scope.session_bus([&](ConnectionRef connection, const GError* error) {
-    session = std::move(connection);
-    if (error != nullptr) session_error = error->message;
-  });
-  scope.wait();
-  if (!session) {
-    auto error = bus_unavailable("no session bus to ask for the accessibility bus");
-    if (!session_error.empty()) error.details["cause"] = session_error;
+  // Whoever owns org.a11y.Bus on the session bus says where the bus is: data, like an
+  // app's address (bus/peer_address.h).
+  auto parsed = parse_peer_address(given);
+  if (!parsed) {
+    auto error = bus_unavailable("the accessibility bus address is not one this daemon connects to");
+    error.details["kind"] = "bad_bus_address";
+    error.details["reason"] = parsed.error().details["reason"];
     return error;
   }
-  std::string address;
-  std::string failure;
-  scope.call(Channel{session, "org.a11y.Bus", nullptr}, "/org/a11y/bus", "org.a11y.Bus", "GetAddress",
-             nullptr, [&](GVariant* reply, const GError* error) {
-               if (error != nullptr) {
-                 failure = error->message;
-               } else if (g_variant_is_of_type(reply, G_VARIANT_TYPE("(s)"))) {
-                 address = g_variant_get_string(child_of(reply, 0).get(), nullptr);
-               }
-             });
-  scope.wait();
-  if (address.empty()) {
-    auto error = bus_unavailable("the session bus did not give an accessibility bus address");
-    if (!failure.empty()) error.details["cause"] = failure;
-    return error;
-  }
-  return address;
+  return rebuilt_address(*parsed);
 }
 
 Result<Channel> Bus::bus_channel(CallScope& scope) {
@@ -89,6 +109,13 @@ Result<Channel> Bus::bus_channel(CallScope& scope) {
     auto error = bus_unavailable("cannot connect to the accessibility bus");
     error.details["address"] = *address;
     if (!failure.empty()) error.details["cause"] = failure;
+    return error;
+  }
+  if (std::string why; !peer_is(socket_fd_of(opened.get()), own_user_peer(), &why)) {
+    g_dbus_connection_close(opened.get(), nullptr, nullptr, nullptr);
+    auto error = bus_unavailable("the accessibility bus is not run by this user");
+    error.details["address"] = *address;
+    error.details["cause"] = why;
     return error;
   }
   auto router = ReplyRouter::attach(opened.get());
@@ -135,7 +162,7 @@ Result<AppChannel> Bus::app_channel(CallScope& scope, const std::string& bus_nam
   auto bus = bus_channel(scope);
   if (!bus) return std::move(bus).take_error();
   const Channel via_bus{bus->connection, bus_name, bus->router};
-  AppChannel channel{via_bus, false, bus_name, {}, {}, {}};
+  AppChannel channel{via_bus, false, bus_name, {}, {}, {}, own_user_peer()};
   std::string address;
   bool answered = false;
   bool gone = false;
@@ -145,6 +172,15 @@ Result<AppChannel> Bus::app_channel(CallScope& scope, const std::string& bus_nam
                gone = has_no_owner(error);
                if (reply != nullptr && g_variant_is_of_type(reply, G_VARIANT_TYPE("(s)"))) {
                  address = g_variant_get_string(child_of(reply, 0).get(), nullptr);
+               }
+             });
+  // The process that owns the name: the only peer a connection to the app may reach.
+  std::optional<pid_t> owner_pid;
+  scope.call({bus->connection, "org.freedesktop.DBus", bus->router}, "/org/freedesktop/DBus",
+             "org.freedesktop.DBus", "GetConnectionUnixProcessID", g_variant_new("(s)", bus_name.c_str()),
+             [&](GVariant* reply, const GError*) {
+               if (reply != nullptr && g_variant_is_of_type(reply, G_VARIANT_TYPE("(u)"))) {
+                 owner_pid = static_cast<pid_t>(g_variant_get_uint32(child_of(reply, 0).get()));
                }
              });
   // The toolkit decides which shortcuts later reads may take (see read/toolkit.h).
@@ -168,22 +204,46 @@ Result<AppChannel> Bus::app_channel(CallScope& scope, const std::string& bus_nam
     std::lock_guard lock(mutex_);
     channel.address = address_;
   }
-  if (!address.empty()) {
-    ConnectionRef direct;
-    scope.open_connection(address, false, [&](ConnectionRef connection, const GError*) {
-      direct = std::move(connection);
-    });
-    scope.wait();
-    // Without a direct connection the bus still works, one hop slower.
-    if (direct) {
+  if (!address.empty() && owner_pid) {
+    if (auto direct = direct_channel(scope, bus_name, address, own_user_peer(owner_pid))) {
       channel.channel = Channel{direct, {}, ReplyRouter::attach(direct.get())};
       channel.peer_to_peer = true;
-      channel.address = address;
+      channel.address = rebuilt_address(*parse_peer_address(address));
+      channel.peer = own_user_peer(owner_pid);
     }
   }
   std::lock_guard lock(mutex_);
   // Another thread may have connected meanwhile; everyone uses the first one stored.
   return app_channels_.try_emplace(bus_name, channel).first->second;
+}
+
+ConnectionRef Bus::direct_channel(CallScope& scope, const std::string& bus_name,
+                                  const std::string& given_address, const PeerIdentity& peer) {
+  // Without a direct connection the bus still works, one hop slower: every refusal here
+  // leaves the app to be read through the bus, and is logged once per app.
+  auto refuse = [&](const std::string& why) {
+    std::lock_guard lock(mutex_);
+    // The bus name, not the app's name: only the former's characters are known harmless.
+    if (refused_addresses_.insert(bus_name).second) {
+      spdlog::warn("a11y: bad_app_address: not connecting to the address the app on {} gave ({}); "
+                   "reading it through the bus",
+                   bus_name, why);
+    }
+    return ConnectionRef();
+  };
+  auto parsed = parse_peer_address(given_address);
+  if (!parsed) return refuse(parsed.error().details.value("reason", std::string()));
+  ConnectionRef direct;
+  scope.open_connection(rebuilt_address(*parsed), false, [&](ConnectionRef connection, const GError*) {
+    direct = std::move(connection);
+  });
+  scope.wait();
+  if (!direct) return direct;
+  if (std::string why; !peer_is(socket_fd_of(direct.get()), peer, &why)) {
+    g_dbus_connection_close(direct.get(), nullptr, nullptr, nullptr);
+    return refuse(why);
+  }
+  return direct;
 }
 
 Result<Pipeline> Bus::pipeline(const AppChannel& app, Deadline deadline) {
@@ -193,7 +253,7 @@ Result<Pipeline> Bus::pipeline(const AppChannel& app, Deadline deadline) {
     };
   };
   if (app.peer_to_peer) {
-    if (SdBusPtr direct = pool_->take(app.address, false)) {
+    if (SdBusPtr direct = pool_->take(app.address, false, app.peer)) {
       return Pipeline(std::move(direct), {}, deadline, recycle_to(app.address));
     }
   }
@@ -203,7 +263,7 @@ Result<Pipeline> Bus::pipeline(const AppChannel& app, Deadline deadline) {
     bus_address = address_;
   }
   // No address of its own, or it refused us: the bus routes to the app, one hop slower.
-  if (SdBusPtr shared = bus_address.empty() ? nullptr : pool_->take(bus_address, true)) {
+  if (SdBusPtr shared = bus_address.empty() ? nullptr : pool_->take(bus_address, true, own_user_peer())) {
     return Pipeline(std::move(shared), app.bus_name, deadline, recycle_to(bus_address));
   }
   auto error = bus_unavailable("cannot connect to the accessibility bus");
@@ -276,6 +336,7 @@ void Bus::keep_only(const std::vector<std::string>& live_bus_names) {
   for (const auto& [bus_name, channel] : app_channels_) addresses.insert(channel.address);
   pool_->keep_only(addresses);
   std::erase_if(app_names_, [&](const auto& entry) { return !live.contains(entry.first); });
+  std::erase_if(refused_addresses_, [&](const std::string& name) { return !live.contains(name); });
   std::erase_if(windows_, [&](const auto& entry) { return !live.contains(entry.first); });
   parked_->keep_only(live_bus_names);
 }

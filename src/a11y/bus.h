@@ -9,11 +9,13 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "a11y/bus/call_scope.h"
 #include "a11y/bus/connection_pool.h"
 #include "a11y/bus/parked_connections.h"
+#include "a11y/bus/peer_credentials.h"
 #include "a11y/bus/pipeline.h"
 #include "a11y/model.h"
 #include "a11y/toolkit/traits.h"
@@ -34,6 +36,7 @@ struct AppChannel {
   std::string address;  // the app's own D-Bus address, else the accessibility bus's
   std::string toolkit;  // Application.ToolkitName and Version ("" when not reported)
   std::string toolkit_version;
+  PeerIdentity peer;  // who must be at the other end of a connection to address
   ToolkitTraits traits() const { return toolkit_traits(toolkit, toolkit_version); }
 };
 
@@ -76,6 +79,10 @@ class Bus {
 
  private:
   Result<std::string> bus_address(CallScope& scope);
+  // A peer-to-peer connection to the address an app gave, when it parses as one AT-SPI
+  // uses and the process listening there is the app (peer); else none.
+  ConnectionRef direct_channel(CallScope& scope, const std::string& bus_name,
+                               const std::string& given_address, const PeerIdentity& peer);
 
   mutable std::mutex mutex_;
   ConnectionRef connection_;
@@ -84,6 +91,7 @@ class Bus {
   std::unordered_map<std::string, AppChannel> app_channels_;
   std::unordered_map<std::string, std::string> app_names_;
   std::unordered_map<std::string, std::vector<WindowInfo>> windows_;  // by bus name
+  std::unordered_set<std::string> refused_addresses_;  // bus names whose address was logged
   // Pipelines give their connections back through a weak reference to it.
   std::shared_ptr<ConnectionPool> pool_ = std::make_shared<ConnectionPool>();
   std::shared_ptr<ParkedConnections> parked_ = std::make_shared<ParkedConnections>();

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <utility>
 
+#include <spdlog/spdlog.h>
+
 namespace companyos::a11y {
 namespace {
 
@@ -40,7 +42,8 @@ bool still_open(sd_bus* bus) {
 
 }  // namespace
 
-SdBusPtr ConnectionPool::take(const std::string& address, bool message_bus) {
+SdBusPtr ConnectionPool::take(const std::string& address, bool message_bus,
+                              const PeerIdentity& peer) {
   for (;;) {
     SdBusPtr idle;
     {
@@ -50,9 +53,16 @@ SdBusPtr ConnectionPool::take(const std::string& address, bool message_bus) {
       idle = std::move(found->second.back());
       found->second.pop_back();
     }
-    if (still_open(idle.get())) return idle;
+    if (still_open(idle.get()) && peer_is(sd_bus_get_fd(idle.get()), peer)) return idle;
   }
-  return open_connection(address, message_bus);
+  SdBusPtr opened = open_connection(address, message_bus);
+  if (!opened) return nullptr;
+  std::string why;
+  if (!peer_is(sd_bus_get_fd(opened.get()), peer, &why)) {
+    spdlog::warn("a11y: not using a connection to {}: {}", address, why);
+    return nullptr;
+  }
+  return opened;
 }
 
 void ConnectionPool::give_back(const std::string& address, SdBusPtr connection) {

@@ -11,6 +11,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "a11y/bus/peer_credentials.h"
 #include "a11y/bus/sd_bus_handles.h"
 
 namespace companyos::a11y {
@@ -19,8 +20,10 @@ class ConnectionPool {
  public:
   // An idle connection to address, else a new one. Opening does not wait for the peer:
   // authentication (and Hello on a message bus) completes inside the first
-  // Pipeline::wait(), under that pipeline's deadline. nullptr when it cannot connect.
-  SdBusPtr take(const std::string& address, bool message_bus);
+  // Pipeline::wait(), under that pipeline's deadline; the socket is connected at once, so
+  // its peer is checked before the connection is handed out. nullptr when it cannot
+  // connect or the peer is not `peer` (address must be one rebuilt by peer_address.h).
+  SdBusPtr take(const std::string& address, bool message_bus, const PeerIdentity& peer);
   // Keeps an open connection for reuse (a few per address; others are closed).
   void give_back(const std::string& address, SdBusPtr connection);
   // Closes the idle connections to address (e.g. an app that left the bus).

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstring>
 #include <stdexcept>
 
@@ -196,18 +198,21 @@ TEST(Pipeline, WithoutAConnectionNothingIsSent) {
   EXPECT_EQ(pipeline.calls_started(), 0u);
 }
 
+// A socket pair's peer is this very process.
+const PeerIdentity us = own_user_peer(getpid());
+
 TEST(ConnectionPool, ReusesGivenBackConnectionsAndForgetsDroppedOnes) {
   ConnectionPool pool;
   Peer peer(respond);
   SdBusPtr connection = peer.connect();
   sd_bus* raw = connection.get();
   pool.give_back("unix:path=/nonexistent/peer", std::move(connection));
-  SdBusPtr again = pool.take("unix:path=/nonexistent/peer", false);
+  SdBusPtr again = pool.take("unix:path=/nonexistent/peer", false, us);
   EXPECT_EQ(again.get(), raw);
   pool.give_back("unix:path=/nonexistent/peer", std::move(again));
   pool.drop("unix:path=/nonexistent/peer");
   // Nothing idle any more, and nothing listens at that address.
-  EXPECT_EQ(pool.take("unix:path=/nonexistent/peer", false), nullptr);
+  EXPECT_EQ(pool.take("unix:path=/nonexistent/peer", false, us), nullptr);
 }
 
 TEST(ConnectionPool, KeepsOnlyConnectionsToLiveAddresses) {
@@ -217,14 +222,35 @@ TEST(ConnectionPool, KeepsOnlyConnectionsToLiveAddresses) {
   pool.give_back("unix:path=/nonexistent/first", first.connect());
   pool.give_back("unix:path=/nonexistent/second", second.connect());
   pool.keep_only({"unix:path=/nonexistent/second"});
-  EXPECT_EQ(pool.take("unix:path=/nonexistent/first", false), nullptr);
-  EXPECT_NE(pool.take("unix:path=/nonexistent/second", false), nullptr);
+  EXPECT_EQ(pool.take("unix:path=/nonexistent/first", false, us), nullptr);
+  EXPECT_NE(pool.take("unix:path=/nonexistent/second", false, us), nullptr);
 }
 
 TEST(ConnectionPool, BadAddressesGiveNoConnection) {
   ConnectionPool pool;
   for (const char* address : {"", "not an address", "unix:path=/nonexistent/socket"}) {
-    EXPECT_EQ(pool.take(address, false), nullptr) << address;
+    EXPECT_EQ(pool.take(address, false, us), nullptr) << address;
+  }
+}
+
+TEST(ConnectionPool, AConnectionToAnotherProcessOrUserIsNotHandedOut) {
+  struct Case {
+    const char* what;
+    PeerIdentity expected;
+    bool handed_out;
+  };
+  const Case cases[] = {
+      {"another process of our user", own_user_peer(getpid() + 1), false},
+      {"another user", PeerIdentity{getuid() + 1, std::nullopt}, false},
+      {"any process of our user (a message bus)", own_user_peer(), true},
+      {"this process", us, true},
+  };
+  for (const Case& c : cases) {
+    ConnectionPool pool;
+    Peer peer(respond);
+    pool.give_back("unix:path=/nonexistent/peer", peer.connect());
+    EXPECT_EQ(pool.take("unix:path=/nonexistent/peer", false, c.expected) != nullptr, c.handed_out)
+        << c.what;
   }
 }
 
@@ -234,7 +260,7 @@ TEST(ConnectionPool, AClosedIdleConnectionIsNotHandedOut) {
   pool.give_back("unix:path=/nonexistent/peer", peer.connect());
   peer.hang_up();
   // The idle connection's socket has seen the hang-up; it is read before reuse.
-  EXPECT_EQ(pool.take("unix:path=/nonexistent/peer", false), nullptr);
+  EXPECT_EQ(pool.take("unix:path=/nonexistent/peer", false, us), nullptr);
 }
 
 }  // namespace
