@@ -2,10 +2,12 @@
 // Exit status: 0 ok, 1 the daemon answered with an error, 2 usage error, 3 daemon not reachable.
 #include <algorithm>
 #include <iostream>
+#include <optional>
 
 #include "core/daemon_client.h"
 #include "cli/command.h"
 #include "cli/render.h"
+#include "cli/terminal_output.h"
 #include "core/paths.h"
 #include "core/version.h"
 
@@ -66,6 +68,10 @@ int main(int argc, char** argv) {
   }
 
   if (invocation.local) return invocation.local(socket);
+  // From here on everything printed for a person is escaped line by line; --json output
+  // goes to the program that asked for it exactly as the daemon sent it.
+  std::optional<TerminalSafeOutput> terminal_safe;
+  if (!json) terminal_safe.emplace();
   if (!json) {
     for (const auto& [key, value] : invocation.human_params.items()) {
       if (!invocation.params.contains(key)) invocation.params[key] = value;

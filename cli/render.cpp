@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/text.h"
+
 namespace companyos::cli {
 namespace {
 
@@ -35,7 +37,8 @@ const nlohmann::json* lookup(const nlohmann::json& row, const std::string& dotte
 
 std::string plain(const nlohmann::json& value) {
   if (value.is_null()) return "-";
-  if (value.is_string()) return value.get<std::string>();
+  // Strings may be an app's, a page's or a clipboard's: never let one drive the terminal.
+  if (value.is_string()) return escape_for_terminal(value.get_ref<const std::string&>());
   if (value.is_boolean()) return value.get<bool>() ? "yes" : "no";
   if (value.is_array()) {
     std::string joined;

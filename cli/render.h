@@ -9,7 +9,8 @@
 
 namespace companyos::cli {
 
-// A scalar as a person reads it: strings unquoted, null as "-".
+// A scalar as a person reads it: strings unquoted with every control, bidi override and
+// stray byte shown as a visible escape (core/text.h), null as "-".
 std::string plain(const nlohmann::json& value);
 
 // Nested objects flatten to dotted keys ("store.path"); keys are aligned.

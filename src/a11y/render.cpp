@@ -6,40 +6,41 @@
 #include <array>
 
 #include "a11y/ref.h"
+#include "core/text.h"
 
 namespace companyos::a11y {
 namespace {
 
 constexpr std::size_t kOutlineValueLimit = 200;
 
+// A quoted string of the outline. The text is an app's: cut at `limit` characters (never
+// inside one), quotes and backslashes escaped, then every control, bidi override or
+// isolate and stray byte shown as a visible escape (core/text.h), so an app's name can
+// neither drive the terminal that shows the outline nor reorder what a model reads.
 void append_outline_quoted(std::string& out, std::string_view text, std::size_t limit = 0) {
-  out.push_back('"');
+  std::string quoted;
   std::size_t written = 0;
   for (char c : text) {
     // Cut only at a UTF-8 lead byte so a multi-byte character is never split.
     if (limit != 0 && written >= limit && (static_cast<unsigned char>(c) & 0xC0) != 0x80) {
-      out += "…";
+      quoted += "…";
       break;
     }
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default: out.push_back(c);
-    }
+    if (c == '"' || c == '\\') quoted.push_back('\\');
+    quoted.push_back(c);
     ++written;
   }
+  out.push_back('"');
+  out += escape_for_terminal(quoted);
   out.push_back('"');
 }
 
 // The object replacement character (Gecko puts one per embedded object in a frame's text)
-// and the bidi direction marks say nothing to a reader of the outline; JSON keeps them.
+// and the direction marks say nothing to a reader of the outline; JSON keeps them.
+// Overrides and isolates are not dropped: they are shown escaped, so a name that would
+// reorder its text is seen to.
 std::string readable(std::string_view text) {
-  static constexpr std::array<std::string_view, 12> kInvisible = {
-      "\uFFFC", "\u200E", "\u200F", "\u202A", "\u202B", "\u202C",
-      "\u202D", "\u202E", "\u2066", "\u2067", "\u2068", "\u2069"};
+  static constexpr std::array<std::string_view, 3> kInvisible = {"\uFFFC", "\u200E", "\u200F"};
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
@@ -104,7 +105,7 @@ std::string render_outline_line(const Node& node, const OutlineOptions& options)
     line += " actions=";
     for (std::size_t i = 0; i < node.actions.size(); ++i) {
       if (i > 0) line.push_back(',');
-      line += node.actions[i];
+      line += escape_for_terminal(node.actions[i]);  // an app's word too
     }
   }
   if (node.value_withheld) {

@@ -98,3 +98,67 @@ std::string_view trim_ascii_space(std::string_view text) {
 }
 
 }  // namespace companyos
+
+namespace companyos {
+namespace {
+
+bool is_bidi_control(char32_t c) {
+  return c == 0x061C || c == 0x200E || c == 0x200F || (c >= 0x202A && c <= 0x202E) ||
+         (c >= 0x2066 && c <= 0x2069);
+}
+
+void append_hex(std::string& out, const char* prefix, unsigned value, int digits) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  out += prefix;
+  for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4) out.push_back(kDigits[(value >> shift) & 0xF]);
+}
+
+// Appends the escape of the character at text[i] when it needs one, and says how many
+// bytes it took (0: none needed, copy the byte).
+std::size_t escape_at(std::string_view text, std::size_t i, bool keep_newlines, std::string* out) {
+  const auto byte = static_cast<unsigned char>(text[i]);
+  if (byte < 0x80) {
+    if (byte >= 0x20 && byte != 0x7F) return 0;
+    if (byte == '\n' && keep_newlines) return 0;
+    if (out != nullptr) {
+      switch (byte) {
+        case '\n': *out += "\\n"; break;
+        case '\t': *out += "\\t"; break;
+        case '\r': *out += "\\r"; break;
+        default: append_hex(*out, "\\x", byte, 2);
+      }
+    }
+    return 1;
+  }
+  const auto decoded = decode_at(text, i);
+  if (!decoded) {
+    if (out != nullptr) append_hex(*out, "\\x", byte, 2);
+    return 1;
+  }
+  const char32_t c = decoded->code_point;
+  if (!(c >= 0x80 && c <= 0x9F) && !is_bidi_control(c)) return 0;
+  if (out != nullptr) append_hex(*out, "\\u", static_cast<unsigned>(c), 4);
+  return decoded->length;
+}
+
+}  // namespace
+
+std::string escape_for_terminal(std::string_view text, bool keep_newlines) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t taken = escape_at(text, i, keep_newlines, &out);
+    if (taken == 0) {
+      // A whole character: multi-byte sequences are copied together.
+      const auto decoded = static_cast<unsigned char>(text[i]) < 0x80 ? std::nullopt : decode_at(text, i);
+      const std::size_t length = decoded ? decoded->length : 1;
+      out.append(text.substr(i, length));
+      i += length;
+    } else {
+      i += taken;
+    }
+  }
+  return out;
+}
+
+}  // namespace companyos

@@ -42,4 +42,12 @@ inline bool has_control_characters(std::string_view text) {
   return false;
 }
 
+// Text from outside (an app's names and values, a page's title, a clipboard) made safe to
+// show on a terminal or to a model: C0 controls, DEL and C1 controls, and the bidi
+// overrides, isolates and marks (U+061C, U+200E/F, U+202A–E, U+2066–9) become visible
+// escapes (\n \t \r, \x1b, \u0085, \u202e), and a byte that is not UTF-8 becomes \xHH.
+// With keep_newlines, '\n' stays a line break (for text that is laid out in lines).
+// Everything else, backslashes included, is copied as it is.
+std::string escape_for_terminal(std::string_view text, bool keep_newlines = false);
+
 }  // namespace companyos

@@ -1,5 +1,7 @@
 #include "mcp/tools/daemon_reply.h"
 
+#include "core/text.h"
+
 namespace companyos::mcp {
 
 Error error_from_envelope(const nlohmann::json& envelope) {
@@ -35,7 +37,9 @@ Result<nlohmann::json> daemon_data(const CallOutcome& outcome) {
 }
 
 nlohmann::json text_block(std::string text) {
-  return {{"type", "text"}, {"text", std::move(text)}};
+  // Every text a model reads passes here, much of it an app's, a page's or a clipboard's:
+  // controls and bidi overrides are shown as escapes, as a terminal would be shown them.
+  return {{"type", "text"}, {"text", escape_for_terminal(text, true)}};
 }
 
 namespace {

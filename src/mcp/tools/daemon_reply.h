@@ -19,6 +19,7 @@ Error error_from_failure(const CallOutcome& outcome);
 // The reply's data, or the error; a cancelled call is kCancelled's detail as INTERNAL.
 Result<nlohmann::json> daemon_data(const CallOutcome& outcome);
 
+// A text content block; controls in the text are shown escaped (core/text.h).
 nlohmann::json text_block(std::string text);
 // isError and a text the model can act on ("<message>. <suggestion>"), without
 // structuredContent (clients check it against the tool's output schema).

@@ -1,6 +1,7 @@
 // The tools that only look: list_apps, list_windows, get_app_state, wait.
 #include <algorithm>
 
+#include "core/text.h"
 #include "mcp/tools/app_state.h"
 #include "mcp/tools/daemon_reply.h"
 #include "mcp/tools/declarations.h"
@@ -29,8 +30,8 @@ ToolResult list_apps(ToolContext& context, const nlohmann::json&) {
                             {"windows", app.value("window_count", 0)},
                             {"responsive", app.value("responsive", true)},
                             {"policy_denied", app.value("policy_denied", false)}};
-    text += name.empty() ? "(unnamed)" : name;
-    text += " — " + entry["toolkit"].get<std::string>() + ", " + std::to_string(entry["windows"].get<int>()) +
+    text += name.empty() ? "(unnamed)" : escape_for_terminal(name);
+    text += " — " + escape_for_terminal(entry["toolkit"].get<std::string>()) + ", " + std::to_string(entry["windows"].get<int>()) +
             " window(s)";
     if (!entry["responsive"].get<bool>()) text += ", not answering";
     if (entry["policy_denied"].get<bool>()) text += ", off limits (password manager)";
@@ -56,8 +57,9 @@ ToolResult list_windows(ToolContext& context, const nlohmann::json& arguments) {
                             {"title", window.value("title", "")},
                             {"bounds", window.contains("bounds") ? window["bounds"] : nlohmann::json(nullptr)},
                             {"active", window.value("active", false)}};
-    text += entry["window_id"].get<std::string>() + "  " + entry["app"].get<std::string>() + "  \"" +
-            entry["title"].get<std::string>() + "\"" + (entry["active"].get<bool>() ? "  (active)" : "") + "\n";
+    // A title's line breaks are escaped here too: one window, one line.
+    text += entry["window_id"].get<std::string>() + "  " + escape_for_terminal(entry["app"].get<std::string>()) +
+            "  \"" + escape_for_terminal(entry["title"].get<std::string>()) + "\"" + (entry["active"].get<bool>() ? "  (active)" : "") + "\n";
     windows.push_back(std::move(entry));
   }
   ToolResult result;

@@ -88,5 +88,26 @@ TEST(Render, TheOutlineDropsInvisibleCharactersAndSaysWhatIsFolded) {
   EXPECT_NE(outline.find("e4 document web \"Page\" actions=click\n"), std::string::npos) << outline;
 }
 
+TEST(Render, AnAppsNamesCannotDriveTheTerminalOrReorderTheOutline) {
+  auto nodes = testing::make_nodes(
+      {{-1, ATSPI_ROLE_FRAME, "\x1b]0;pwned\x07W", {}, {ATSPI_STATE_SHOWING}},
+       {0, ATSPI_ROLE_PUSH_BUTTON, "invoice\u202Efdp.exe", {"click"}, {ATSPI_STATE_SHOWING}},
+       {0, ATSPI_ROLE_PUSH_BUTTON, "line\none \"quoted\" \\ \xc2\x9b" "2J", {"click"}, {ATSPI_STATE_SHOWING}}});
+  nodes[1].description = "\x1b[2J";
+  const Snapshot snapshot = testing::snapshot_of(nodes);
+  const std::string outline =
+      render_outline(snapshot, make_view(snapshot.nodes, testing::view_options(false, false, std::nullopt)));
+  EXPECT_NE(outline.find("e1 frame \"\\x1b]0;pwned\\x07W\""), std::string::npos) << outline;
+  EXPECT_NE(outline.find("push button \"invoice\\u202efdp.exe\""), std::string::npos) << outline;
+  EXPECT_NE(outline.find("desc=\"\\x1b[2J\""), std::string::npos) << outline;
+  EXPECT_NE(outline.find("push button \"line\\none \\\"quoted\\\" \\\\ \\u009b2J\""), std::string::npos)
+      << outline;
+  for (char c : outline) {
+    EXPECT_TRUE(c == '\n' || static_cast<unsigned char>(c) >= 0x20) << outline;
+  }
+  EXPECT_EQ(outline.find("\u202E"), std::string::npos);
+  EXPECT_EQ(outline.find("\xc2\x9b"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace companyos::a11y

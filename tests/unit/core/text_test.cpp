@@ -138,5 +138,45 @@ TEST(TrimAsciiSpace, DropsWhiteSpaceAtTheEndsOnly) {
   for (const TrimCase& c : cases) EXPECT_EQ(trim_ascii_space(c.text), c.trimmed) << c.text;
 }
 
+TEST(EscapeForTerminal, MakesEveryControlVisibleAndKeepsTheRest) {
+  struct Case {
+    std::string text;
+    bool keep_newlines;
+    std::string shown;
+  };
+  const Case cases[] = {
+      {"Untitled 1 – Mousepad", false, "Untitled 1 – Mousepad"},
+      {"café ✓ 漢字 😀", false, "café ✓ 漢字 😀"},
+      {"C:\\path \\x1b", false, "C:\\path \\x1b"},  // backslashes as they are
+      // OSC retitle, BEL, CSI clear screen, SGR colour.
+      {"\x1b]0;pwned\x07Title", false, "\\x1b]0;pwned\\x07Title"},
+      {"\x1b[2J\x1b[31mred", false, "\\x1b[2J\\x1b[31mred"},
+      {"a\nb\tc\rd", false, "a\\nb\\tc\\rd"},
+      {"a\nb\tc", true, "a\nb\\tc"},
+      {std::string("nul\0byte", 8), false, "nul\\x00byte"},
+      {"del\x7f", false, "del\\x7f"},
+      // C1 controls as UTF-8 encodes them: CSI (U+009B), NEL (U+0085).
+      {"\xc2\x9b" "2J \xc2\x85", false, "\\u009b2J \\u0085"},
+      {"\xc2\xa0nbsp", false, "\xc2\xa0nbsp"},
+      // Bidi overrides, isolates and marks.
+      {"invoice\u202Efdp.exe", false, "invoice\\u202efdp.exe"},
+      {"\u2066a\u2069 \u200E\u200F \u061C \u202A\u202B\u202C\u202D", false,
+       "\\u2066a\\u2069 \\u200e\\u200f \\u061c \\u202a\\u202b\\u202c\\u202d"},
+      // Bytes that are not UTF-8, and a truncated sequence at the end.
+      {"\xff\xfe ok \xe2\x80", false, "\\xff\\xfe ok \\xe2\\x80"},
+      {"\xed\xa0\x80", false, "\\xed\\xa0\\x80"},  // a surrogate
+      {"", false, ""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.text);
+    const std::string shown = escape_for_terminal(c.text, c.keep_newlines);
+    EXPECT_EQ(shown, c.shown);
+    EXPECT_TRUE(is_valid_utf8(shown));
+    EXPECT_FALSE(has_control_characters(c.keep_newlines ? std::string() : shown));
+    // Escaping what is already shown changes nothing more.
+    EXPECT_EQ(escape_for_terminal(shown, c.keep_newlines), shown);
+  }
+}
+
 }  // namespace
 }  // namespace companyos

@@ -184,6 +184,19 @@ TEST_F(ServerTest, ElementNumbersComeFromTheStateShownAndActionsAnswerWithTheNew
   EXPECT_EQ(sent->second["ref"], "@s7:e2");
 }
 
+TEST_F(ServerTest, AnAppsStringsReachTheModelEscaped) {
+  initialize();
+  daemon_.replies["windows"] = {
+      {"ok", true},
+      {"data", {{"windows", json::array({{{"id", "w1"}, {"app", "doc"}, {"title", "\x1b]0;pwned\x07" "Doc\u202Efdp.exe"}}})}}}};
+  json listed = call(1, "list_windows", {{"app", "doc"}});
+  ASSERT_TRUE(listed.contains("result")) << listed.dump();
+  const std::string text = listed["result"]["content"][0]["text"];
+  EXPECT_NE(text.find("\\x1b]0;pwned\\x07Doc\\u202efdp.exe"), std::string::npos) << text;
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  EXPECT_EQ(text.find("\u202E"), std::string::npos) << text;
+}
+
 TEST_F(ServerTest, APointIsClickedOnlyWithinTheLatestPictureOfItsWindow) {
   initialize();
   daemon_.replies["screenshot"] = {{"ok", true}, {"data", {{"width", 200}, {"height", 100}}}};
