@@ -73,7 +73,7 @@ void add_basic_commands(CLI::App& app, Invocation& out) {
     options->fill(out.params);
     out.human = [](const nlohmann::json& data) {
       render_table(std::cout, data["rows"],
-                   {{"AT", "at"}, {"METHOD", "method"}, {"APP", "app"}, {"TARGET", "target_role"},
+                   {{"AT", "at"}, {"BY", "origin"}, {"METHOD", "method"}, {"APP", "app"}, {"TARGET", "target_role"},
                     {"OUTCOME", "outcome"}, {"ERROR", "error_code"}, {"MS", "duration_ms"}});
     };
   });

@@ -48,6 +48,7 @@ enum MethodFlag : unsigned {
   kFlagNeedsX11 = 1U << 1,       // refused on other display servers
   kFlagAsksApproval = 1U << 2,   // inside automations, waits for a person
   kFlagAuditsItsSteps = 1U << 3, // effectful, but each step it runs writes its own audit row
+  kFlagPersonOnly = 1U << 4,     // only a person may: refused when the request is an agent's
 };
 
 struct MethodDeclaration {

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -24,8 +26,18 @@ struct ErrorBody {
   Retry retry = Retry::kSafe;
 };
 
+// Who a request speaks for. A person (the CLI, a script, the dashboard) is the default; the
+// MCP server marks every request it sends for an agent "origin":"agent", so the daemon can
+// record an agent's runs as an agent's and refuse it what only the person may do
+// (docs/protocol.md, "Who asks").
+enum class Origin { kPerson, kAgent };
+std::string_view to_string(Origin origin);
+std::optional<Origin> origin_from_string(std::string_view name);
+
+// A request line's object; "origin" only for an agent (a person's is the default).
 nlohmann::json make_request(const nlohmann::json& id, std::string_view method,
-                            nlohmann::json params = nlohmann::json::object());
+                            nlohmann::json params = nlohmann::json::object(),
+                            Origin origin = Origin::kPerson);
 nlohmann::json ok_envelope(const nlohmann::json& id, nlohmann::json data);
 nlohmann::json error_envelope(const nlohmann::json& id, const ErrorBody& error);
 

@@ -123,16 +123,20 @@ Result<store::RunRecord> Runner::start(std::int64_t automation_id, const StartRe
   }
 
   const bool by_person = request.trigger == Trigger::kManual;
+  const bool scheduled = request.trigger == Trigger::kSchedule;
   store::RunStart run_start;
   run_start.automation_id = automation_id;
-  run_start.starter = by_person ? store::RunStarter::kPerson : store::RunStarter::kSchedule;
+  run_start.starter = by_person ? store::RunStarter::kPerson
+                      : scheduled ? store::RunStarter::kSchedule
+                                  : store::RunStarter::kAgent;
   run_start.max_level = settings->max_level;
   if (!by_person) {
     auto level = level_from_number(automation->level);
     const UnattendedSettings unattended{settings->unattended, settings->max_level, settings->automations_enabled};
     if (!level || !may_start_unattended(*level, unattended)) {
       run_start.waiting_description =
-          "scheduled run of \"" + automation->name + "\" waits for a person's approval";
+          scheduled ? "scheduled run of \"" + automation->name + "\" waits for a person's approval"
+                    : "an agent started \"" + automation->name + "\"; the run waits for a person's approval";
     }
   }
 
@@ -147,7 +151,8 @@ Result<store::RunRecord> Runner::start(std::int64_t automation_id, const StartRe
     const auto active = active_.find(automation_id);
     if (!undoing && active == active_.end()) break;
     const std::int64_t busy_run = undoing ? 0 : active->second->started.id;
-    if (by_person) {
+    // Only the scheduler's trigger replaces a run left waiting or is recorded skipped.
+    if (!scheduled) {
       return make_error(ErrorCode::kConflict,
                         undoing ? "automation " + std::to_string(automation_id) + " is being undone"
                                 : "automation " + std::to_string(automation_id) + " already has run " +

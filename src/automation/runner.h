@@ -26,8 +26,8 @@
 //     without an effect run for real, since they decide whether the run would start.
 //  2  every step with an effect waits for a person; approve continues, deny ends it blocked.
 //  3/4 no per-step approval, except press, which always asks.
-// A scheduled trigger creates a run that waits for a person unless the automation is at 4
-// with unattended on and max_level 4 (levels.h may_start_unattended). Any approval not
+// A scheduled trigger, or an agent's start, creates a run that waits for a person unless the
+// automation is at 4 with unattended on and max_level 4 (levels.h may_start_unattended). Any approval not
 // given within RunnerOptions::approval_timeout (1 h) ends the run blocked; so does the next
 // scheduled trigger of the automation when its run still waits for the run's approval.
 //
@@ -93,6 +93,8 @@ struct RunnerOptions {
 enum class Trigger {
   kManual,    // a person (`automation start`): the run is by a person
   kSchedule,  // the scheduler
+  kAgent,     // an agent (MCP): waits for a person's approval as a scheduled run does, and is
+              // never counted as a person's supervision until a person approves it
 };
 
 struct StartRequest {

@@ -38,7 +38,7 @@ CallOutcome DaemonClient::call(std::string_view method, const nlohmann::json& pa
   }
 
   const long id = next_id_++;
-  const std::string line = protocol::to_line(protocol::make_request(id, method, params));
+  const std::string line = protocol::to_line(protocol::make_request(id, method, params, origin_));
   for (std::size_t sent = 0; sent < line.size();) {
     ssize_t n = ::send(fd_.get(), line.data() + sent, line.size() - sent, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "companyos/protocol.h"
 #include "core/unique_fd.h"
 
 namespace companyos {
@@ -22,7 +23,10 @@ struct CallOutcome {
 
 class DaemonClient {
  public:
-  explicit DaemonClient(std::string socket_path) : socket_path_(std::move(socket_path)) {}
+  // origin: who every request of this client speaks for (protocol.h); the MCP server's
+  // client is an agent's.
+  explicit DaemonClient(std::string socket_path, protocol::Origin origin = protocol::Origin::kPerson)
+      : socket_path_(std::move(socket_path)), origin_(origin) {}
   // cancel_fd, when valid, ends the wait for the reply once it becomes readable: the
   // connection is closed, which ends the daemon's work behind the request (a wait stops).
   // each_second, when set, is called about once a second while the reply is awaited.
@@ -33,6 +37,7 @@ class DaemonClient {
 
  private:
   std::string socket_path_;
+  protocol::Origin origin_;
   UniqueFd fd_;
   long next_id_ = 1;
 };

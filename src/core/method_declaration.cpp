@@ -152,6 +152,7 @@ nlohmann::json describe(const MethodDeclaration& method) {
   if (method.flags & kFlagEffectful) flags.push_back("effectful");
   if (method.flags & kFlagNeedsX11) flags.push_back("needs_x11");
   if (method.flags & kFlagAsksApproval) flags.push_back("asks_approval");
+  if (method.flags & kFlagPersonOnly) flags.push_back("person_only");
   return {{"name", method.name}, {"summary", method.summary}, {"params", std::move(params)},
           {"target", to_string(method.target)}, {"flags", std::move(flags)}};
 }

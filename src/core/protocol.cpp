@@ -2,9 +2,19 @@
 
 namespace companyos::protocol {
 
+std::string_view to_string(Origin origin) { return origin == Origin::kAgent ? "agent" : "person"; }
+
+std::optional<Origin> origin_from_string(std::string_view name) {
+  if (name == "person") return Origin::kPerson;
+  if (name == "agent") return Origin::kAgent;
+  return std::nullopt;
+}
+
 nlohmann::json make_request(const nlohmann::json& id, std::string_view method,
-                            nlohmann::json params) {
-  return {{"id", id}, {"method", method}, {"params", std::move(params)}};
+                            nlohmann::json params, Origin origin) {
+  nlohmann::json request = {{"id", id}, {"method", method}, {"params", std::move(params)}};
+  if (origin != Origin::kPerson) request["origin"] = to_string(origin);
+  return request;
 }
 
 nlohmann::json ok_envelope(const nlohmann::json& id, nlohmann::json data) {

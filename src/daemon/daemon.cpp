@@ -162,7 +162,7 @@ int run_daemon(const DaemonOptions& options) {
                          done(protocol::to_line(result ? protocol::ok_envelope(id, std::move(*result))
                                                        : protocol::error_envelope(id, result.error())));
                        },
-                       std::move(client_gone)));
+                       std::move(client_gone), request.origin));
   };
 
   auto server = std::make_unique<Server>(std::move(listener.fd), ::geteuid(), handle_line, clock);

@@ -64,6 +64,13 @@ void MethodTable::dispatch(std::string_view method, const nlohmann::json& params
     }
     reply = std::move(audited).value();
   }
+  // After the audit row is open, so an agent's attempt is on record too.
+  if ((decl.flags & declared::kFlagPersonOnly) != 0 && reply.origin() == protocol::Origin::kAgent) {
+    reply(make_error(ErrorCode::kPolicyDenied, std::string(decl.name) + " is the person's to do, never an agent's",
+                     {{"reason", "person_only"}, {"method", decl.name}, {"delivery", "not_delivered"}},
+                     "ask the person to do it (companyos " + std::string(decl.command) + ")"));
+    return;
+  }
   if ((decl.flags & declared::kFlagNeedsX11) != 0 && x11_session_) {
     if (auto st = x11_session_(decl.name); !st) {
       reply(std::move(st).take_error());

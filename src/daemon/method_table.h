@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "companyos/methods.h"
+#include "companyos/protocol.h"
 #include "core/result.h"
 
 namespace companyos::daemon {
@@ -32,21 +33,25 @@ class Reply {
   template <typename Deliver>
     requires(!std::is_same_v<std::remove_cvref_t<Deliver>, Reply> &&
              std::is_invocable_v<Deliver&, Result<nlohmann::json>>)
-  Reply(Deliver deliver, std::stop_token client_gone = {})  // NOLINT: lambdas convert
-      : deliver_(std::move(deliver)), client_gone_(std::move(client_gone)) {}
+  Reply(Deliver deliver, std::stop_token client_gone = {},  // NOLINT: lambdas convert
+        protocol::Origin origin = protocol::Origin::kPerson)
+      : deliver_(std::move(deliver)), client_gone_(std::move(client_gone)), origin_(origin) {}
 
   void operator()(Result<nlohmann::json> result) const { deliver_(std::move(result)); }
   // Requested once the client has closed its connection for good.
   const std::stop_token& client_gone() const { return client_gone_; }
+  // Who the request speaks for: a person, or an agent through the MCP server.
+  protocol::Origin origin() const { return origin_; }
   // The same client, answered through another delivery (an audit row, a batch's step).
   template <typename Deliver>
   Reply rerouted(Deliver deliver) const {
-    return Reply(std::move(deliver), client_gone_);
+    return Reply(std::move(deliver), client_gone_, origin_);
   }
 
  private:
   std::function<void(Result<nlohmann::json>)> deliver_;
   std::stop_token client_gone_;
+  protocol::Origin origin_ = protocol::Origin::kPerson;
 };
 using Handler = void (*)(const nlohmann::json& params, DaemonContext& ctx, Reply reply);
 

@@ -42,7 +42,9 @@ class DaemonContext final : public ToolContext {
  public:
   DaemonContext(std::string socket_path, ElementNumbers& numbers, int cancel_fd,
                 std::function<void(double, double, const std::string&)> progress)
-      : client_(std::move(socket_path)), numbers_(numbers), cancel_fd_(cancel_fd), progress_(std::move(progress)) {}
+      // Every request says it comes from an agent: the daemon records it so and refuses it
+      // what only the person may do.
+      : client_(std::move(socket_path), protocol::Origin::kAgent), numbers_(numbers), cancel_fd_(cancel_fd), progress_(std::move(progress)) {}
 
   CallOutcome call(std::string_view method, const nlohmann::json& params, std::chrono::milliseconds timeout,
                    const std::function<void()>& each_second) override {

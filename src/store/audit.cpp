@@ -6,14 +6,15 @@ namespace companyos::store {
 
 Result<std::int64_t> AuditLog::open(const AuditRecord& r) {
   auto stmt = db_.prepare(
-      "INSERT INTO audit (at, method, app, target_role, outcome, error_code, duration_ms) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, NULL, 0)");
+      "INSERT INTO audit (at, method, app, target_role, outcome, error_code, duration_ms, origin) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, NULL, 0, ?6)");
   if (!stmt) return std::move(stmt).take_error();
   stmt->bind(1, clock_.unix_seconds())
       .bind(2, std::string_view(r.method))
       .bind(3, r.app)
       .bind(4, r.target_role)
-      .bind(5, kPendingOutcome);
+      .bind(5, kPendingOutcome)
+      .bind(6, protocol::to_string(r.origin));
   if (auto st = stmt->run(); !st) return std::move(st).take_error();
   return static_cast<std::int64_t>(sqlite3_last_insert_rowid(db_.handle()));
 }
@@ -34,7 +35,7 @@ Status AuditLog::complete(std::int64_t id, const AuditRecord& r) {
 
 Result<nlohmann::json> AuditLog::recent(int limit) const {
   auto stmt = db_.prepare(
-      "SELECT at, method, app, target_role, outcome, error_code, duration_ms FROM audit "
+      "SELECT at, method, app, target_role, outcome, error_code, duration_ms, origin FROM audit "
       "ORDER BY id DESC LIMIT ?1");
   if (!stmt) return std::move(stmt).take_error();
   stmt->bind(1, static_cast<std::int64_t>(limit));
@@ -52,7 +53,8 @@ Result<nlohmann::json> AuditLog::recent(int limit) const {
                     {"target_role", text_or_null(3)},
                     {"outcome", stmt->column_text(4)},
                     {"error_code", text_or_null(5)},
-                    {"duration_ms", stmt->column_int64(6)}});
+                    {"duration_ms", stmt->column_int64(6)},
+                    {"origin", stmt->column_text(7)}});
   }
   return rows;
 }

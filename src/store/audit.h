@@ -1,5 +1,5 @@
-// The audit trail: one row per action — method, app, target role, outcome, error code and
-// duration. Never typed text, values or command output: the record has no field for them.
+// The audit trail: one row per action — method, who asked (person or agent), app, target
+// role, outcome, error code and duration. Never typed text, values or command output: the record has no field for them.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "companyos/protocol.h"
 #include "core/clock.h"
 #include "core/result.h"
 
@@ -22,6 +23,7 @@ struct AuditRecord {
   std::string outcome;  // a delivery outcome, or "refused" / "failed"
   std::optional<std::string> error_code;
   std::int64_t duration_ms = 0;
+  protocol::Origin origin = protocol::Origin::kPerson;  // who asked: a person or an agent
 };
 
 // An action's row is opened before the action is attempted and completed with its outcome:

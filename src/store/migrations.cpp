@@ -1,5 +1,6 @@
 #include "store/migrations.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -127,23 +128,85 @@ constexpr std::string_view kV3 = R"sql(
 ALTER TABLE run_undo ADD COLUMN undone_at INTEGER;
 )sql";
 
-constexpr std::array<Migration, 3> kMigrations{{
+// Version 4: a run may be started by an agent (MCP), and every audit row says who asked.
+// SQLite cannot widen a CHECK in place, so runs is rebuilt as its documented procedure has
+// it: foreign keys are off meanwhile (apply_migrations), so dropping the old table deletes
+// none of its steps, checks or undo records, which name the new table by its name.
+constexpr std::string_view kV4 = R"sql(
+CREATE TABLE runs_v4 (
+  id                  INTEGER PRIMARY KEY,
+  automation_id       INTEGER NOT NULL REFERENCES automations(id) ON DELETE CASCADE,
+  revision            INTEGER NOT NULL,
+  status              TEXT NOT NULL CHECK (status IN ('running', 'waiting', 'succeeded', 'failed',
+                                                      'blocked', 'skipped', 'stopped', 'reverted')),
+  level               INTEGER NOT NULL,
+  supervised          INTEGER NOT NULL DEFAULT 0 CHECK (supervised IN (0, 1)),
+  started_at          INTEGER NOT NULL,
+  finished_at         INTEGER,
+  reason              TEXT,
+  started_by          TEXT NOT NULL DEFAULT 'person' CHECK (started_by IN ('person', 'schedule', 'agent')),
+  approved_at         INTEGER,
+  waiting_since       INTEGER,
+  waiting_description TEXT,
+  step_count          INTEGER NOT NULL DEFAULT 0,
+  output_bytes        INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO runs_v4 (id, automation_id, revision, status, level, supervised, started_at, finished_at,
+                     reason, started_by, approved_at, waiting_since, waiting_description, step_count,
+                     output_bytes)
+  SELECT id, automation_id, revision, status, level, supervised, started_at, finished_at, reason,
+         started_by, approved_at, waiting_since, waiting_description, step_count, output_bytes
+  FROM runs;
+DROP TABLE runs;
+ALTER TABLE runs_v4 RENAME TO runs;
+CREATE INDEX runs_by_automation ON runs (automation_id, started_at);
+CREATE INDEX runs_by_status ON runs (status);
+ALTER TABLE audit ADD COLUMN origin TEXT NOT NULL DEFAULT 'person' CHECK (origin IN ('person', 'agent'));
+)sql";
+
+constexpr std::array<Migration, 4> kMigrations{{
     {1, "settings, automations, revisions, runs, steps, checks, audit", kV1},
     {2, "run ledger, undo records, history limit, run bookkeeping", kV2},
     {3, "undo progress", kV3},
+    {4, "runs started by agents; who asked, in the audit", kV4},
 }};
+
+Status no_broken_foreign_keys(Database& db) {
+  auto check = db.prepare("PRAGMA foreign_key_check");
+  if (!check) return std::move(check).take_error();
+  auto broken = check->step();
+  if (!broken) return std::move(broken).take_error();
+  if (*broken) {
+    return make_error(ErrorCode::kInternal, "a row of " + check->column_text(0) + " references a missing " +
+                                                check->column_text(2) + " row");
+  }
+  return ok_status();
+}
 
 }  // namespace
 
 std::span<const Migration> builtin_migrations() { return kMigrations; }
 
 Status apply_migrations(Database& db, std::span<const Migration> migrations) {
+  // A migration may rebuild a table that others reference: with foreign keys on, dropping
+  // the old one would delete every row that references it. They are off while migrations
+  // run (the pragma is ignored inside a transaction, so it is set around them), and each
+  // migration's transaction checks them before it commits.
+  const bool pending = std::any_of(migrations.begin(), migrations.end(),
+                                   [&](const Migration& m) { return m.version > db.schema_version(); });
+  if (!pending) return ok_status();
+  if (auto st = db.exec("PRAGMA foreign_keys = OFF"); !st) return st;
+  struct ForeignKeysBackOn {
+    Database& db;
+    ~ForeignKeysBackOn() { (void)db.exec("PRAGMA foreign_keys = ON"); }
+  } back_on{db};
   for (const Migration& migration : migrations) {
     if (migration.version <= db.schema_version()) continue;
     auto status = db.transaction([&]() -> Status {
       // Re-read inside the write lock: another process may have migrated meanwhile.
       if (migration.version <= db.schema_version()) return ok_status();
       if (auto st = db.exec(migration.sql); !st) return st;
+      if (auto st = no_broken_foreign_keys(db); !st) return st;
       return db.exec("PRAGMA user_version = " + std::to_string(migration.version));
     });
     if (!status) {

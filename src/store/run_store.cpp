@@ -44,7 +44,7 @@ Result<RunRecord> read_run(const Statement& stmt) {
   run.level = static_cast<int>(stmt.column_int64(3));
   run.status = *status;
   run.supervised = stmt.column_int64(5) != 0;
-  run.starter = stmt.column_text(6) == "schedule" ? RunStarter::kSchedule : RunStarter::kPerson;
+  run.starter = run_starter_from_string(stmt.column_text(6));
   run.started_at = stmt.column_int64(7);
   run.finished_at = optional_int(stmt, 8);
   run.approved_at = optional_int(stmt, 9);
@@ -281,7 +281,7 @@ Result<std::int64_t> insert_run(StatementCache& sql, const RunStart& start, std:
       .bind(4, to_string(waiting ? RunStatus::kWaiting : RunStatus::kRunning))
       .bind(5, level)
       .bind(6, static_cast<std::int64_t>(by_person && level == 3 ? 1 : 0))
-      .bind(7, std::string_view(by_person ? "person" : "schedule"))
+      .bind(7, to_string(start.starter))
       .bind(8, now)
       .bind(10, start.waiting_description);
   if (waiting) {
@@ -294,6 +294,21 @@ Result<std::int64_t> insert_run(StatementCache& sql, const RunStart& start, std:
 }
 
 }  // namespace
+
+std::string_view to_string(RunStarter starter) {
+  switch (starter) {
+    case RunStarter::kSchedule: return "schedule";
+    case RunStarter::kAgent: return "agent";
+    case RunStarter::kPerson: break;
+  }
+  return "person";
+}
+
+RunStarter run_starter_from_string(std::string_view name) {
+  if (name == "schedule") return RunStarter::kSchedule;
+  if (name == "agent") return RunStarter::kAgent;
+  return RunStarter::kPerson;
+}
 
 Status check_undoable(const RunRecord& run) {
   if (transition(run.status, RunEvent::kUndo)) return ok_status();

@@ -19,7 +19,11 @@
 
 namespace companyos::store {
 
-enum class RunStarter { kPerson, kSchedule };
+// Who started a run: a person (CLI, dashboard), an agent (MCP) or a schedule. Only a
+// person's start, or a person's approval, at level 3 makes a run supervised.
+enum class RunStarter { kPerson, kSchedule, kAgent };
+std::string_view to_string(RunStarter starter);
+RunStarter run_starter_from_string(std::string_view name);  // unknown text reads as kPerson
 
 inline constexpr std::string_view kInterruptedReason = "daemon restarted before completion";
 

@@ -61,14 +61,15 @@ const MethodDeclaration kAutomationDisable = on_automation(
     R"(the whole automation)");
 const MethodDeclaration kAutomationRaise = on_automation(
     "automation.raise", "automation raise",
-    "one level up: 1 -> 2 -> 3 (never above max_level; 4 only through promote)", kFlagEffectful,
+    "one level up: 1 -> 2 -> 3 (never above max_level; 4 only through promote)", kFlagEffectful | kFlagPersonOnly,
     R"(the whole automation plus `previous_level`; raise stops at 3 and at `max_level` (`POLICY_DENIED`))");
 const MethodDeclaration kAutomationLower = on_automation(
     "automation.lower", "automation lower", "one level down, to 1 at the lowest", kFlagEffectful,
     R"(the whole automation plus `previous_level`; lower stops at 1)");
 const MethodDeclaration kAutomationPromote = on_automation(
     "automation.promote", "automation promote",
-    "3 -> 4 when every condition of the promotion gate holds; GATE_NOT_MET lists the failing ones", kFlagEffectful,
+    "3 -> 4 when every condition of the promotion gate holds; GATE_NOT_MET lists the failing ones",
+    kFlagEffectful | kFlagPersonOnly,
     R"(3 → 4: the whole automation plus `previous_level` and `gate`; `GATE_NOT_MET` with `details.failing` (each failing condition's line) and `details.gate`; from 4, `INVALID_ARGS` "level 5 is not built")");
 const MethodDeclaration kAutomationGate = on_automation(
     "automation.gate", "automation gate", "the promotion gate's eight conditions, each with pass/fail and its figures",
@@ -76,8 +77,10 @@ const MethodDeclaration kAutomationGate = on_automation(
     R"(`passed` and `conditions` (the eight: number, name, pass, figures, text))");
 const MethodDeclaration kAutomationStart = on_automation(
     "automation.start", "automation start",
-    "a person starts a run now (level 1 dry run, 2 asks per step, 3-4 supervised); returns the run", kFlagEffectful,
-    R"(the run, as a person started it (`running`, or `waiting`); `CONFLICT` while one is active, `POLICY_DENIED` when disabled or switched off)");
+    "start a run now: a person's (level 1 dry run, 2 asks per step, 3-4 supervised), or an agent's, which "
+    "below level 4 waits for the person's approval",
+    kFlagEffectful,
+    R"(the run (`running`, or `waiting`), `started_by` `person` or `agent`; `CONFLICT` while one is active, `POLICY_DENIED` when disabled or switched off)");
 const MethodDeclaration kAutomationStop = on_automation(
     "automation.stop", "automation stop",
     "stop the automation's active run: the active step is cancelled, no postActions run", kFlagEffectful,

@@ -29,7 +29,7 @@ const MethodDeclaration kAudit{
     .summary = "the newest audit rows: method, app, target role, outcome, error code, duration",
     .params = {{.name = "limit", .type = ParamType::kInteger, .help = "rows to return (default 50)",
                 .range = IntRange{1, 1000}}},
-    .returns = R"(`rows`: at, method, app, target_role, outcome, error_code, duration_ms)",
+    .returns = R"(`rows`: at, method, app, target_role, outcome, error_code, duration_ms, `origin` (who asked: `person` or `agent`))",
 };
 
 }  // namespace companyos::methods

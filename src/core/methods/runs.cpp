@@ -21,9 +21,9 @@ const MethodDeclaration kRunShow = on_run(
     R"(the run: status, level, supervised, `started_by`, times, reason, waiting description, `steps` (seq, phase, type, status, delivery, error code, reason, duration, capped output, `check_passed`), `checks` {passed, failed}, `recorded` (false: it ended while the store could not record it — a full disk — and is shown as it ended))");
 const MethodDeclaration kRunApprove = on_run(
     "run.approve", "run approve", "a person approves the waiting run (or its waiting step); it goes on",
-    kFlagEffectful, R"(the run, running again; `CONFLICT` when it is not waiting)");
+    kFlagEffectful | kFlagPersonOnly, R"(the run, running again; `CONFLICT` when it is not waiting)");
 const MethodDeclaration kRunDeny = on_run("run.deny", "run deny", "a person denies the waiting run; it ends blocked",
-                                          kFlagEffectful,
+                                          kFlagEffectful | kFlagPersonOnly,
     R"(the run, now `blocked`; `CONFLICT` when it is not waiting)");
 const MethodDeclaration kRunUndo = on_run(
     "run.undo", "run undo",

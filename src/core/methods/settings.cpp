@@ -17,7 +17,7 @@ const MethodDeclaration kSettingsSet{
     .params = {{.name = "key", .required = true, .help = "the setting's key"},
                {.name = "value", .type = ParamType::kAny, .required = true,
                 .help = "the new value (JSON type per setting)"}},
-    .flags = kFlagEffectful,
+    .flags = kFlagEffectful | kFlagPersonOnly,
     .returns = R"(the stored value; a bad value is `INVALID_ARGS` naming the allowed range and changes nothing)",
 };
 

@@ -12,6 +12,7 @@ Result<Reply> audited_reply(DaemonContext& ctx, std::string method, std::string 
   const auto started = std::chrono::steady_clock::now();
   store::AuditRecord opening;
   opening.method = method;
+  opening.origin = reply.origin();
   if (!app.empty()) opening.app = app;
   auto row = ctx.audit.open(opening);
   if (!row) {

@@ -109,7 +109,7 @@ nlohmann::json run_json(const store::RunRecord& run) {
           {"level", run.level},
           {"status", run.status},
           {"supervised", run.supervised},
-          {"started_by", run.starter == store::RunStarter::kSchedule ? "schedule" : "person"},
+          {"started_by", store::to_string(run.starter)},
           {"started_at", run.started_at},
           {"finished_at", or_null(run.finished_at)},
           {"approved_at", or_null(run.approved_at)},

@@ -49,9 +49,12 @@ const MethodSpec kAutomationStart{
       if (!id) return reply(std::move(id).take_error());
       // Returns once the run is recorded; its steps go on on the run's own thread. Its
       // retries, too, stop short of the automation's next scheduled trigger.
+      // An agent's start (MCP) is recorded as the agent's, and waits for the person below
+      // level 4: an agent can never supply the supervision that earns its own promotion.
+      const auto trigger = reply.origin() == protocol::Origin::kAgent ? automation::Trigger::kAgent
+                                                                      : automation::Trigger::kManual;
       reply(as_run_reply(ctx.automations.runner().start(
-          *id, automation::StartRequest{automation::Trigger::kManual,
-                                        ctx.scheduler.triggers().next_run_at(*id)})));
+          *id, automation::StartRequest{trigger, ctx.scheduler.triggers().next_run_at(*id)})));
     },
 };
 

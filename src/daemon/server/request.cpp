@@ -42,7 +42,7 @@ std::variant<Request, RequestError> parse_request(const FramedLine& line) {
     return bad(nullptr, "\"id\" must be a string, a number or null", kShape);
   }
   for (const auto& [key, value] : doc.items()) {
-    if (key != "id" && key != "method" && key != "params") {
+    if (key != "id" && key != "method" && key != "params" && key != "origin") {
       return bad(id, "unknown request field \"" + key + "\"", kShape);
     }
     (void)value;
@@ -56,6 +56,13 @@ std::variant<Request, RequestError> parse_request(const FramedLine& line) {
   if (doc.contains("params") && !doc["params"].is_null()) {
     if (!doc["params"].is_object()) return bad(request.id, "\"params\" must be an object", kShape);
     request.params = std::move(doc["params"]);
+  }
+  if (doc.contains("origin")) {
+    const auto origin = doc["origin"].is_string()
+                            ? protocol::origin_from_string(doc["origin"].get_ref<const std::string&>())
+                            : std::nullopt;
+    if (!origin) return bad(request.id, "\"origin\" must be \"person\" or \"agent\"", kShape);
+    request.origin = *origin;
   }
   return request;
 }

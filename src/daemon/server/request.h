@@ -14,6 +14,7 @@ struct Request {
   nlohmann::json id;  // echoed verbatim; null when the request had none
   std::string method;
   nlohmann::json params = nlohmann::json::object();
+  protocol::Origin origin = protocol::Origin::kPerson;
 };
 
 struct RequestError {

@@ -245,6 +245,28 @@ def check_tools_on_fixture(check, app):
     check.expect(bad["isError"] and any(b["text"].startswith("actions[0].type: unknown step type") for b in bad["content"][1:]),
                  "automation create of a bad definition is refused with each problem's path")
 
+    # The person raised an automation to level 3; the agent's start of it waits for the
+    # person, is recorded as the agent's and is not a supervised run (the gate's evidence).
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as definition:
+        definition.write('{"name":"agent start","actions":[{"type":"command","executable":"true","cwd":"/"}]}')
+    rc, env = cli("automation", "create", definition.name)
+    os.unlink(definition.name)
+    automation_id = env["data"]["id"]
+    cli("automation", "raise", str(automation_id))
+    cli("automation", "raise", str(automation_id))
+    run = s.call("automation", {"action": "start", "id": automation_id})["result"]
+    record = run.get("structuredContent") or {}
+    check.expect(not run["isError"] and record.get("status") == "waiting" and record.get("started_by") == "agent" and
+                 record.get("supervised") is False,
+                 f"an agent's start of a level-3 automation waits for the person, as the agent's: {record}")
+    rc, env = cli("run", "show", str(record.get("id")))
+    check.expect(rc == 0 and env["data"]["started_by"] == "agent" and env["data"]["supervised"] is False,
+                 "the run as the person reads it: started by the agent, not supervised")
+    rc, env = cli("audit", "--limit", "20")
+    starts = [r for r in env["data"]["rows"] if r["method"] == "automation.start"]
+    check.expect(starts and starts[0]["origin"] == "agent", "the audit says an agent asked")
+    cli("run", "deny", str(record.get("id")))
+
     # A wait with progress, cancelled by the client: no reply, and the server goes on.
     s.send({"jsonrpc": "2.0", "id": 500, "method": "tools/call",
             "params": {"name": "wait", "arguments": {"seconds": 20}, "_meta": {"progressToken": "tok"}}})

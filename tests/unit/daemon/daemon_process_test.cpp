@@ -18,6 +18,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "daemon_process.h"
 #include "socket_client.h"
 #include "store/migrations.h"
@@ -222,6 +224,83 @@ TEST_F(DaemonProcess, SettingsChangesAreAuditedWithoutTheirValues) {
   auto after = c.call({{"id", 5}, {"method", "audit"}, {"params", {{"limit", 10}}}});
   ASSERT_TRUE(after.has_value());
   EXPECT_EQ((*after)["data"]["rows"].size(), rows.size());
+}
+
+// An agent (every request companyos mcp sends says "origin":"agent") can neither switch on
+// what only the person may nor earn its automation's promotion: its start of a level-3
+// automation waits for the person and is not supervised; only the person's approval or start
+// counts; the audit says who asked.
+TEST_F(DaemonProcess, AnAgentCannotEarnItsOwnAutonomy) {
+  auto daemon = start_serving();
+  LineClient person(testing::connect_unix(socket_));
+  LineClient agent(testing::connect_unix(socket_));
+  int next_id = 1;
+  auto ask = [&](LineClient& client, const std::string& method, nlohmann::json params, bool as_agent) {
+    nlohmann::json request = {{"id", next_id++}, {"method", method}, {"params", std::move(params)}};
+    if (as_agent) request["origin"] = "agent";
+    auto reply = client.call(request);
+    EXPECT_TRUE(reply.has_value()) << method;
+    return reply.value_or(nlohmann::json::object());
+  };
+  auto created = ask(person, "automation.create",
+                     {{"definition", {{"name", "agent's own"},
+                                      {"actions", {{{"type", "command"}, {"executable", "true"}, {"cwd", "/"}}}}}}},
+                     false);
+  ASSERT_EQ(created["ok"], true) << created.dump();
+  const auto id = created["data"]["id"];
+
+  // What only the person may do is refused to the agent, and nothing changes.
+  for (const auto& [method, params] : std::vector<std::pair<std::string, nlohmann::json>>{
+           {"automation.raise", {{"id", id}}},
+           {"automation.promote", {{"id", id}}},
+           {"settings.set", {{"key", "physical_input"}, {"value", true}}},
+           {"settings.set", {{"key", "unattended"}, {"value", true}}}}) {
+    auto refused = ask(agent, method, params, true);
+    EXPECT_EQ(refused["ok"], false) << method;
+    EXPECT_EQ(refused["error"]["code"], "POLICY_DENIED") << refused.dump();
+    EXPECT_EQ(refused["error"]["details"]["reason"], "person_only") << refused.dump();
+  }
+  EXPECT_EQ(ask(person, "settings.get", {{"key", "physical_input"}}, false)["data"]["value"], false);
+  EXPECT_EQ(ask(person, "automation.get", {{"id", id}}, false)["data"]["level"], 1);
+
+  ASSERT_EQ(ask(person, "automation.raise", {{"id", id}}, false)["ok"], true);
+  ASSERT_EQ(ask(person, "automation.raise", {{"id", id}}, false)["data"]["level"], 3);
+
+  // The agent's start waits for the person; the agent cannot approve it.
+  auto started = ask(agent, "automation.start", {{"id", id}}, true);
+  ASSERT_EQ(started["ok"], true) << started.dump();
+  const auto agents_run = started["data"]["id"];
+  EXPECT_EQ(started["data"]["status"], "waiting") << started.dump();
+  EXPECT_EQ(started["data"]["started_by"], "agent");
+  EXPECT_EQ(started["data"]["supervised"], false);
+  auto approved_by_agent = ask(agent, "run.approve", {{"id", agents_run}}, true);
+  EXPECT_EQ(approved_by_agent["error"]["details"]["reason"], "person_only") << approved_by_agent.dump();
+  // The person denies it: it ends blocked, never supervised.
+  auto denied = ask(person, "run.deny", {{"id", agents_run}}, false);
+  ASSERT_EQ(denied["ok"], true) << denied.dump();
+  auto shown = ask(person, "run.show", {{"id", agents_run}}, false);
+  EXPECT_EQ(shown["data"]["status"], "blocked");
+  EXPECT_EQ(shown["data"]["supervised"], false);
+  EXPECT_EQ(shown["data"]["started_by"], "agent");
+
+  // The person's own start at level 3 is supervised.
+  auto by_person = ask(person, "automation.start", {{"id", id}}, false);
+  ASSERT_EQ(by_person["ok"], true) << by_person.dump();
+  EXPECT_EQ(by_person["data"]["started_by"], "person");
+  EXPECT_EQ(by_person["data"]["supervised"], true);
+
+  // The audit says who asked.
+  auto audit = ask(person, "audit", {{"limit", 50}}, false);
+  std::multiset<std::string> starts;
+  bool refused_setting_by_agent = false;
+  for (const auto& row : audit["data"]["rows"]) {
+    if (row["method"] == "automation.start") starts.insert(row["origin"].get<std::string>());
+    if (row["method"] == "settings.set" && row["origin"] == "agent" && row["error_code"] == "POLICY_DENIED") {
+      refused_setting_by_agent = true;
+    }
+  }
+  EXPECT_EQ(starts, (std::multiset<std::string>{"agent", "person"})) << audit.dump();
+  EXPECT_TRUE(refused_setting_by_agent) << audit.dump();
 }
 
 }  // namespace

@@ -49,6 +49,11 @@ INSTANTIATE_TEST_SUITE_P(
         RequestCase{"params_string", R"({"id":"q","method":"ping","params":"x"})", false, false, "q"},
         RequestCase{"id_object", R"({"id":{},"method":"ping"})", false, false, nullptr},
         RequestCase{"unknown_field", R"({"id":9,"method":"ping","extra":1})", false, false, 9},
+        RequestCase{"origin_person", R"({"id":1,"method":"ping","origin":"person"})", false, true, nullptr},
+        RequestCase{"origin_agent", R"({"id":1,"method":"ping","origin":"agent"})", false, true, nullptr},
+        RequestCase{"origin_schedule", R"({"id":3,"method":"ping","origin":"schedule"})", false, false, 3},
+        RequestCase{"origin_not_string", R"({"id":3,"method":"ping","origin":1})", false, false, 3},
+        RequestCase{"origin_null", R"({"id":3,"method":"ping","origin":null})", false, false, 3},
         RequestCase{"trailing_garbage", R"({"id":1,"method":"ping"} x)", false, false, nullptr},
         // The request object is one level: params holding 126 more make 128 in all.
         RequestCase{"nesting_at_the_limit",
@@ -78,6 +83,19 @@ TEST(RequestParsing, KeepsIdMethodAndParams) {
   EXPECT_EQ(request.id, "abc");
   EXPECT_EQ(request.method, "settings.get");
   EXPECT_EQ(request.params["key"], "max_level");
+}
+
+TEST(RequestParsing, SaysWhoTheRequestSpeaksFor) {
+  auto person = parse_request(FramedLine{R"({"id":1,"method":"ping"})", false});
+  auto agent = parse_request(FramedLine{R"({"id":1,"method":"ping","origin":"agent"})", false});
+  ASSERT_TRUE(std::holds_alternative<Request>(person) && std::holds_alternative<Request>(agent));
+  EXPECT_EQ(std::get<Request>(person).origin, protocol::Origin::kPerson);
+  EXPECT_EQ(std::get<Request>(agent).origin, protocol::Origin::kAgent);
+  // What a client sends for an agent parses back as an agent's.
+  const std::string line = protocol::to_line(protocol::make_request(7, "ping", {}, protocol::Origin::kAgent));
+  auto sent = parse_request(FramedLine{line.substr(0, line.size() - 1), false});
+  ASSERT_TRUE(std::holds_alternative<Request>(sent));
+  EXPECT_EQ(std::get<Request>(sent).origin, protocol::Origin::kAgent);
 }
 
 }  // namespace

@@ -21,7 +21,9 @@ TEST(Audit, RecordsRowsNewestFirst) {
   AuditLog audit(*db, clock);
   ASSERT_TRUE(audit_action(audit, {"click", "mousepad", "push button", "delivered_unverified", std::nullopt, 12}).ok());
   clock.advance(std::chrono::seconds(5));
-  ASSERT_TRUE(audit_action(audit, {"set_value", "mousepad", std::nullopt, "refused", "STALE_REF", 3}).ok());
+  ASSERT_TRUE(audit_action(audit, {"set_value", "mousepad", std::nullopt, "refused", "STALE_REF", 3,
+                                   protocol::Origin::kAgent})
+                  .ok());
   auto rows = audit.recent(10);
   ASSERT_TRUE(rows.ok());
   ASSERT_EQ(rows->size(), 2U);
@@ -31,6 +33,8 @@ TEST(Audit, RecordsRowsNewestFirst) {
   EXPECT_EQ((*rows)[0]["error_code"], "STALE_REF");
   EXPECT_EQ((*rows)[1]["target_role"], "push button");
   EXPECT_EQ((*rows)[1]["duration_ms"], 12);
+  EXPECT_EQ((*rows)[0]["origin"], "agent");
+  EXPECT_EQ((*rows)[1]["origin"], "person");
   auto one = audit.recent(1);
   ASSERT_TRUE(one.ok());
   EXPECT_EQ(one->size(), 1U);
@@ -85,7 +89,7 @@ TEST(Audit, TheTableHasNoColumnForTextOrValues) {
   std::vector<std::string> columns;
   while (*stmt->step()) columns.push_back(stmt->column_text(0));
   EXPECT_EQ(columns, (std::vector<std::string>{"id", "at", "method", "app", "target_role", "outcome",
-                                               "error_code", "duration_ms"}));
+                                               "error_code", "duration_ms", "origin"}));
 }
 
 }  // namespace

@@ -133,6 +133,19 @@ TEST(Migrations, VersionOneDatabaseUpgradesAndKeepsItsRows) {
   EXPECT_FALSE(db->exec("INSERT INTO run_ledger (run_id, automation_id, revision, level, started_at, "
                         "finished_at, status, supervised) VALUES (1, 7, 1, 3, 0, 0, 'running', 0)").ok())
       << "the ledger holds finished runs only";
+  // Version 4 rebuilt runs: an agent may start one, the other values are still refused,
+  // the audit's old rows were a person's, and the steps still belong to their run (deleting
+  // the run deletes them, as the foreign key says).
+  EXPECT_TRUE(db->exec("UPDATE runs SET started_by = 'agent' WHERE id = 41").ok());
+  EXPECT_FALSE(db->exec("UPDATE runs SET started_by = 'robot' WHERE id = 41").ok());
+  EXPECT_EQ(one("SELECT origin FROM audit"), "person");
+  EXPECT_FALSE(db->exec("UPDATE audit SET origin = 'robot'").ok());
+  EXPECT_EQ(one("SELECT count(*) FROM pragma_foreign_key_list('run_steps') WHERE \"table\" = 'runs'"), "1");
+  ASSERT_TRUE(db->exec("DELETE FROM runs WHERE id = 40").ok());
+  EXPECT_EQ(one("SELECT count(*) FROM run_steps") + one("SELECT count(*) FROM checks"), "00");
+  EXPECT_FALSE(db->exec("INSERT INTO run_steps (run_id, seq, phase, type, status) VALUES (999, 1, 'action', 'x', 'ok')")
+                   .ok())
+      << "foreign keys are on again after the migrations";
 }
 
 }  // namespace
