@@ -13,6 +13,10 @@ constexpr std::chrono::milliseconds kOfferTimeout{1000};
 
 Error not_delivered(Error error) { return with_delivery(std::move(error), Delivery::kNotDelivered); }
 
+std::chrono::steady_clock::time_point read_deadline() {
+  return std::chrono::steady_clock::now() + kClipboardReadTimeout;
+}
+
 }  // namespace
 
 Status check_clipboard_text(std::string_view text) {
@@ -50,10 +54,9 @@ Result<x11::ClipboardOwner*> Clipboard::owner() {
 }
 
 Result<std::optional<std::string>> Clipboard::text() {
-  std::lock_guard lock(mutex_);
   auto connection = x11::Connection::open();
   if (!connection) return std::move(connection).take_error();
-  auto contents = x11::read_clipboard(*connection, x11::ClipboardRead::kText, kClipboardReadTimeout);
+  auto contents = x11::read_clipboard(*connection, x11::ClipboardRead::kText, read_deadline());
   if (!contents) return std::move(contents).take_error();
   if (x11::marked_secret(*contents)) {
     return make_error(ErrorCode::kPolicyDenied, "the clipboard holds a password manager's secret; it is not read",
@@ -72,7 +75,7 @@ Result<bool> Clipboard::set_text(std::string_view text) {
   // Read back on a connection of its own, as another app would.
   auto connection = x11::Connection::open();
   if (!connection) return false;
-  auto contents = x11::read_clipboard(*connection, x11::ClipboardRead::kText, kClipboardReadTimeout);
+  auto contents = x11::read_clipboard(*connection, x11::ClipboardRead::kText, read_deadline());
   return contents && x11::text_of(*contents) == std::string(text);
 }
 
@@ -97,7 +100,8 @@ Restore Clipboard::put_back(x11::ClipboardOwner& owner, const Result<x11::Clipbo
   return report.lost.empty() ? Restore::kRestored : Restore::kPartly;
 }
 
-Result<PasteReport> Clipboard::paste(x11::Connection& connection, x11::WindowId xid, std::string_view text) {
+Result<PasteReport> Clipboard::paste(x11::Connection& connection, x11::WindowId xid, std::string_view text,
+                                     const std::stop_token& caller_gone) {
   std::lock_guard lock(mutex_);
   auto own = owner();
   if (!own) return not_delivered(std::move(own).take_error());
@@ -105,7 +109,7 @@ Result<PasteReport> Clipboard::paste(x11::Connection& connection, x11::WindowId 
   const auto paste_chord = x11::parse_key_chord("ctrl+v");
   if (!paste_chord) return not_delivered(paste_chord.error());
 
-  auto saved = x11::read_clipboard(connection, x11::ClipboardRead::kAll, kClipboardReadTimeout);
+  auto saved = x11::read_clipboard(connection, x11::ClipboardRead::kAll, read_deadline());
   if (auto st = clipboard.offer(x11::text_contents(text), kOfferTimeout); !st) {
     return not_delivered(std::move(st).take_error());
   }
@@ -117,6 +121,11 @@ Result<PasteReport> Clipboard::paste(x11::Connection& connection, x11::WindowId 
     return make_error(ErrorCode::kPolicyDenied, "the window is not the active one; nothing was pasted",
                       {{"reason", "not_active"}, {"delivery", to_string(Delivery::kNotDelivered)}},
                       "close whatever holds the focus, then retry");
+  }
+  if (caller_gone.stop_requested()) {
+    put_back(clipboard, saved, report);
+    return make_error(ErrorCode::kTimeout, "the caller stopped waiting before the paste; nothing was pasted",
+                      {{"reason", "caller_gone"}, {"delivery", to_string(Delivery::kNotDelivered)}});
   }
   if (auto st = x11::send_key_chord(connection, *paste_chord); !st) {
     put_back(clipboard, saved, report);

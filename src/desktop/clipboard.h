@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,8 +20,11 @@
 
 namespace companyos::desktop {
 
-// How long one target of another app's clipboard may take to arrive.
-inline constexpr std::chrono::milliseconds kClipboardReadTimeout{1000};
+// How long a whole read of another app's clipboard may take: every target and every chunk
+// of an INCR transfer. An owner that drips its bytes ends the read at this bound; it is
+// well under any client's own wait for the reply (the MCP server's is 20 s), so no caller
+// is told of a failure that the daemon then turns into an effect.
+inline constexpr std::chrono::milliseconds kClipboardReadTimeout{5000};
 // How long a paste waits for the app to take the text after ctrl+v.
 inline constexpr std::chrono::milliseconds kPasteTakeTimeout{2000};
 
@@ -55,16 +59,20 @@ class Clipboard {
   Result<bool> set_text(std::string_view text);
 
   // Pastes `text` into `xid`: saves the clipboard, offers the text, checks `xid` is still
-  // the active window, presses ctrl+v, waits for the app to take it, puts the earlier
-  // content back. The caller holds physical_input_mutex() and has made `xid` active.
-  // Errors carry details.delivery.
-  Result<PasteReport> paste(x11::Connection& connection, x11::WindowId xid, std::string_view text);
+  // the active window and the caller is still there (caller_gone: it gave up waiting, so it
+  // was told nothing happened — nothing must), presses ctrl+v, waits for the app to take it,
+  // puts the earlier content back. The caller holds physical_input_mutex() and has made
+  // `xid` active. Errors carry details.delivery.
+  Result<PasteReport> paste(x11::Connection& connection, x11::WindowId xid, std::string_view text,
+                            const std::stop_token& caller_gone = {});
 
  private:
   Result<x11::ClipboardOwner*> owner();
   Restore put_back(x11::ClipboardOwner& owner, const Result<x11::ClipboardContents>& saved, PasteReport& report);
 
-  std::mutex mutex_;  // one clipboard operation at a time
+  // One change of the clipboard at a time (set, paste). Reads take no lock: each reads on a
+  // connection and window of its own, so a slow owner never holds up another client.
+  std::mutex mutex_;
   std::unique_ptr<x11::ClipboardOwner> owner_;
 };
 

@@ -58,8 +58,8 @@ std::optional<Property> take_property(Display* display, Window window, Atom prop
 
 class Reader {
  public:
-  Reader(Connection& connection, std::chrono::milliseconds per_target)
-      : connection_(connection), display_(connection.display()), window_(display_), per_target_(per_target),
+  Reader(Connection& connection, SteadyClock::time_point deadline)
+      : connection_(connection), display_(connection.display()), window_(display_), deadline_(deadline),
         clipboard_(connection.atom("CLIPBOARD")), property_(connection.atom("_COMPANYOS_CLIPBOARD")),
         incr_(connection.atom("INCR")) {}
 
@@ -69,13 +69,11 @@ class Reader {
     XDeleteProperty(display_, window_.get(), property_);
     XConvertSelection(display_, clipboard_, target_atom, property_, window_.get(), CurrentTime);
     XFlush(display_);
-    const auto deadline = SteadyClock::now() + per_target_;
     XEvent event{};
-    if (!wait_for_window_event(connection_, window_.get(), SelectionNotify, deadline, event, [&](const XEvent& e) {
+    if (!wait_for_window_event(connection_, window_.get(), SelectionNotify, deadline_, event, [&](const XEvent& e) {
           return e.xselection.selection == clipboard_ && e.xselection.target == target_atom;
         })) {
-      return make_error(ErrorCode::kTimeout, "the clipboard's owner did not answer for " + target + " in time",
-                        {{"target", target}}, "the app that owns the clipboard may be busy; try again");
+      return timed_out("the clipboard's owner did not answer for " + target + " in time", target);
     }
     if (event.xselection.property == None) return std::optional<Property>{};
     auto read = take_property(display_, window_.get(), property_);
@@ -84,10 +82,15 @@ class Reader {
       if (read->data.size() > budget) return too_big();
       return read;
     }
-    return incremental(deadline, budget);
+    return incremental(target, budget);
   }
 
  private:
+  static Error timed_out(std::string message, const std::string& target) {
+    return make_error(ErrorCode::kTimeout, std::move(message), {{"target", target}},
+                      "the app that owns the clipboard may be busy; try again");
+  }
+
   static Error too_big() {
     return make_error(ErrorCode::kInvalidArgs,
                       "the clipboard holds more than " + std::to_string(kMaxClipboardBytes >> 20) + " MiB",
@@ -95,16 +98,16 @@ class Reader {
   }
 
   // ICCCM INCR: taking the INCR property started the transfer; each chunk arrives as a new
-  // value of the property, and an empty one ends it.
-  Result<std::optional<Property>> incremental(SteadyClock::time_point deadline, std::size_t budget) {
+  // value of the property, and an empty one ends it. The whole transfer shares the read's
+  // one deadline: an owner that drips a byte now and then cannot hold the read open.
+  Result<std::optional<Property>> incremental(const std::string& target, std::size_t budget) {
     Property whole;
     for (;;) {
       XEvent event{};
-      deadline = std::max(deadline, SteadyClock::now() + per_target_);
-      if (!wait_for_window_event(connection_, window_.get(), PropertyNotify, deadline, event, [&](const XEvent& e) {
+      if (!wait_for_window_event(connection_, window_.get(), PropertyNotify, deadline_, event, [&](const XEvent& e) {
             return e.xproperty.atom == property_ && e.xproperty.state == PropertyNewValue;
           })) {
-        return make_error(ErrorCode::kTimeout, "the clipboard's owner stopped sending in the middle");
+        return timed_out("the clipboard's owner did not finish sending " + target + " in time", target);
       }
       auto chunk = take_property(display_, window_.get(), property_);
       if (!chunk) continue;
@@ -119,7 +122,7 @@ class Reader {
   Connection& connection_;
   Display* display_;
   OwnWindow window_;  // conversions and INCR chunks arrive as its properties
-  std::chrono::milliseconds per_target_;
+  SteadyClock::time_point deadline_;  // of the whole read, every target and chunk
   Atom clipboard_;
   Atom property_;
   Atom incr_;
@@ -198,14 +201,14 @@ std::vector<std::string> offered_targets(const ClipboardContents& contents) {
 }
 
 Result<ClipboardContents> read_clipboard(Connection& connection, ClipboardRead what,
-                                         std::chrono::milliseconds per_target) {
+                                         std::chrono::steady_clock::time_point deadline) {
   if (auto alive = connection.check_alive(); !alive) return std::move(alive).take_error();
   Display* display = connection.display();
   ClipboardContents contents;
   contents.owned = XGetSelectionOwner(display, connection.atom("CLIPBOARD")) != None;
   if (!contents.owned) return contents;
 
-  Reader reader(connection, per_target);
+  Reader reader(connection, deadline);
   // What the owner lists. Some owners (xclip) answer any target with their one content, so
   // only listed targets are asked for; an owner that lists nothing is asked for text anyway.
   auto listed = reader.convert("TARGETS", kMaxClipboardBytes);

@@ -72,9 +72,10 @@ enum class ClipboardRead {
   kText,  // only the text targets
   kAll,   // every target the owner lists (to put it back later)
 };
-// Reads CLIPBOARD from its current owner. TIMEOUT when the owner does not answer a
-// conversion within `per_target`; INVALID_ARGS {reason: too_big} past kMaxClipboardBytes.
+// Reads CLIPBOARD from its current owner. TIMEOUT when the whole read — every target, every
+// INCR chunk — is not done by `deadline`; INVALID_ARGS {reason: too_big} past
+// kMaxClipboardBytes.
 Result<ClipboardContents> read_clipboard(Connection& connection, ClipboardRead what,
-                                         std::chrono::milliseconds per_target);
+                                         std::chrono::steady_clock::time_point deadline);
 
 }  // namespace companyos::x11

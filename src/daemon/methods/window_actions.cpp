@@ -113,12 +113,12 @@ constexpr const char* kPasteRoute = "xtest:paste";
 // took the text and what became of the clipboard's earlier content.
 Result<nlohmann::json> paste_into_window(x11::Connection& connection, const desktop::TargetWindow& target,
                                          desktop::Clipboard& clipboard, const std::string& text,
-                                         std::size_t characters) {
+                                         std::size_t characters, const std::stop_token& caller_gone) {
   std::lock_guard lock(desktop::physical_input_mutex());
   if (auto st = x11::activate_window(connection, target.xid); !st) {
     return about(with_delivery(std::move(st).take_error(), Delivery::kNotDelivered), target, kPasteRoute);
   }
-  auto pasted = clipboard.paste(connection, target.xid, text);
+  auto pasted = clipboard.paste(connection, target.xid, text, caller_gone);
   if (!pasted) return about(std::move(pasted).take_error(), target, kPasteRoute);
   return nlohmann::json{{"delivery", to_string(Delivery::kDeliveredUnverified)},
                         {"route", kPasteRoute},
@@ -280,14 +280,16 @@ const MethodSpec kTypeText{
       if (auto st = check_physical_input(ctx.settings, params.value("headed", false)); !st) {
         return reply(std::move(st).take_error());
       }
+      std::stop_token caller_gone = reply.client_gone();
       run_observation(params, ctx, std::move(reply),
                       [query = *query, text = std::move(text), characters = *characters, paste,
-                       &clipboard = ctx.clipboard](a11y::Observer& observer, Deadline deadline)
+                       &clipboard = ctx.clipboard, caller_gone](a11y::Observer& observer, Deadline deadline)
                           -> Result<nlohmann::json> {
                         return desktop::act_on_target_window(
                             "type-text", observer, deadline, query,
                             [&](x11::Connection& connection, const desktop::TargetWindow& target) {
-                              return paste ? paste_into_window(connection, target, clipboard, text, characters)
+                              return paste ? paste_into_window(connection, target, clipboard, text, characters,
+                                                               caller_gone)
                                            : type_into_window(connection, target, text, characters);
                             });
                       });

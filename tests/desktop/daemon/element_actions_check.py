@@ -298,7 +298,7 @@ def check_audit(check, daemon_log):
     methods = {r["method"] for r in rows}
     check.expect({"click", "toggle", "select", "focus", "expand", "collapse", "action", "set_value",
                   "type", "press"} <= methods, f"every action wrote audit rows {sorted(methods)}")
-    check.expect(all(set(r) == {"at", "method", "app", "target_role", "outcome", "error_code", "duration_ms"}
+    check.expect(all(set(r) == {"at", "method", "app", "target_role", "outcome", "error_code", "duration_ms", "origin"}
                      for r in rows), "audit rows have no column for text")
     flat = json.dumps(rows, ensure_ascii=False)
     check.expect(SECRET not in flat and TYPED_SECRET not in flat and "batch text" not in flat and

@@ -134,7 +134,7 @@ def main():
                              methods.count("type_text") == 3 and methods.count("click_at") == 3 and
                              methods.count("close_window") == 1, f"one audit row per action {methods}")
                 check.expect(all(set(r) == {"at", "method", "app", "target_role", "outcome", "error_code",
-                                            "duration_ms"} for r in rows), "audit rows hold no text")
+                                            "duration_ms", "origin"} for r in rows), "audit rows hold no text")
         rc, env, _ = cli("focus-window", "--app", "act-alpha")
         check.expect(rc == 1 and env["error"]["code"] == "APP_NOT_FOUND", "a gone app is APP_NOT_FOUND")
     finally:
