@@ -123,6 +123,12 @@ int run_daemon(const DaemonOptions& options) {
     return 1;
   }
 
+  if (!db->writable()) {
+    spdlog::warn("{}: serving read-only; settings, automations, runs and every action (its audit row) "
+                 "are refused until the store is writable and companyosd restarted",
+                 db->read_only_reason());
+  }
+
   SystemClock clock;
   store::Settings settings(*db, clock);
   store::AuditLog audit(*db, clock);

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -60,6 +61,24 @@ Status make_private(const std::string& path) {
   return ok_status();
 }
 
+// A file: URI as SQLite reads one: the absolute path with every byte but unreserved
+// characters and '/' percent-encoded, so '?', '#' and '%' in a path stay part of it.
+std::string file_uri(const std::string& path) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string uri = "file:";
+  for (const char c : std::filesystem::absolute(path).string()) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (std::isalnum(byte) != 0 || c == '/' || c == '-' || c == '.' || c == '_' || c == '~') {
+      uri.push_back(c);
+    } else {
+      uri.push_back('%');
+      uri.push_back(kHex[byte >> 4]);
+      uri.push_back(kHex[byte & 0xF]);
+    }
+  }
+  return uri;
+}
+
 }  // namespace
 
 bool is_store_file(const std::string& db_path, const std::string& path) {
@@ -89,7 +108,18 @@ Error sqlite_error(sqlite3* db, std::string_view what) {
     message += sqlite3_errmsg(db);
   }
   if (db != nullptr && sqlite3_errcode(db) == SQLITE_FULL) return storage_full(db, std::move(message));
+  if (db != nullptr && sqlite3_errcode(db) == SQLITE_READONLY) return store_read_only(db, std::move(message));
   return make_error(ErrorCode::kInternal, std::move(message));
+}
+
+Error store_read_only(sqlite3* db, std::string message) {
+  const char* file = db != nullptr ? sqlite3_db_filename(db, "main") : nullptr;
+  const std::string path = file != nullptr && *file != '\0' ? file : "the store";
+  return make_error(ErrorCode::kPermDenied, "the store cannot be written: " + message,
+                    {{"path", path}, {"reason", "store_read_only"}},
+                    "make " + path + " and its directory writable by this user (or move it with --db), "
+                    "then restart companyosd",
+                    Retry::kSafe);
 }
 
 Error storage_full(sqlite3* db, std::string message) {
@@ -161,6 +191,44 @@ bool Statement::column_is_null(int index) const {
 }
 
 Result<Database> Database::open(const std::string& path) {
+  auto writable = open_writable(path);
+  if (writable || path == ":memory:") return writable;
+  // A store that exists but cannot be written (a read-only file or filesystem) is opened
+  // read-only instead: the daemon still serves, says so at start and in status, and every
+  // change is refused with what to do (PERM_DENIED, store_read_only).
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return writable;
+  auto read_only = open_read_only(path, writable.error().message);
+  if (!read_only) return writable;
+  return read_only;
+}
+
+Result<Database> Database::open_read_only(const std::string& path, const std::string& why) {
+  // Plain read-only first; a WAL store on a read-only filesystem cannot make its -shm, so
+  // it is opened as immutable (nothing can write it there either).
+  for (const char* uri_options : {"mode=ro", "immutable=1"}) {
+    const std::string address = file_uri(path) + "?" + uri_options;
+    sqlite3* raw = nullptr;
+    const int rc = sqlite3_open_v2(address.c_str(), &raw,
+                                   SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
+    std::unique_ptr<sqlite3, SqliteCloser> handle(raw);
+    if (rc != SQLITE_OK) continue;
+    Database db(std::move(handle), path);
+    db.read_only_reason_ = why;
+    sqlite3_busy_timeout(db.handle(), 5000);
+    // Reading works only if the schema can be read; a pending migration needs a write.
+    if (!db.exec("SELECT count(*) FROM sqlite_schema").ok()) continue;
+    if (db.schema_version() < builtin_migrations().back().version) {
+      return store_read_only(db.handle(), "the store at " + path + " needs migration " +
+                                              std::to_string(builtin_migrations().back().version) +
+                                              " and cannot be written (" + why + ")");
+    }
+    return db;
+  }
+  return make_error(ErrorCode::kInternal, "the store at " + path + " can be neither written nor read: " + why);
+}
+
+Result<Database> Database::open_writable(const std::string& path) {
   const bool in_memory = path == ":memory:";
   if (!in_memory) {
     if (auto st = ensure_parent_directory(path); !st) return std::move(st).take_error();
@@ -174,6 +242,10 @@ Result<Database> Database::open(const std::string& path) {
   }
   std::unique_ptr<sqlite3, SqliteCloser> handle(raw);
   if (rc != SQLITE_OK) return sqlite_error(raw, "cannot open store " + path);
+  // SQLite opens a file it may not write read-only without a word.
+  if (sqlite3_db_readonly(raw, "main") == 1) {
+    return store_read_only(raw, path + " is not writable by this user");
+  }
   if (!in_memory) {
     for (const char* suffix : {"", "-wal", "-shm"}) {
       if (auto st = make_private(path + suffix); !st) return std::move(st).take_error();
@@ -209,6 +281,7 @@ Status Database::exec(std::string_view sql) {
     std::string text = message != nullptr ? message : sqlite3_errstr(rc);
     sqlite3_free(message);
     if ((rc & 0xff) == SQLITE_FULL) return storage_full(db_.get(), "store error: " + text);
+    if ((rc & 0xff) == SQLITE_READONLY) return store_read_only(db_.get(), "store error: " + text);
     return make_error(ErrorCode::kInternal, "store error: " + text);
   }
   return ok_status();

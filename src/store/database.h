@@ -48,7 +48,9 @@ class Statement {
 class Database {
  public:
   // Opens (creating if needed) the file with mode 0600 in a 0700 directory and applies
-  // every pending migration. ":memory:" opens a private in-memory database.
+  // every pending migration. ":memory:" opens a private in-memory database. A store that
+  // exists but cannot be written is opened read-only (writable() false; every write is
+  // PERM_DENIED store_read_only), unless it needs a migration, which is that error.
   static Result<Database> open(const std::string& path);
 
   Status exec(std::string_view sql);
@@ -66,15 +68,21 @@ class Database {
   Status checkpoint();
 
   int schema_version() const;
+  bool writable() const { return read_only_reason_.empty(); }
+  // Why the store was opened read-only; empty when it is writable.
+  const std::string& read_only_reason() const { return read_only_reason_; }
   const std::string& path() const { return path_; }
   sqlite3* handle() const { return db_.get(); }
 
  private:
   Database(std::unique_ptr<sqlite3, SqliteCloser> db, std::string path)
       : db_(std::move(db)), path_(std::move(path)) {}
+  static Result<Database> open_writable(const std::string& path);
+  static Result<Database> open_read_only(const std::string& path, const std::string& why);
 
   std::unique_ptr<sqlite3, SqliteCloser> db_;
   std::string path_;
+  std::string read_only_reason_;
 };
 
 // Whether path names one of the store's own files — the database at db_path, its -wal or
@@ -87,5 +95,7 @@ bool is_store_file(const std::string& db_path, const std::string& path);
 // retry safe, a suggestion to free space) when the disk or the database is full.
 Error sqlite_error(sqlite3* db, std::string_view what);
 Error storage_full(sqlite3* db, std::string message);
+// PERM_DENIED {reason: store_read_only, path} with what to do.
+Error store_read_only(sqlite3* db, std::string message);
 
 }  // namespace companyos::store

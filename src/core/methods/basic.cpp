@@ -20,7 +20,7 @@ const MethodDeclaration kStatus{
     .name = "status",
     .command = "status",
     .summary = "daemon, store and desktop session facts",
-    .returns = R"(version, pid, uptime, socket, store path and schema version, display server, accessibility bus, physical-input setting)",
+    .returns = R"(version, pid, uptime, socket, store path, schema version, `writable` and `problem` (what to do when it cannot be written), display server, accessibility bus, physical-input setting)",
 };
 
 const MethodDeclaration kAudit{

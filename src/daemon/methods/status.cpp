@@ -23,7 +23,15 @@ const MethodSpec kStatus{
           {"pid", ::getpid()},
           {"uptime_ms", uptime.count()},
           {"socket", ctx.socket_path},
-          {"store", {{"path", ctx.db.path()}, {"schema_version", ctx.db.schema_version()}}},
+          {"store",
+           {{"path", ctx.db.path()},
+            {"schema_version", ctx.db.schema_version()},
+            {"writable", ctx.db.writable()},
+            // What is wrong and what to do, when the store cannot be written.
+            {"problem", ctx.db.writable() ? nlohmann::json(nullptr)
+                                          : nlohmann::json(ctx.db.read_only_reason() +
+                                                           "; every change is refused until it is writable "
+                                                           "and companyosd restarted")}}},
           {"physical_input", (*settings)["physical_input"]},
       };
       // The bus and X11 probes can block on a wedged server: they run on a worker.

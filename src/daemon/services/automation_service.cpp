@@ -73,6 +73,9 @@ void AutomationService::recover_interrupted_runs(store::Database& db, const Cloc
                              " process(es) were still running and were killed";
     }
   }
+  // A read-only store keeps what it holds (the daemon said so at start); the processes
+  // above are ended all the same.
+  if (!db.writable()) return;
   if (auto failed = runs_.mark_interrupted_runs_failed(notes); !failed) {
     spdlog::error("runs left active by the previous daemon: {}", failed.error().message);
   } else if (*failed > 0) {

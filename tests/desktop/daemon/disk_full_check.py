@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The daemon's store on a 1 MiB tmpfs that fills up (mounting one needs root, as CI runs):
+"""The daemon's store on a 1 MiB tmpfs that fills up (mounting one needs root, as CI runs),
+then remounted read-only:
 a write the full disk refuses is STORAGE_FULL with a suggestion, not INTERNAL; an action
 whose audit row cannot be written is refused before delivery (the fixture's effect file
 stays absent); a run whose step and end cannot be recorded ends at once, with no ghost run
@@ -65,12 +66,47 @@ def main():
         try:
             daemon.start()
             exercise(check, tmp, store)
+            daemon.stop()
+            subprocess.run(["mount", "-o", "remount,ro", store], check=True)
+            daemon.start()
+            read_only(check, tmp)
         except atspi_probe.ProbeError as e:
             check.expect(False, f"gave up waiting: {e}")
         finally:
             daemon.stop()
             subprocess.run(["umount", store], check=False)
     return check.summary()
+
+
+def read_only(check, tmp):
+    """The same store on a filesystem remounted read-only: the daemon starts and says so;
+    status flags it; every change is PERM_DENIED store_read_only with what to do, never
+    INTERNAL; an action is refused before delivery; reads still answer."""
+    rc, env = cli("status")
+    store = data(env).get("store", {})
+    check.expect(rc == 0 and store.get("writable") is False and "not writable" in (store.get("problem") or ""),
+                 f"status flags the read-only store and says why ({store})")
+    rc, env = cli("settings", "get", "max_level")
+    check.expect(rc == 0 and data(env).get("value") == 3, "what the store holds is still read")
+    for args in (("settings", "set", "max_level", "2"), ("automation", "enable", "1")):
+        rc, env = cli(*args)
+        err = error(env)
+        check.expect(rc == 1 and err.get("code") == "PERM_DENIED" and
+                     err.get("details", {}).get("reason") == "store_read_only" and
+                     "writable" in err.get("suggestion", ""),
+                     f"`{' '.join(args)}` is refused with what to do, not INTERNAL ({err})")
+    name = unique_name("readonly")
+    effect = os.path.join(tmp, "readonly-effect")
+    with FixtureApp(FIXTURE, name, effect) as app:
+        rc, env = cli("click", "--app", name, "--role", "push button", "--name", "Write effect")
+        err = error(env)
+        check.expect(rc == 1 and err.get("code") == "PERM_DENIED" and
+                     err.get("details", {}).get("delivery") == "not_delivered",
+                     f"a click whose audit row cannot be written is refused, not delivered ({err})")
+        app.nodes()
+        check.expect(app.effect() is None, "and the fixture never saw a click")
+        rc, env = cli("windows", "--app", name)
+        check.expect(rc == 0 and len(data(env).get("windows", [])) == 1, "observation still answers")
 
 
 def exercise(check, tmp, store):
