@@ -323,13 +323,14 @@ Result<CommandResult> run_command(const CommandSpec& spec, const Clock& clock,
     if (!added) return std::move(added).take_error();
     token = std::move(*added);
   }
-  struct Forget {
+  // However the step ends, what it started ends with it, escaped from its group or not.
+  struct EndWithTheStep {
     StepProcessRecord* groups;
     const std::optional<std::string>& token;
-    ~Forget() {
-      if (groups != nullptr && token) groups->remove(*token);
+    ~EndWithTheStep() {
+      if (groups != nullptr && token) groups->end(*token);
     }
-  } forget{groups, token};
+  } end_with_the_step{groups, token};
   std::map<std::string, std::string> env = spec.env;
   if (token) env[std::string(kStepTokenVariable)] = *token;
   auto environment = child_environment(daemon_environment(), env);

@@ -50,6 +50,19 @@ void find_carriers(std::vector<std::pair<StepRecord, KilledStep>>& steps) {
   }
 }
 
+void kill_carriers(const std::vector<std::pair<StepRecord, KilledStep>>& steps) {
+  for (const auto& [record, step] : steps) {
+    for (const pid_t pid : step.pids) {
+      // The groups they lead take along what cleared its environment but kept the group.
+      if (::getpgid(pid) == pid) ::kill(-pid, SIGKILL);
+      if (::kill(pid, SIGKILL) != 0 && errno != ESRCH) {
+        spdlog::warn("cannot kill process {} of run {}'s command step: {}", pid, record.run_id,
+                     std::error_code(errno, std::generic_category()).message());
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::string format_record(const StepRecord& record) {
@@ -107,9 +120,13 @@ Result<std::string> StepProcessRecord::add(std::int64_t run_id) {
   return token;
 }
 
-void StepProcessRecord::remove(const std::string& token) {
+std::vector<pid_t> StepProcessRecord::end(const std::string& token) {
+  std::vector<std::pair<StepRecord, KilledStep>> step = {{StepRecord{token, {}, 0}, KilledStep{}}};
+  find_carriers(step);
+  kill_carriers(step);
   std::error_code ignored;
   std::filesystem::remove(directory_ / token, ignored);
+  return step.front().second.pids;
 }
 
 std::vector<KilledStep> StepProcessRecord::kill_left_over() {
@@ -124,16 +141,9 @@ std::vector<KilledStep> StepProcessRecord::kill_left_over() {
   }
   if (steps.empty()) return {};
   find_carriers(steps);
+  kill_carriers(steps);
   std::vector<KilledStep> killed;
   for (auto& [record, step] : steps) {
-    for (const pid_t pid : step.pids) {
-      // The groups they lead take along what cleared its environment but kept the group.
-      if (::getpgid(pid) == pid) ::kill(-pid, SIGKILL);
-      if (::kill(pid, SIGKILL) != 0 && errno != ESRCH) {
-        spdlog::warn("cannot kill process {} left by run {}: {}", pid, record.run_id,
-                     std::error_code(errno, std::generic_category()).message());
-      }
-    }
     if (!step.pids.empty()) killed.push_back(std::move(step));
   }
   return killed;

@@ -50,8 +50,11 @@ class StepProcessRecord {
   // Before a command starts: its token, to put in its environment. INTERNAL when the record
   // cannot be written; the command is then not started.
   Result<std::string> add(std::int64_t run_id);
-  // After the command and its group are reaped and killed.
-  void remove(const std::string& token);
+  // When the step ends (the command exited, timed out or was stopped, and its group was
+  // killed): SIGKILLs every process still carrying the token — what escaped the group with
+  // setsid or a double fork — and the groups they lead, then deletes the record. The pids
+  // killed.
+  std::vector<pid_t> end(const std::string& token);
   // At daemon start, before any run: SIGKILLs every process of this boot carrying a
   // recorded token, and the groups they lead; deletes every record. One entry per record
   // whose processes were found.

@@ -145,6 +145,41 @@ TEST_F(StepProcessRecordTest, ACommandIsRecordedOnlyWhileItRunsAndCarriesItsToke
   EXPECT_TRUE(std::filesystem::is_empty(root_ / "steps"));
 }
 
+// A step whose script starts `setsid … &` leaves a process in a session of its own, which
+// the kill of the step's group cannot reach; it still carries the step's token, so it ends
+// with the step (it used to outlive the step, and a daemon restart: the record was gone).
+TEST_F(StepProcessRecordTest, WhatEscapedTheGroupEndsWithTheStep) {
+  StepProcessRecord record(root_ / "steps");
+  const std::string pid_file = (root_ / "escaped").string();
+  CommandSpec spec;
+  spec.executable = "sh";
+  spec.arguments = {"-c", "setsid sleep 300 & echo $! > '" + pid_file + "'; while ! ps -o sid= -p $! | "
+                          "grep -qw $!; do :; done; echo escaped"};
+  spec.cwd = "/";
+  const SystemClock clock;
+  auto result = run_command(spec, clock, {}, &record, 6);
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_EQ(result->output, "escaped\n");
+  std::ifstream in(pid_file);
+  pid_t escaped = 0;
+  in >> escaped;
+  ASSERT_GT(escaped, 0);
+  // Killed, not yet reaped (it is not our child: its parent, the shell, is gone).
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  bool gone = false;
+  while (!gone && std::chrono::steady_clock::now() < until) {
+    std::ifstream stat("/proc/" + std::to_string(escaped) + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    const auto state_at = line.rfind(')');
+    gone = !stat.is_open() || line.empty() || (state_at != std::string::npos && line.size() > state_at + 2 &&
+                                               line[state_at + 2] == 'Z');
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_TRUE(gone) << "process " << escaped << " outlived its step";
+  EXPECT_TRUE(std::filesystem::is_empty(root_ / "steps"));
+}
+
 TEST_F(StepProcessRecordTest, ACommandThatCannotBeRecordedDoesNotStart) {
   std::ofstream(root_ / "file") << "not a directory";
   StepProcessRecord record(root_ / "file");
