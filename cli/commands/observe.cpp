@@ -76,6 +76,15 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
       std::cout << "snapshot " << plain(data["snapshot"]) << ": " << plain(data["app"]) << " (pid "
                 << plain(data["pid"]) << "), window \"" << plain(data["window"]["title"]) << "\", "
                 << plain(data["node_count"]) << " nodes; refs are @" << plain(data["snapshot"]) << ":eN\n";
+      const auto& stats = data.value("stats", nlohmann::json::object());
+      if (stats.value("truncated", false)) {
+        std::cout << "incomplete: the window has more nodes than one snapshot reads; narrow it with "
+                     "--max-depth or --surface\n";
+      }
+      if (stats.value("children_unread", 0) > 0) {
+        std::cout << "incomplete: " << plain(stats["children_unread"])
+                  << " node(s) answered but their children did not (the app refused to list them)\n";
+      }
       if (data.contains("surface")) {
         const auto& surface = data["surface"];
         std::cout << "open " << plain(surface["kind"]) << " " << plain(surface["ref"]) << ", "

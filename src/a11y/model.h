@@ -87,6 +87,7 @@ struct SnapshotStats {
   std::size_t walked_live = 0;    // nodes read live (missing from the bulk reply)
   std::size_t detail_calls = 0;   // per-node calls for actions, bounds, values
   bool truncated = false;         // the window had more nodes than SnapshotOptions::max_nodes
+  std::size_t children_unread = 0;  // nodes that answered but whose children did not
   double milliseconds = 0;
 };
 

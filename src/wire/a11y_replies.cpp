@@ -105,6 +105,7 @@ nlohmann::json snapshot_to_json(const Snapshot& snapshot, const ViewNode& view, 
         {"walked_live", snapshot.stats.walked_live},
         {"detail_calls", snapshot.stats.detail_calls},
         {"truncated", snapshot.stats.truncated},
+        {"children_unread", snapshot.stats.children_unread},
         {"milliseconds", snapshot.stats.milliseconds}}},
   };
   if (with_tree) {

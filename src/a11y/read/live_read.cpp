@@ -70,12 +70,20 @@ void read_node_live(Pipeline& pipeline, const std::string& path, const ToolkitTr
                   live.node.interfaces = interfaces.value_or(0);
                   return interfaces.has_value();
                 }));
-  pipeline.call(p, kAccessibleInterface, "GetChildren",
-                part([](sd_bus_message* reply, LiveNode& live) {
-                  auto children = read_reference_paths(reply);
-                  if (children) live.children = std::move(*children);
-                  return children.has_value();
-                }));
+  // A part of its own: an app whose GetChildren fails (a ChildCount it cannot back up)
+  // still has the node read; the caller is told its children are unknown.
+  ++pending->outstanding;
+  pipeline.call(p, kAccessibleInterface, "GetChildren", [pending](sd_bus_message* reply) {
+    auto children = error_name(reply) == nullptr ? read_reference_paths(reply) : std::nullopt;
+    if (children) {
+      pending->result.children = std::move(*children);
+    } else {
+      pending->result.children_unread = true;
+    }
+    if (--pending->outstanding == 0) {
+      pending->done(pending->failed ? std::nullopt : std::optional(std::move(pending->result)));
+    }
+  });
 }
 
 void read_children_live(Pipeline& pipeline, const std::string& path, LiveChildrenHandler done) {

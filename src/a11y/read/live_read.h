@@ -17,6 +17,9 @@ namespace companyos::a11y {
 struct LiveNode {
   RawNode node;
   std::vector<std::string> children;
+  // The node answered, but its children did not (an error for GetChildren): the node is
+  // read, its children are not known — not a node that is gone.
+  bool children_unread = false;
 };
 
 // nullopt when the node is gone or answered with an error; not called at all when the

@@ -77,6 +77,7 @@ class WindowReader {
   }
 
   std::size_t walked() const { return walked_; }
+  std::size_t children_unread() const { return children_unread_; }
   const TreeBuilder& builder() const { return builder_; }
 
  private:
@@ -96,6 +97,7 @@ class WindowReader {
       if (!live) return;
       const std::string read_path = live->node.path;
       live->node.child_count = static_cast<int>(live->children.size());
+      if (live->children_unread) ++children_unread_;
       std::vector<std::string> children = std::move(live->children);
       builder_.add(std::move(live->node));
       on_children(read_path, std::move(children));
@@ -108,6 +110,7 @@ class WindowReader {
   TreeBuilder builder_;
   std::unordered_set<std::string> requested_;
   std::size_t walked_ = 0;
+  std::size_t children_unread_ = 0;
 };
 
 // Whether each node needs its AccessibleId read under the given policy.
@@ -180,6 +183,7 @@ Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadli
   }
   reader.reconcile(stats);
   stats.walked_live = reader.walked();
+  stats.children_unread = reader.children_unread();
   if (pipeline->expired() || pipeline->disconnected()) {
     return read_failed(bus, *app, window, *pipeline, started, "reconciling the tree");
   }

@@ -8,6 +8,8 @@ really serves against those an impostor serves, and the bytes a terminal would g
   app is still read, through the bus.
 - Its bus address names a socket another process of the same user serves: nothing that
   process answers is believed; the app is read through the bus.
+- Its window's ChildCount says 5 while listing its children fails: the window is read
+  (not "the window is gone") and the snapshot says its children could not be read.
 - Its names carry terminal controls and a bidi override: human output (tables, the
   outline, find) shows them escaped, `--json` keeps them exact.
 """
@@ -93,6 +95,17 @@ def check_impostor(check):
                      "find sees only the app's own elements")
 
 
+def check_lying_child_count(check):
+    with HostileApp("hostile-liar", "--lying-children", "--button", "Hidden"):
+        rc, env = cli("snapshot", "--app", "hostile-liar")
+        stats = data(env).get("stats", {})
+        check.expect(rc == 0 and data(env).get("node_count") == 1 and stats.get("children_unread") == 1,
+                     f"a window whose children cannot be read is read, not 'gone' ({error(env) or stats})")
+        rc, out, _ = cli_text("snapshot", "--app", "hostile-liar")
+        check.expect(rc == 0 and "incomplete: 1 node(s) answered but their children did not" in out,
+                     "the person is told the snapshot is incomplete")
+
+
 def check_names(check):
     title = "\x1b]0;pwned\x07Evil\u202etxt.exe"
     button = "\x1b[2J\x1b[31mred\x9b"
@@ -136,6 +149,7 @@ def main():
         with tempfile.TemporaryDirectory() as tmp:
             check_unixexec(check, tmp)
             check_impostor(check)
+            check_lying_child_count(check)
             check_names(check)
     finally:
         daemon.stop()
