@@ -105,7 +105,11 @@ class AppLister {
     call(app(probe), probe, kRootPath, kAccessibleInterface, "GetChildren", nullptr,
          [this, &probe](GVariant* reply) {
            if (!g_variant_is_of_type(reply, G_VARIANT_TYPE("(a(so))"))) return;
-           const auto paths = object_paths_of(child_of(reply, 0).get());
+           auto paths = object_paths_of(child_of(reply, 0).get());
+           if (paths.size() > kMaxWindowsPerApp) {
+             probe.info.windows_not_listed = paths.size() - kMaxWindowsPerApp;
+             paths.resize(kMaxWindowsPerApp);
+           }
            probe.info.windows.reserve(paths.size());
            for (const std::string& path : paths) {
              WindowInfo& window = probe.info.windows.emplace_back();

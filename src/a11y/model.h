@@ -43,7 +43,12 @@ struct AppInfo {
   bool responsive = true;       // false: did not answer within the per-app deadline
   bool policy_denied = false;   // a password manager: windows are withheld
   std::vector<WindowInfo> windows;
+  std::size_t windows_not_listed = 0;  // past kMaxWindowsPerApp: counted, never read
 };
+
+// The most top-level windows of one app a listing reads (each costs four calls): an app
+// that claims more is listed this far, and says how many it left out.
+inline constexpr std::size_t kMaxWindowsPerApp = 1000;
 
 // One accessible as read in bulk (GetItems) or live, before per-node details.
 struct RawNode {

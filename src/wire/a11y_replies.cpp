@@ -88,6 +88,7 @@ nlohmann::json app_to_json(const AppInfo& app) {
           {"responsive", app.responsive},
           {"policy_denied", app.policy_denied},
           {"window_count", app.windows.size()},
+          {"windows_not_listed", app.windows_not_listed},
           {"windows", std::move(windows)}};
 }
 

@@ -56,11 +56,15 @@ std::optional<std::string> read_reference_path(sd_bus_message* message) {
 
 }  // namespace
 
-std::optional<std::vector<std::string>> read_reference_paths(sd_bus_message* message) {
+std::optional<std::vector<std::string>> read_reference_paths(sd_bus_message* message, std::size_t max_paths) {
   Container array(message, 'a', "(so)");
   if (!array) return std::nullopt;
   std::vector<std::string> paths;
-  while (auto path = read_reference_path(message)) paths.push_back(std::move(*path));
+  while (paths.size() < max_paths) {
+    auto path = read_reference_path(message);
+    if (!path) break;
+    paths.push_back(std::move(*path));
+  }
   return paths;
 }
 
@@ -150,7 +154,7 @@ bool read_accessible_properties(sd_bus_message* message, RawNode& node) {
   return true;
 }
 
-Result<std::vector<RawNode>> read_get_items(sd_bus_message* reply) {
+Result<std::vector<RawNode>> read_get_items(sd_bus_message* reply, std::size_t max_items) {
   auto malformed = [reply] {
     const char* signature = reply ? sd_bus_message_get_signature(reply, 1) : nullptr;
     return make_error(ErrorCode::kInternal, "GetItems reply has an unexpected shape",
@@ -162,7 +166,7 @@ Result<std::vector<RawNode>> read_get_items(sd_bus_message* reply) {
   Container items(reply, 'a', "((so)(so)(so)iiassusau)");
   if (!items) return malformed();
   std::vector<RawNode> nodes;
-  for (;;) {
+  while (nodes.size() < max_items) {
     Container record(reply, 'r', kGetItemsRecord);
     if (!record) break;
     RawNode node;

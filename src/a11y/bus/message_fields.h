@@ -20,10 +20,15 @@ namespace companyos::a11y {
 // count, interfaces, name, role, description, states.
 inline constexpr const char* kGetItemsRecord = "(so)(so)(so)iiassusau";
 
-Result<std::vector<RawNode>> read_get_items(sd_bus_message* reply);
+// At most max_items records are read (the reply covers the whole app, which may claim any
+// number); the rest of the reply is left unread.
+Result<std::vector<RawNode>> read_get_items(sd_bus_message* reply,
+                                            std::size_t max_items = static_cast<std::size_t>(-1));
 
-// a(so) (GetChildren) → the objects' paths.
-std::optional<std::vector<std::string>> read_reference_paths(sd_bus_message* message);
+// a(so) (GetChildren) → the objects' paths, the first max_paths of them (an app may claim
+// a million children; what is not kept is never copied out of the message).
+std::optional<std::vector<std::string>> read_reference_paths(
+    sd_bus_message* message, std::size_t max_paths = static_cast<std::size_t>(-1));
 // as (GetInterfaces) → InterfaceBit set.
 std::optional<std::uint32_t> read_interface_bits(sd_bus_message* message);
 // au (GetState) → state bits.

@@ -189,6 +189,8 @@ bool Pipeline::disconnected() const { return state_->disconnected; }
 
 std::size_t Pipeline::calls_started() const { return state_->started; }
 
+std::size_t Pipeline::calls_answered() const { return state_->started - state_->in_flight; }
+
 Deadline Pipeline::deadline() const { return state_->deadline; }
 
 const char* error_name(sd_bus_message* reply) {

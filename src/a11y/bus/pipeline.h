@@ -56,6 +56,8 @@ class Pipeline {
   bool expired() const;
   bool disconnected() const;
   std::size_t calls_started() const;
+  // Replies received so far, errors included: the peer answered this many calls.
+  std::size_t calls_answered() const;
   Deadline deadline() const;
 
  private:

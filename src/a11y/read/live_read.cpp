@@ -18,7 +18,7 @@ struct PendingLiveNode {
 }  // namespace
 
 void read_node_live(Pipeline& pipeline, const std::string& path, const ToolkitTraits& toolkit,
-                    LiveNodeHandler done) {
+                    LiveNodeHandler done, std::size_t max_children) {
   auto pending = std::make_shared<PendingLiveNode>();
   pending->result.node.path = path;
   pending->done = std::move(done);
@@ -73,8 +73,8 @@ void read_node_live(Pipeline& pipeline, const std::string& path, const ToolkitTr
   // A part of its own: an app whose GetChildren fails (a ChildCount it cannot back up)
   // still has the node read; the caller is told its children are unknown.
   ++pending->outstanding;
-  pipeline.call(p, kAccessibleInterface, "GetChildren", [pending](sd_bus_message* reply) {
-    auto children = error_name(reply) == nullptr ? read_reference_paths(reply) : std::nullopt;
+  pipeline.call(p, kAccessibleInterface, "GetChildren", [pending, max_children](sd_bus_message* reply) {
+    auto children = error_name(reply) == nullptr ? read_reference_paths(reply, max_children) : std::nullopt;
     if (children) {
       pending->result.children = std::move(*children);
     } else {
@@ -86,10 +86,11 @@ void read_node_live(Pipeline& pipeline, const std::string& path, const ToolkitTr
   });
 }
 
-void read_children_live(Pipeline& pipeline, const std::string& path, LiveChildrenHandler done) {
+void read_children_live(Pipeline& pipeline, const std::string& path, LiveChildrenHandler done,
+                        std::size_t max_children) {
   pipeline.call(path.c_str(), kAccessibleInterface, "GetChildren",
-                [done = std::move(done)](sd_bus_message* reply) {
-                  done(error_name(reply) != nullptr ? std::nullopt : read_reference_paths(reply));
+                [done = std::move(done), max_children](sd_bus_message* reply) {
+                  done(error_name(reply) != nullptr ? std::nullopt : read_reference_paths(reply, max_children));
                 });
 }
 

@@ -3,6 +3,7 @@
 // on a Pipeline, so many run at once; results arrive through the callbacks in wait().
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <string>
@@ -27,9 +28,12 @@ struct LiveNode {
 using LiveNodeHandler = std::function<void(std::optional<LiveNode>)>;
 using LiveChildrenHandler = std::function<void(std::optional<std::vector<std::string>>)>;
 
-// The toolkit decides whether the Accessible properties come in one GetAll call.
+// The toolkit decides whether the Accessible properties come in one GetAll call. At most
+// max_children of a node's children are kept (more may exist: the caller cuts there).
+inline constexpr std::size_t kAllChildren = static_cast<std::size_t>(-1);
 void read_node_live(Pipeline& pipeline, const std::string& path, const ToolkitTraits& toolkit,
-                    LiveNodeHandler done);
-void read_children_live(Pipeline& pipeline, const std::string& path, LiveChildrenHandler done);
+                    LiveNodeHandler done, std::size_t max_children = kAllChildren);
+void read_children_live(Pipeline& pipeline, const std::string& path, LiveChildrenHandler done,
+                        std::size_t max_children = kAllChildren);
 
 }  // namespace companyos::a11y

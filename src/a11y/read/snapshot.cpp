@@ -1,6 +1,8 @@
 #include "a11y/read/snapshot.h"
 #include "a11y/toolkit/traits.h"
 
+#include <malloc.h>
+
 #include <unordered_map>
 #include <unordered_set>
 
@@ -16,13 +18,17 @@ namespace {
 constexpr const char* kCachePath = "/org/a11y/atspi/cache";
 // Re-check rounds after live reads: the app may still be adding children meanwhile.
 constexpr int kReconcileRounds = 4;
+// GetItems lists the whole app, every window of it: records read per node a snapshot may
+// hold. An app past that is read by the live walk, which the node budget bounds.
+constexpr std::size_t kBulkItemsPerNode = 5;
 
 enum class BulkOutcome { kRead, kUnsupported, kUnanswered };
 
 class WindowReader {
  public:
-  WindowReader(Pipeline& pipeline, const WindowInfo& window, ToolkitTraits toolkit)
-      : pipeline_(pipeline), window_(window), toolkit_(toolkit) {}
+  WindowReader(Pipeline& pipeline, const WindowInfo& window, ToolkitTraits toolkit, std::size_t max_nodes,
+               int max_depth)
+      : pipeline_(pipeline), window_(window), toolkit_(toolkit), max_nodes_(max_nodes), max_depth_(max_depth) {}
 
   BulkOutcome read_bulk(SnapshotStats& stats) {
     // No reply at all means the deadline passed; an error reply (a bridge without a cache,
@@ -34,7 +40,7 @@ class WindowReader {
         outcome = BulkOutcome::kUnsupported;
         return;
       }
-      auto parsed = read_get_items(reply);
+      auto parsed = read_get_items(reply, kBulkItemsPerNode * max_nodes_);
       if (!parsed) {
         outcome = BulkOutcome::kUnsupported;
         return;
@@ -43,6 +49,7 @@ class WindowReader {
       outcome = BulkOutcome::kRead;
     });
     pipeline_.wait();
+    if (items.size() >= kBulkItemsPerNode * max_nodes_) truncated_ = true;
     stats.bulk_items = items.size();
     builder_.add_all(std::move(items));
     return outcome;
@@ -54,7 +61,7 @@ class WindowReader {
     for (int round = 0; round < kReconcileRounds && !pipeline_.expired(); ++round) {
       bool started = false;
       if (!builder_.has(window_.path)) {
-        walk(window_.path);
+        walk(window_.path, 0);
         started = true;
       }
       MissingParts missing = builder_.missing(window_.path);
@@ -65,10 +72,11 @@ class WindowReader {
                            [this, path](std::optional<std::vector<std::string>> children) {
                              if (!children) return;
                              on_children(path, std::move(*children));
-                           });
+                           },
+                           max_nodes_ + 1);
       }
       for (const std::string& path : missing.unknown) {
-        walk(path);
+        walk(path, depth_of(path));
         started = true;
       }
       if (!started) return;
@@ -77,23 +85,44 @@ class WindowReader {
   }
 
   std::size_t walked() const { return walked_; }
+  bool truncated() const { return truncated_; }
   std::size_t children_unread() const { return children_unread_; }
   const TreeBuilder& builder() const { return builder_; }
 
  private:
   void on_children(const std::string& parent, std::vector<std::string> children) {
+    // More children than a snapshot holds are never kept, let alone walked.
+    if (children.size() > max_nodes_) {
+      children.resize(max_nodes_);
+      truncated_ = true;
+    }
+    const int depth = depth_of(parent) + 1;
     for (const std::string& child : children) {
-      if (!builder_.has(child)) walk(child);
+      if (depths_.size() < max_nodes_) depths_.try_emplace(child, depth);
+      if (!builder_.has(child)) walk(child, depth);
     }
     builder_.set_live_children(parent, std::move(children));
   }
 
+  int depth_of(const std::string& path) const {
+    auto found = depths_.find(path);
+    return found == depths_.end() ? 0 : found->second;
+  }
+
   // Reads one node live and, as soon as its children are known, the unknown ones: the walk
-  // is pipelined, never waiting for a whole level.
-  void walk(const std::string& path) {
-    if (!requested_.insert(path).second) return;
+  // is pipelined, never waiting for a whole level. It stops at the node budget and the
+  // depth cap, saying so (truncated).
+  void walk(const std::string& path, int depth) {
+    if (requested_.contains(path)) return;
+    if (builder_.size() + in_flight_ >= max_nodes_ || depth > max_depth_) {
+      truncated_ = true;
+      return;
+    }
+    requested_.insert(path);
     ++walked_;
+    ++in_flight_;
     read_node_live(pipeline_, path, toolkit_, [this](std::optional<LiveNode> live) {
+      --in_flight_;
       if (!live) return;
       const std::string read_path = live->node.path;
       live->node.child_count = static_cast<int>(live->children.size());
@@ -101,16 +130,32 @@ class WindowReader {
       std::vector<std::string> children = std::move(live->children);
       builder_.add(std::move(live->node));
       on_children(read_path, std::move(children));
-    });
+    }, max_nodes_ + 1);
   }
 
   Pipeline& pipeline_;
   const WindowInfo& window_;
   ToolkitTraits toolkit_;
   TreeBuilder builder_;
+  std::size_t max_nodes_;
+  int max_depth_;
   std::unordered_set<std::string> requested_;
+  std::unordered_map<std::string, int> depths_;  // of walked nodes' children, by path
   std::size_t walked_ = 0;
+  std::size_t in_flight_ = 0;  // walked, not answered yet: counted against the budget
   std::size_t children_unread_ = 0;
+  bool truncated_ = false;
+};
+
+// A read this large (or one cut short) hands its memory back to the system when it ends:
+// glibc keeps freed memory in its arenas otherwise, and a daemon that once read a huge
+// window would hold that much for good.
+constexpr std::size_t kLargeRead = 5000;
+struct GiveBackMemory {
+  bool after_large_read = false;
+  ~GiveBackMemory() {
+    if (after_large_read) ::malloc_trim(0);
+  }
 };
 
 // Whether each node needs its AccessibleId read under the given policy.
@@ -133,10 +178,24 @@ std::vector<bool> accessible_id_wanted(const std::vector<Node>& nodes, Accessibl
   return wanted;
 }
 
-// Why a read stopped short: the app went away, or it did not answer in time.
+// Why a read stopped short: the app went away, it answered nothing in time, or it answered
+// but the window was more than the deadline allowed (a walk cut short by the deadline is
+// not an app that did not answer).
 Error read_failed(Bus& bus, const AppChannel& app, const WindowInfo& window,
                   const Pipeline& pipeline, std::chrono::steady_clock::time_point started,
-                  std::string_view while_doing) {
+                  std::string_view while_doing, std::size_t nodes_read) {
+  if (!pipeline.disconnected() && pipeline.calls_answered() > 0) {
+    const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - started);
+    return make_error(ErrorCode::kTimeout,
+                      "the window could not be read before the deadline: the app answered " +
+                          std::to_string(pipeline.calls_answered()) + " calls (" + std::to_string(nodes_read) +
+                          " nodes) in " + std::to_string(waited.count()) + " ms, which was not all of it",
+                      {{"reason", "too_big_for_deadline"}, {"nodes_read", nodes_read},
+                       {"calls_answered", pipeline.calls_answered()},
+                       {"waited_ms", waited.count()}, {"while", std::string(while_doing)}},
+                      "read less of it (--max-depth, --surface) or give it longer (--timeout)");
+  }
   if (!pipeline.disconnected()) {
     return app_unresponsive(window.app_name, window.bus_name, started, while_doing);
   }
@@ -155,6 +214,8 @@ Error read_failed(Bus& bus, const AppChannel& app, const WindowInfo& window,
 
 Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadline,
                              const SnapshotOptions& options) {
+  // Declared first, so it runs last: once the reader's records are freed.
+  GiveBackMemory give_back;
   const auto started = std::chrono::steady_clock::now();
   auto app = [&] {
     CallScope scope(deadline);
@@ -173,19 +234,20 @@ Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadli
   SnapshotStats& stats = snapshot.stats;
   stats.peer_to_peer = app->peer_to_peer;
 
-  WindowReader reader(*pipeline, window, app->traits());
+  WindowReader reader(*pipeline, window, app->traits(), options.max_nodes, options.max_walk_depth);
   if (options.use_bulk) {
     const BulkOutcome outcome = reader.read_bulk(stats);
     if (outcome == BulkOutcome::kUnanswered) {
-      return read_failed(bus, *app, window, *pipeline, started, "reading the tree");
+      return read_failed(bus, *app, window, *pipeline, started, "reading the tree", 0);
     }
     stats.bulk = outcome == BulkOutcome::kRead;
   }
   reader.reconcile(stats);
+  give_back.after_large_read = reader.truncated() || reader.builder().size() > kLargeRead;
   stats.walked_live = reader.walked();
   stats.children_unread = reader.children_unread();
   if (pipeline->expired() || pipeline->disconnected()) {
-    return read_failed(bus, *app, window, *pipeline, started, "reconciling the tree");
+    return read_failed(bus, *app, window, *pipeline, started, "reconciling the tree", reader.builder().size());
   }
   const auto assembled = reader.builder().assemble(window.path, options.max_nodes);
   if (assembled.empty()) {
@@ -195,7 +257,7 @@ Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadli
   }
   snapshot.nodes = to_nodes(assembled);
   for (Node& node : snapshot.nodes) node.name = name_as_shown(app->traits(), node.role, std::move(node.name));
-  stats.truncated = assembled.size() >= options.max_nodes;
+  stats.truncated = reader.truncated() || assembled.size() >= options.max_nodes;
 
   if (options.details_enabled) {
     const std::size_t before = pipeline->calls_started();
@@ -207,7 +269,9 @@ Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadli
     const bool complete =
         read_details(*pipeline, snapshot.nodes, options.details, app->traits(), wanted);
     stats.detail_calls = pipeline->calls_started() - before;
-    if (!complete) return read_failed(bus, *app, window, *pipeline, started, "reading details");
+    if (!complete) {
+      return read_failed(bus, *app, window, *pipeline, started, "reading details", snapshot.nodes.size());
+    }
     resolve_embedded_objects(snapshot.nodes);
   }
   mark_twins(snapshot.nodes);

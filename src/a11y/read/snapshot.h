@@ -3,7 +3,8 @@
 // live), then actions, bounds and values where nodes need them (details.h), with all calls
 // in flight at once on one pipeline to the app under the one deadline. Bridges without
 // GetItems get the same result from a pipelined live walk. APP_UNRESPONSIVE when the app
-// does not finish before the deadline, APP_NOT_FOUND when it goes away meanwhile.
+// answers nothing before the deadline; TIMEOUT (reason too_big_for_deadline) when it
+// answered but the window could not be read in time; APP_NOT_FOUND when it goes away.
 #pragma once
 
 #include <cstddef>
@@ -16,11 +17,18 @@
 
 namespace companyos::a11y {
 
+inline constexpr std::size_t kMaxSnapshotNodes = 20000;
+inline constexpr int kMaxSnapshotDepth = 1000;
+
 struct SnapshotOptions {
   DetailOptions details;
   AccessibleIds accessible_ids = AccessibleIds::kWhereIdentityNeedsThem;
   bool details_enabled = true;     // false: structure only (role, name, states, …)
-  std::size_t max_nodes = 50000;   // a larger window is cut here (stats.truncated)
+  // Bounds by design, not by luck (docs/observation.md): a window with more nodes, or
+  // deeper, is read this far and cut (stats.truncated): the walk itself stops, so neither
+  // the calls in flight nor the memory grow with what the app claims.
+  std::size_t max_nodes = kMaxSnapshotNodes;
+  int max_walk_depth = kMaxSnapshotDepth;
   bool use_bulk = true;            // false forces the live walk (tests, comparisons)
 };
 

@@ -37,6 +37,7 @@ class TreeBuilder {
   void set_live_children(const std::string& parent, std::vector<std::string> children);
 
   bool has(const std::string& path) const;
+  std::size_t size() const { return nodes_.size(); }  // nodes known, bulk and live
   bool has_live_children(const std::string& path) const;
   // In one pass over the tree under root (root included):
   // - reread: nodes whose children were not yet read live and whose bulk listing cannot be

@@ -39,7 +39,8 @@ class HostileApp:
         if not banner.startswith("ready"):
             self.stop()
             raise RuntimeError(f"the hostile app {name} did not start: {banner!r}")
-        atspi_probe.wait_for(f"{name} on the bus", 30, lambda: cli("windows", "--app", name)[0] == 0, interval=0.1)
+        atspi_probe.wait_for(f"{name} on the bus", 60, lambda: cli("windows", "--app", name, "--timeout", "30000")[0] == 0,
+                             interval=0.1)
 
     def __enter__(self):
         return self
