@@ -23,14 +23,15 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "harness"))
 from checks import Checker  # noqa: E402
-from daemon_cli import CLI, SOURCE, Daemon, cli, cli_text, data, error  # noqa: E402
+from daemon_cli import SOURCE, Daemon, cli, cli_text, data, error  # noqa: E402
+from fixture_app import StartedProcess  # noqa: E402
 import atspi_probe  # noqa: E402
 
 HOSTILE = os.path.join(SOURCE, "tests", "fixtures", "hostile_app.py")
 TERMINAL_CONTROLS = ("\x1b", "\x07", "\u202e", "\x9b")
 
 
-class HostileApp:
+class HostileApp(StartedProcess):
     def __init__(self, name, *options):
         self.name = name
         self.process = subprocess.Popen([HOSTILE, "--name", name, *options], stdin=subprocess.DEVNULL,
@@ -39,24 +40,9 @@ class HostileApp:
         if not banner.startswith("ready"):
             self.stop()
             raise RuntimeError(f"the hostile app {name} did not start: {banner!r}")
-        atspi_probe.wait_for(f"{name} on the bus", 60, lambda: cli("windows", "--app", name, "--timeout", "30000")[0] == 0,
-                             interval=0.1)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.process.stdout.close()
+        # A generous listing deadline: an app with 100,000 windows answers slowly.
+        listed = lambda: cli("windows", "--app", name, "--timeout", "30000")[0] == 0  # noqa: E731
+        atspi_probe.wait_for(f"{name} on the bus", 60, listed, interval=0.1)
 
 
 def never_appears(path, seconds=2.0):

@@ -26,32 +26,20 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "harness"))
 from checks import Checker  # noqa: E402
 from daemon_cli import BUILD, CLI, FIXTURE, Daemon, cli, data, error  # noqa: E402
-from fixture_app import FixtureApp, read_bytes  # noqa: E402
+from fixture_app import FixtureApp, StartedProcess, read_bytes  # noqa: E402
 import atspi_probe  # noqa: E402
 
 OWNER = os.path.join(BUILD, "tests", "fixtures", "companyos-hostile-clipboard-owner")
 ENDS_WITHIN_S = 15  # the daemon's bound is 5 s; without one the drip goes on for good
 
 
-class HostileOwner:
+class HostileOwner(StartedProcess):
     def __init__(self, mode):
         self.process = subprocess.Popen([OWNER, "--mode", mode], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                         text=True)
         if self.process.stdout.readline().strip() != "ready":
             self.stop()
             raise RuntimeError("the hostile clipboard owner did not start")
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-        self.process.stdout.close()
 
 
 def timed_get():

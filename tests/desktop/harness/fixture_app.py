@@ -20,26 +20,11 @@ def read_bytes(path):
         return None
 
 
-class FixtureApp:
-    """One running fixture, registered on AT-SPI under APP_NAME (its --class).
+class StartedProcess:
+    """A process a test started with its stdout piped (self.process); as a context
+    manager it is terminated on exit, then killed if it does not end in time."""
 
-    Use as a context manager; the process is terminated (then killed) on exit."""
-
-    def __init__(self, executable, app_name, effect_path, *options):
-        self.app_name = app_name
-        self.effect_path = effect_path
-        self.process = subprocess.Popen(
-            [executable, "--class", app_name, "--effect", effect_path, *options],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True)
-        # The fixture prints "pid=<pid> title=<title>" once its window is built.
-        self.banner = self.process.stdout.readline().strip()
-        try:
-            self.bus = atspi_probe.a11y_bus()
-            self.bus_name, self.root_path = atspi_probe.wait_for_app(
-                self.bus, app_name, timeout=START_DEADLINE_S)
-        except BaseException:
-            self.stop()
-            raise
+    process = None
 
     def __enter__(self):
         return self
@@ -56,6 +41,26 @@ class FixtureApp:
                 self.process.kill()
                 self.process.wait()
         self.process.stdout.close()
+
+
+class FixtureApp(StartedProcess):
+    """One running fixture, registered on AT-SPI under APP_NAME (its --class)."""
+
+    def __init__(self, executable, app_name, effect_path, *options):
+        self.app_name = app_name
+        self.effect_path = effect_path
+        self.process = subprocess.Popen(
+            [executable, "--class", app_name, "--effect", effect_path, *options],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True)
+        # The fixture prints "pid=<pid> title=<title>" once its window is built.
+        self.banner = self.process.stdout.readline().strip()
+        try:
+            self.bus = atspi_probe.a11y_bus()
+            self.bus_name, self.root_path = atspi_probe.wait_for_app(
+                self.bus, app_name, timeout=START_DEADLINE_S)
+        except BaseException:
+            self.stop()
+            raise
 
     def nodes(self):
         """The live tree of the app, walked now."""
