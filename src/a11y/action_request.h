@@ -5,6 +5,7 @@
 #include <chrono>
 #include <functional>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <string_view>
 
@@ -56,6 +57,9 @@ struct ActionRequest {
   // element is focused, its text replaced (set-value) or appended to (type) by keys, and
   // read back as the accessibility routes are.
   KeyboardRoute keyboard;
+  // Requested once whoever asked has stopped waiting (its connection closed): it was told
+  // the action failed, so the action must not happen. Checked just before delivery.
+  std::stop_token caller_gone;
 };
 
 }  // namespace companyos::a11y

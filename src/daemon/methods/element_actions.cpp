@@ -55,6 +55,7 @@ void perform(const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
     request->keyboard = desktop::keyboard_typing();
   }
   nlohmann::json run_params = {{"timeout_ms", timeout_ms(params, *request)}};
+  request->caller_gone = reply.client_gone();
   a11y::ActionEngine& engine = ctx.actions;
   run_observation(run_params, ctx, std::move(reply),
                   [&engine, request = std::move(request).value(), headed](

@@ -107,6 +107,16 @@ Result<nlohmann::json> type_into_window(x11::Connection& connection, const deskt
                         {"target", target_json(target)}};
 }
 
+// Whoever asked is still waiting for the answer: one that gave up was told the action
+// failed, so it must not happen (checked just before any input is sent).
+Status caller_still_waiting(const std::stop_token& caller_gone) {
+  if (!caller_gone.stop_requested()) return ok_status();
+  return with_delivery(make_error(ErrorCode::kTimeout, "the caller stopped waiting before the input was sent; "
+                                                       "nothing was done",
+                                  {{"reason", "caller_gone"}}),
+                       Delivery::kNotDelivered);
+}
+
 constexpr const char* kPasteRoute = "xtest:paste";
 
 // Activates the window, then pastes through the clipboard; the reply says whether the app
@@ -256,12 +266,15 @@ const MethodSpec kPress{
       if (auto st = check_physical_input(ctx.settings, params.value("headed", false)); !st) {
         return reply(std::move(st).take_error());
       }
+      std::stop_token caller_gone = reply.client_gone();
       run_observation(params, ctx, std::move(reply),
-                      [query = *query, chord = *chord](a11y::Observer& observer, Deadline deadline)
+                      [query = *query, chord = *chord, caller_gone](a11y::Observer& observer, Deadline deadline)
                           -> Result<nlohmann::json> {
                         return desktop::act_on_target_window(
                             "press", observer, deadline, query,
-                            [&chord](x11::Connection& connection, const desktop::TargetWindow& target) {
+                            [&](x11::Connection& connection, const desktop::TargetWindow& target)
+                                -> Result<nlohmann::json> {
+                              if (auto st = caller_still_waiting(caller_gone); !st) return std::move(st).take_error();
                               return press_chord(connection, target, chord);
                             });
                       });
@@ -287,10 +300,13 @@ const MethodSpec kTypeText{
                           -> Result<nlohmann::json> {
                         return desktop::act_on_target_window(
                             "type-text", observer, deadline, query,
-                            [&](x11::Connection& connection, const desktop::TargetWindow& target) {
-                              return paste ? paste_into_window(connection, target, clipboard, text, characters,
-                                                               caller_gone)
-                                           : type_into_window(connection, target, text, characters);
+                            [&](x11::Connection& connection, const desktop::TargetWindow& target)
+                                -> Result<nlohmann::json> {
+                              if (paste) {
+                                return paste_into_window(connection, target, clipboard, text, characters, caller_gone);
+                              }
+                              if (auto st = caller_still_waiting(caller_gone); !st) return std::move(st).take_error();
+                              return type_into_window(connection, target, text, characters);
                             });
                       });
     },
@@ -307,12 +323,15 @@ const MethodSpec kClickAt{
       if (auto st = check_physical_input(ctx.settings, params.value("headed", false)); !st) {
         return reply(std::move(st).take_error());
       }
+      std::stop_token caller_gone = reply.client_gone();
       run_observation(params, ctx, std::move(reply),
-                      [query = *query, x, y, button](a11y::Observer& observer, Deadline deadline)
+                      [query = *query, x, y, button, caller_gone](a11y::Observer& observer, Deadline deadline)
                           -> Result<nlohmann::json> {
                         return desktop::act_on_target_window(
                             "click-at", observer, deadline, query,
-                            [&](x11::Connection& connection, const desktop::TargetWindow& target) {
+                            [&](x11::Connection& connection, const desktop::TargetWindow& target)
+                                -> Result<nlohmann::json> {
+                              if (auto st = caller_still_waiting(caller_gone); !st) return std::move(st).take_error();
                               return click_window_point(connection, target, x, y, button);
                             });
                       });

@@ -8,6 +8,7 @@ Runs inside scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -292,6 +293,31 @@ def check_batch(check, app):
     check.expect(rc == 2, "batch with malformed JSON is a usage error")
 
 
+def check_caller_gone(check, tmp):
+    """An action whose caller gave up (its reply timeout passed while the app was stopped)
+    is never delivered once the app answers again: the caller was told it failed."""
+    with FixtureApp(FIXTURE, unique_name("ActGone"), os.path.join(tmp, "gone")) as app:
+        os.kill(app.process.pid, signal.SIGSTOP)
+        try:
+            gave_up = subprocess.run([CLI, "--json", "--reply-timeout", "800", "click", "--app", app.app_name,
+                                      "--role", "push button", "--name", "Write effect", "--timeout", "15000"],
+                                     capture_output=True, text=True, timeout=60)
+        finally:
+            os.kill(app.process.pid, signal.SIGCONT)
+        check.expect(gave_up.returncode != 0, f"the caller gives up after 0.8 s (exit {gave_up.returncode})")
+
+        def click_ended():
+            rows = cli("audit", "--limit", "5")[1]["data"]["rows"]
+            row = next((r for r in rows if r["method"] == "click" and r["app"] == app.app_name), None)
+            return row if row and row["outcome"] != "pending" else None
+
+        row = wait_for("the click's audit row", click_ended, timeout=30)
+        check.expect(row["outcome"] == "not_delivered" and row["error_code"] == "TIMEOUT",
+                     f"the click whose caller left is not delivered once the app answers again: {row}")
+        app.nodes()  # the app has handled everything sent to it
+        check.expect(stays_absent(app), "the fixture never saw the click")
+
+
 def check_audit(check, daemon_log):
     rc, env, _ = cli("audit", "--limit", "1000")
     rows = env["data"]["rows"] if rc == 0 else []
@@ -326,6 +352,7 @@ def main():
                 check_physical_input(check, app)
                 check_batch(check, app)
             check_refusals(check, tmp)
+            check_caller_gone(check, tmp)
             check_audit(check, daemon_log)
         finally:
             daemon.terminate()
