@@ -61,6 +61,15 @@ Status make_private(const std::string& path) {
   return ok_status();
 }
 
+// The store exists, and it or its directory (where SQLite makes its -wal and -shm) cannot
+// be written by this user: access() knows read-only mounts and file modes alike.
+bool cannot_be_written(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return false;
+  const std::filesystem::path parent = std::filesystem::absolute(path, ec).parent_path();
+  return ::access(path.c_str(), W_OK) != 0 || ::access(parent.c_str(), W_OK) != 0;
+}
+
 // A file: URI as SQLite reads one: the absolute path with every byte but unreserved
 // characters and '/' percent-encoded, so '?', '#' and '%' in a path stay part of it.
 std::string file_uri(const std::string& path) {
@@ -196,8 +205,9 @@ Result<Database> Database::open(const std::string& path) {
   // A store that exists but cannot be written (a read-only file or filesystem) is opened
   // read-only instead: the daemon still serves, says so at start and in status, and every
   // change is refused with what to do (PERM_DENIED, store_read_only).
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return writable;
+  // Only a store this user cannot write falls back (a read-only file, directory or
+  // filesystem); any other failure — a corrupt file, a lock — stays the error it is.
+  if (!cannot_be_written(path)) return writable;
   auto read_only = open_read_only(path, writable.error().message);
   if (!read_only) return writable;
   return read_only;
