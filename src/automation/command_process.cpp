@@ -15,10 +15,12 @@
 #include <climits>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 
 #include "automation/child_environment.h"
 #include "automation/executable_lookup.h"
 #include "automation/output_capture.h"
+#include "automation/step_keeper.h"
 #include "core/process_spawn.h"
 #include "core/unique_fd.h"
 
@@ -31,6 +33,8 @@ using SteadyTime = std::chrono::steady_clock::time_point;
 // Without a pidfd (kernels before 5.3) or an eventfd, the exit and a stop are polled for at
 // this interval.
 constexpr milliseconds kExitPollInterval{10};
+// How long a keeper told to end now may take to kill and reap what its command left.
+constexpr milliseconds kKeeperEndLimit{5000};
 
 Error system_error(const std::string& what, int error_number) {
   return make_error(ErrorCode::kInternal, what + ": " + std::strerror(error_number),
@@ -139,14 +143,25 @@ class OutputPipe {
 };
 
 // A fresh process group, so a timeout or stop reaches everything the command started; stdin
-// from /dev/null; stdout and stderr into the one pipe.
+// from /dev/null; stdout and stderr into the one pipe. With a keeper, the keeper is started in
+// that group and the command under it, in a group of its own (step_keeper.h).
 Result<pid_t> spawn(const std::string& program, const CommandSpec& spec,
-                    const std::vector<std::string>& environment, const OutputPipe& output) {
+                    const std::vector<std::string>& environment, const OutputPipe& output,
+                    const std::filesystem::path& keeper) {
+  KeeperArguments command;
+  command.parent = ::getpid();
+  command.program = program;
+  command.argv.reserve(spec.arguments.size() + 1);
+  command.argv.push_back(spec.executable);
+  command.argv.insert(command.argv.end(), spec.arguments.begin(), spec.arguments.end());
   SpawnRequest request;
-  request.program = program;
-  request.argv.reserve(spec.arguments.size() + 1);
-  request.argv.push_back(spec.executable);
-  request.argv.insert(request.argv.end(), spec.arguments.begin(), spec.arguments.end());
+  if (keeper.empty()) {
+    request.program = program;
+    request.argv = std::move(command.argv);
+  } else {
+    request.program = keeper.string();
+    request.argv = keeper_command_line(keeper, command);
+  }
   request.environment = environment;
   request.cwd = spec.cwd;
   request.stdout_fd = output.write_fd();
@@ -180,12 +195,14 @@ struct WakeOnStop {
   }
 };
 
-// Watches one running command: its output, its exit and the caller's stop request.
+// Watches one running command (or its keeper): its output, its exit and the caller's stop
+// request.
 class Supervision {
  public:
-  Supervision(pid_t pid, OutputPipe& output, OutputCapture& capture, const Clock& clock,
+  Supervision(pid_t pid, bool kept, OutputPipe& output, OutputCapture& capture, const Clock& clock,
               std::stop_token stop)
       : pid_(pid),
+        kept_(kept),
         output_(output),
         capture_(capture),
         clock_(clock),
@@ -205,7 +222,8 @@ class Supervision {
     return CommandEnd::kExited;
   }
 
-  // SIGTERM to the group, then up to `grace` for the command to exit.
+  // SIGTERM to the group (a keeper passes it to its command's), then up to `grace` for the
+  // command to exit.
   void terminate(milliseconds grace) {
     if (reaped_elsewhere_) return;
     ::kill(-pid_, SIGTERM);
@@ -218,7 +236,13 @@ class Supervision {
   }
 
   // SIGKILL to whatever is left of the group, the command included, then reaps the command.
+  // A keeper is told to end everything itself first: killed, it could not.
   void finish(CommandResult& result) {
+    if (kept_ && !has_exited()) {
+      ::kill(pid_, kKeeperEndNow);
+      const SteadyTime give_up = clock_.steady() + kKeeperEndLimit;
+      while (!has_exited() && clock_.steady() < give_up) wait_for_activity(give_up - clock_.steady(), false);
+    }
     if (!reaped_elsewhere_) {
       ::kill(-pid_, SIGKILL);
       reap(pid_, result);
@@ -255,6 +279,7 @@ class Supervision {
   }
 
   pid_t pid_;
+  bool kept_;
   OutputPipe& output_;
   OutputCapture& capture_;
   const Clock& clock_;
@@ -316,6 +341,12 @@ Result<CommandResult> run_command(const CommandSpec& spec, const Clock& clock,
                                   std::stop_token stop, StepProcessRecord* groups, std::int64_t run_id) {
   if (Status checked = check_spec(spec); !checked) return std::move(checked).take_error();
   if (Status checked = check_cwd(spec.cwd); !checked) return std::move(checked).take_error();
+  if (groups != nullptr && groups->keeper().empty()) {
+    return make_error(ErrorCode::kInternal,
+                      "command steps cannot start: " + std::string(kStepKeeperName) + " is not installed",
+                      {}, "reinstall companyos: " + std::string(kStepKeeperName) +
+                              " belongs beside companyosd or in ../libexec/companyos from it");
+  }
   // Recorded before it starts, so no moment exists when it runs unrecorded.
   std::optional<std::string> token;
   if (groups != nullptr) {
@@ -346,13 +377,14 @@ Result<CommandResult> run_command(const CommandSpec& spec, const Clock& clock,
     return result;
   }
   const SteadyTime started = clock.steady();
-  auto spawned = spawn(*program, spec, *environment, *output);
+  const std::filesystem::path keeper = groups != nullptr ? groups->keeper() : std::filesystem::path();
+  auto spawned = spawn(*program, spec, *environment, *output, keeper);
   if (!spawned) return std::move(spawned).take_error();
   result.pid = *spawned;
   output->close_write_end();
 
   OutputCapture capture(spec.output_cap);
-  Supervision supervision(result.pid, *output, capture, clock, std::move(stop));
+  Supervision supervision(result.pid, !keeper.empty(), *output, capture, clock, std::move(stop));
   result.end = supervision.watch(started + spec.timeout);
   if (result.end != CommandEnd::kExited) supervision.terminate(spec.kill_grace);
   supervision.finish(result);

@@ -48,7 +48,9 @@ std::string_view to_string(CommandEnd end);
 
 struct CommandResult {
   CommandEnd end = CommandEnd::kExited;
-  pid_t pid = -1;  // the command's pid and process group id (for logs); -1 if never started
+  // The command's pid and process group id, or its keeper's when it ran under one (for logs);
+  // -1 if never started.
+  pid_t pid = -1;
   std::optional<int> exit_status;
   std::optional<int> signal;
   std::string output;  // stdout and stderr interleaved as written, at most output_cap bytes
@@ -71,7 +73,10 @@ CommandSpec command_spec(const CommandLine& line, std::size_t output_cap = store
 // Blocks until the command has ended and been reaped. The deadline, the grace and the duration
 // are read from `clock`, which must move on (SystemClock outside tests).
 // With `groups`, the command is recorded for `run_id` from before it starts until it is
-// reaped (step_processes.h); one that cannot be recorded is not started (INTERNAL).
+// reaped (step_processes.h), and runs under the step keeper (step_keeper.h), so nothing it
+// started outlives the step, in its group or not; one that cannot be recorded, or without a
+// keeper, is not started (INTERNAL). A program the keeper cannot start ends with exit status
+// 127 and the reason in the output.
 Result<CommandResult> run_command(const CommandSpec& spec, const Clock& clock,
                                   std::stop_token stop = {}, StepProcessRecord* groups = nullptr,
                                   std::int64_t run_id = 0);

@@ -93,7 +93,8 @@ bool carries_token(std::string_view environ, std::string_view token) {
   return false;
 }
 
-StepProcessRecord::StepProcessRecord(std::filesystem::path directory) : directory_(std::move(directory)) {}
+StepProcessRecord::StepProcessRecord(std::filesystem::path directory, std::filesystem::path keeper)
+    : directory_(std::move(directory)), keeper_(std::move(keeper)) {}
 
 Result<std::string> StepProcessRecord::add(std::int64_t run_id) {
   const std::unique_ptr<gchar, decltype(&g_free)> uuid(g_uuid_string_random(), &g_free);
@@ -143,9 +144,7 @@ std::vector<KilledStep> StepProcessRecord::kill_left_over() {
   find_carriers(steps);
   kill_carriers(steps);
   std::vector<KilledStep> killed;
-  for (auto& [record, step] : steps) {
-    if (!step.pids.empty()) killed.push_back(std::move(step));
-  }
+  for (auto& [record, step] : steps) killed.push_back(std::move(step));
   return killed;
 }
 

@@ -8,6 +8,10 @@
 // which every process it starts inherits unless it clears it. At start, the next daemon
 // kills every process of this boot that carries a recorded token, and the process groups
 // they lead: no pid is trusted, so a reused pid is never hit.
+//
+// The token is the second line of defence. The first is the step keeper (step_keeper.h):
+// every command runs under one, which ends whatever the command started — token or not,
+// group or not — when the step ends or the daemon dies.
 #pragma once
 
 #include <sys/types.h>
@@ -40,12 +44,16 @@ bool carries_token(std::string_view environ, std::string_view token);
 
 struct KilledStep {
   std::int64_t run_id = 0;
-  std::vector<pid_t> pids;  // the processes that carried its token
+  std::vector<pid_t> pids;  // the processes that carried its token, killed now
 };
 
 class StepProcessRecord {
  public:
-  explicit StepProcessRecord(std::filesystem::path directory);
+  // `keeper`: the step keeper program; empty when none was found, and then no command
+  // step starts (INTERNAL, with what to do).
+  StepProcessRecord(std::filesystem::path directory, std::filesystem::path keeper);
+
+  const std::filesystem::path& keeper() const { return keeper_; }
 
   // Before a command starts: its token, to put in its environment. INTERNAL when the record
   // cannot be written; the command is then not started.
@@ -56,12 +64,14 @@ class StepProcessRecord {
   // killed.
   std::vector<pid_t> end(const std::string& token);
   // At daemon start, before any run: SIGKILLs every process of this boot carrying a
-  // recorded token, and the groups they lead; deletes every record. One entry per record
-  // whose processes were found.
+  // recorded token, and the groups they lead; deletes every record. One entry per record of
+  // this boot: the step of a run the last daemon died in; `pids` is empty when nothing of it
+  // was left (its keeper had ended it).
   std::vector<KilledStep> kill_left_over();
 
  private:
   std::filesystem::path directory_;
+  std::filesystem::path keeper_;
 };
 
 }  // namespace companyos::automation

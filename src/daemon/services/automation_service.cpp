@@ -6,6 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "automation/step_keeper.h"
 #include "daemon/methods/physical_input.h"
 #include "desktop/input_lock.h"
 #include "store/retention.h"
@@ -26,7 +27,13 @@ automation::DesktopStepOptions desktop_step_options(automation::StepProcessRecor
 std::optional<automation::StepProcessRecord> step_processes_beside(const std::string& db_path) {
   const std::filesystem::path path(db_path);
   if (db_path.empty() || db_path == ":memory:" || !path.has_parent_path()) return std::nullopt;
-  return automation::StepProcessRecord(path.parent_path() / "step-processes");
+  auto keeper = automation::find_step_keeper();
+  if (!keeper) {
+    spdlog::error("{} is missing beside this program and in ../libexec/companyos from it: command steps "
+                  "will not start; reinstall companyos",
+                  automation::kStepKeeperName);
+  }
+  return automation::StepProcessRecord(path.parent_path() / "step-processes", keeper.value_or(""));
 }
 
 // The system clock needs no polling: a waiting run sleeps until its deadline, a decision, a
@@ -67,6 +74,10 @@ void AutomationService::recover_interrupted_runs(store::Database& db, const Cloc
   std::map<std::int64_t, std::string> notes;
   if (step_processes_) {
     for (const auto& killed : step_processes_->kill_left_over()) {
+      if (killed.pids.empty()) {
+        notes[killed.run_id] = "its command step's processes had ended with the daemon";
+        continue;
+      }
       spdlog::warn("killed {} process(es) left running by a command step of run {}", killed.pids.size(),
                    killed.run_id);
       notes[killed.run_id] = "its command step's " + std::to_string(killed.pids.size()) +

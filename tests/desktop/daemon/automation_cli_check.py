@@ -316,11 +316,9 @@ def check_restart(check, daemon, automation_id, tmp):
     check.expect(rc == 0 and data(env).get("new_revision") is True, "update makes a new revision")
     run_id, pids = start_sleeping(check, automation_id, argv)
     daemon.kill()
-    # A killed daemon cannot end its step's processes; the next daemon does, from its record.
-    check.expect(bool(processes_with_argv(argv)), f"the step's process ({pids}) outlives the killed daemon")
-    daemon.start()
+    # The step keeper ends the step's processes when its daemon dies (its parent-death signal).
     gone = wait_for("sleep gone", lambda: not processes_with_argv(argv), timeout=10) is True
-    check.expect(gone, f"the restarted daemon killed the step's processes ({pids})")
+    check.expect(gone, f"the step's process ({pids}) ends with the killed daemon")
     if not gone:  # end what the test caused, so it does not outlive the test
         for pid in pids:
             for end in (os.killpg, os.kill):
@@ -328,11 +326,12 @@ def check_restart(check, daemon, automation_id, tmp):
                     end(pid, signal.SIGKILL)
                 except OSError:
                     pass
+    daemon.start()
     run = run_record(run_id)
     reason = run.get("reason") or ""
     check.expect(run.get("status") == "failed" and reason.startswith("daemon restarted before completion; ")
-                 and "were still running and were killed" in reason,
-                 f"a run the daemon died in is failed on restart and says what was killed "
+                 and "processes had ended with the daemon" in reason,
+                 f"a run the daemon died in is failed on restart and says its step had ended "
                  f"({run.get('status')}: {reason})")
 
 

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "automation/command_process.h"
+#include "automation/step_keeper.h"
 #include "core/clock.h"
 #include "core/process_spawn.h"
 
@@ -20,6 +21,8 @@ namespace companyos::automation {
 namespace {
 
 using namespace std::string_view_literals;
+
+const std::filesystem::path kKeeper = COMPANYOS_STEP_KEEPER;
 
 TEST(StepRecordText, RoundTripsAndRefusesTornOrForeignText) {
   const auto parsed = parse_record("tok", format_record(StepRecord{"tok", "boot-a", 7}));
@@ -89,13 +92,59 @@ class StepProcessRecordTest : public ::testing::Test {
     return false;
   }
 
+  CommandSpec shell(const std::string& script) const {
+    CommandSpec spec;
+    spec.executable = "sh";
+    spec.arguments = {"-c", script};
+    spec.cwd = "/";
+    return spec;
+  }
+
+  // Shell lines that spin until `pid` leads a session of its own (setsid has run).
+  static std::string wait_for_own_session(const std::string& pid) {
+    return "while ! ps -o sid= -p " + pid + " | grep -qw " + pid + "; do :; done; ";
+  }
+
+  std::string pid_file(const std::string& name) const { return (root_ / name).string(); }
+
+  // The pid a script wrote to pid_file(name), waiting up to `patience` for it; 0 if none.
+  pid_t read_pid(const std::string& name, std::chrono::milliseconds patience = std::chrono::milliseconds(0)) const {
+    const auto until = std::chrono::steady_clock::now() + patience;
+    do {
+      std::ifstream in(pid_file(name));
+      pid_t pid = 0;
+      if (in >> pid && pid > 0) return pid;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    } while (std::chrono::steady_clock::now() < until);
+    return 0;
+  }
+
+  // Whether `pid` is gone or a zombie within `patience` (it is not our child: nobody here
+  // reaps it).
+  static bool ends_within(pid_t pid, std::chrono::milliseconds patience) {
+    const auto until = std::chrono::steady_clock::now() + patience;
+    do {
+      std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+      std::string line;
+      std::getline(stat, line);
+      const auto state_at = line.rfind(')');
+      if (!stat.is_open() || line.empty() ||
+          (state_at != std::string::npos && line.size() > state_at + 2 && line[state_at + 2] == 'Z')) {
+        return true;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    } while (std::chrono::steady_clock::now() < until);
+    return false;
+  }
+
   std::filesystem::path root_;
+  const SystemClock clock_;
 };
 
 TEST_F(StepProcessRecordTest, TheNextDaemonKillsWhatCarriesARecordedTokenAndNothingElse) {
   std::string token;
   {
-    StepProcessRecord record(root_ / "steps");
+    StepProcessRecord record(root_ / "steps", kKeeper);
     auto added = record.add(9);
     ASSERT_TRUE(added) << added.error().message;
     token = *added;
@@ -106,7 +155,7 @@ TEST_F(StepProcessRecordTest, TheNextDaemonKillsWhatCarriesARecordedTokenAndNoth
   ASSERT_GT(other, 0);
   ASSERT_TRUE(shows_token(ours, token));
   ASSERT_TRUE(shows_token(other, "someone-else"));
-  StepProcessRecord next(root_ / "steps");
+  StepProcessRecord next(root_ / "steps", kKeeper);
   const auto killed = next.kill_left_over();
   ASSERT_EQ(killed.size(), 1u);
   EXPECT_EQ(killed[0].run_id, 9);
@@ -122,13 +171,13 @@ TEST_F(StepProcessRecordTest, TheNextDaemonKillsWhatCarriesARecordedTokenAndNoth
 TEST_F(StepProcessRecordTest, ARecordOfAnotherBootIsDropped) {
   std::filesystem::create_directories(root_ / "steps");
   std::ofstream(root_ / "steps" / "tok") << format_record(StepRecord{"tok", "another-boot", 3});
-  StepProcessRecord next(root_ / "steps");
+  StepProcessRecord next(root_ / "steps", kKeeper);
   EXPECT_TRUE(next.kill_left_over().empty());
   EXPECT_TRUE(std::filesystem::is_empty(root_ / "steps"));
 }
 
 TEST_F(StepProcessRecordTest, ACommandIsRecordedOnlyWhileItRunsAndCarriesItsToken) {
-  StepProcessRecord record(root_ / "steps");
+  StepProcessRecord record(root_ / "steps", kKeeper);
   CommandSpec spec;
   spec.executable = "sh";
   // From inside the step: its record's name, and the token it was given.
@@ -149,40 +198,126 @@ TEST_F(StepProcessRecordTest, ACommandIsRecordedOnlyWhileItRunsAndCarriesItsToke
 // the kill of the step's group cannot reach; it still carries the step's token, so it ends
 // with the step (it used to outlive the step, and a daemon restart: the record was gone).
 TEST_F(StepProcessRecordTest, WhatEscapedTheGroupEndsWithTheStep) {
-  StepProcessRecord record(root_ / "steps");
-  const std::string pid_file = (root_ / "escaped").string();
-  CommandSpec spec;
-  spec.executable = "sh";
-  spec.arguments = {"-c", "setsid sleep 300 & echo $! > '" + pid_file + "'; while ! ps -o sid= -p $! | "
-                          "grep -qw $!; do :; done; echo escaped"};
-  spec.cwd = "/";
-  const SystemClock clock;
-  auto result = run_command(spec, clock, {}, &record, 6);
+  StepProcessRecord record(root_ / "steps", kKeeper);
+  auto result = run_command(shell("setsid sleep 300 & echo $! > '" + pid_file("escaped") + "'; " +
+                                  wait_for_own_session("$!") + "echo escaped"),
+                            clock_, {}, &record, 6);
   ASSERT_TRUE(result) << result.error().message;
   EXPECT_EQ(result->output, "escaped\n");
-  std::ifstream in(pid_file);
-  pid_t escaped = 0;
-  in >> escaped;
+  const pid_t escaped = read_pid("escaped");
   ASSERT_GT(escaped, 0);
-  // Killed, not yet reaped (it is not our child: its parent, the shell, is gone).
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  bool gone = false;
-  while (!gone && std::chrono::steady_clock::now() < until) {
-    std::ifstream stat("/proc/" + std::to_string(escaped) + "/stat");
-    std::string line;
-    std::getline(stat, line);
-    const auto state_at = line.rfind(')');
-    gone = !stat.is_open() || line.empty() || (state_at != std::string::npos && line.size() > state_at + 2 &&
-                                               line[state_at + 2] == 'Z');
-    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  EXPECT_TRUE(gone) << "process " << escaped << " outlived its step";
+  EXPECT_TRUE(ends_within(escaped, std::chrono::seconds(10))) << "process " << escaped << " outlived its step";
   EXPECT_TRUE(std::filesystem::is_empty(root_ / "steps"));
+}
+
+// Without the token and out of the group — `setsid env -i …`, and a daemon's double fork —
+// nothing but the keeper can still find them: they are its descendants.
+TEST_F(StepProcessRecordTest, WhatClearedItsEnvironmentAndLeftTheGroupEndsWithTheStep) {
+  StepProcessRecord record(root_ / "steps", kKeeper);
+  auto result = run_command(
+      shell("setsid env -i /bin/sleep 300 & echo $! > '" + pid_file("cleared") + "'; " +
+            wait_for_own_session("$!") +
+            "setsid env -i /bin/sh -c 'sleep 300 & echo $! > \"$0\"' '" + pid_file("forked") + "'; "
+            "while [ ! -s '" + pid_file("forked") + "' ]; do :; done; echo escaped"),
+      clock_, {}, &record, 7);
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_EQ(result->output, "escaped\n");
+  for (const char* name : {"cleared", "forked"}) {
+    const pid_t escaped = read_pid(name);
+    ASSERT_GT(escaped, 0) << name;
+    EXPECT_TRUE(ends_within(escaped, std::chrono::seconds(10))) << name << " process outlived its step";
+  }
+}
+
+// A step cut by its deadline, whose command ignores SIGTERM and left an escapee: the keeper is
+// told to end everything, and does.
+TEST_F(StepProcessRecordTest, ATimedOutStepEndsEverythingItStarted) {
+  StepProcessRecord record(root_ / "steps", kKeeper);
+  CommandSpec spec = shell("trap '' TERM; setsid env -i /bin/sleep 300 & echo $! > '" + pid_file("escaped") +
+                           "'; while :; do sleep 1; done");
+  spec.timeout = std::chrono::milliseconds(500);
+  spec.kill_grace = std::chrono::milliseconds(200);
+  auto result = run_command(spec, clock_, {}, &record, 8);
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_EQ(result->end, CommandEnd::kTimedOut);
+  const pid_t escaped = read_pid("escaped");
+  ASSERT_GT(escaped, 0);
+  EXPECT_TRUE(ends_within(escaped, std::chrono::seconds(10)));
+}
+
+// The daemon killed outright (SIGKILL, an OOM kill): the keeper's parent-death signal makes
+// it end the step's processes at once, before any new daemon starts.
+TEST_F(StepProcessRecordTest, AStepsProcessesEndWhenItsDaemonDies) {
+  SpawnRequest request;
+  request.program = "/bin/sh";
+  // The stand-in daemon: a shell that starts the keeper as a command step would.
+  request.argv = {"/bin/sh", "-c",
+                  "\"$0\" --parent $$ -- /bin/sh sh -c 'setsid env -i /bin/sleep 300 & echo $! > \"$0\"; "
+                  "sleep 300' \"$1\" & echo $! > \"$2\"; wait",
+                  kKeeper.string(), pid_file("escaped"), pid_file("keeper")};
+  auto daemon = spawn_process(request);
+  ASSERT_TRUE(daemon) << daemon.error().message;
+  const pid_t escaped = read_pid("escaped", std::chrono::seconds(10));
+  const pid_t keeper = read_pid("keeper", std::chrono::seconds(10));
+  ASSERT_GT(escaped, 0);
+  ASSERT_GT(keeper, 0);
+  ASSERT_FALSE(ends_within(escaped, std::chrono::milliseconds(100))) << "nothing ended it yet";
+  ::kill(*daemon, SIGKILL);
+  EXPECT_EQ(end_signal(*daemon), SIGKILL);
+  EXPECT_TRUE(ends_within(escaped, std::chrono::seconds(10))) << "the step's process outlived its daemon";
+  EXPECT_TRUE(ends_within(keeper, std::chrono::seconds(10))) << "the keeper outlived its daemon";
+}
+
+// Through the keeper, a command ends as it would have without it.
+TEST_F(StepProcessRecordTest, ACommandUnderTheKeeperEndsAsItWould) {
+  const std::filesystem::path garbage = root_ / "garbage";
+  std::ofstream(garbage) << "not a program: no #! line\n";
+  std::filesystem::permissions(garbage, std::filesystem::perms::owner_all);
+  struct Case {
+    std::string name;
+    CommandSpec spec;
+    CommandEnd end;
+    std::optional<int> exit_status;
+    std::optional<int> signal;
+    std::string output;
+  };
+  CommandSpec unstartable;
+  unstartable.executable = garbage.string();
+  unstartable.cwd = "/";
+  const std::vector<Case> cases = {
+      {"exit 0", shell("echo hi"), CommandEnd::kExited, 0, std::nullopt, "hi\n"},
+      {"exit 3", shell("exit 3"), CommandEnd::kExited, 3, std::nullopt, ""},
+      {"signal", shell("kill -USR2 $$"), CommandEnd::kSignalled, std::nullopt, SIGUSR2, ""},
+      {"cannot start", unstartable, CommandEnd::kExited, kKeeperCannotStart, std::nullopt,
+       "companyos-step-keeper: cannot start '" + garbage.string() + "': Exec format error\n"},
+  };
+  StepProcessRecord record(root_ / "steps", kKeeper);
+  for (const Case& c : cases) {
+    auto result = run_command(c.spec, clock_, {}, &record, 9);
+    ASSERT_TRUE(result) << c.name << ": " << result.error().message;
+    EXPECT_EQ(result->end, c.end) << c.name;
+    EXPECT_EQ(result->exit_status, c.exit_status) << c.name;
+    EXPECT_EQ(result->signal, c.signal) << c.name;
+    EXPECT_EQ(result->output, c.output) << c.name;
+  }
+}
+
+TEST_F(StepProcessRecordTest, WithoutAKeeperNoCommandStarts) {
+  StepProcessRecord record(root_ / "steps", "");
+  CommandSpec spec;
+  spec.executable = "touch";
+  spec.arguments = {(root_ / "ran").string()};
+  spec.cwd = "/";
+  auto result = run_command(spec, clock_, {}, &record, 5);
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().code, ErrorCode::kInternal);
+  EXPECT_NE(result.error().message.find("companyos-step-keeper"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(root_ / "ran"));
 }
 
 TEST_F(StepProcessRecordTest, ACommandThatCannotBeRecordedDoesNotStart) {
   std::ofstream(root_ / "file") << "not a directory";
-  StepProcessRecord record(root_ / "file");
+  StepProcessRecord record(root_ / "file", kKeeper);
   CommandSpec spec;
   spec.executable = "touch";
   spec.arguments = {(root_ / "ran").string()};
