@@ -618,9 +618,8 @@ Result<ActionReply> ActionRun::run() {
     reply_.verification = verify_state(ATSPI_STATE_EXPANDED, request_.kind == ActionKind::kExpand,
                                        now().node.states);
   } else {
-    if (request_.caller_gone.stop_requested()) {
-      return refuse(make_error(ErrorCode::kTimeout, "the caller stopped waiting before the action; nothing was done",
-                               {{"reason", "caller_gone"}}));
+    if (auto waiting = caller_still_waiting(request_.caller_gone, "the action"); !waiting) {
+      return refuse(std::move(waiting).take_error());
     }
     if (auto delivered = deliver(); !delivered) return std::move(delivered).take_error();
     verify();

@@ -2,6 +2,8 @@
 // unconfirmed, or an effect that was read back. Only not_delivered is safe to retry.
 #pragma once
 
+#include <stop_token>
+#include <string>
 #include <string_view>
 
 #include "companyos/errors.h"
@@ -30,6 +32,17 @@ inline Error with_delivery(Error error, Delivery delivery) {
   error.details["delivery"] = std::string(to_string(delivery));
   error.retry = retry_for(delivery);
   return error;
+}
+
+// Whoever asked still waits for the answer. One that gave up was told the operation failed,
+// so nothing may be delivered for it: checked just before `what` (an action, a click, the
+// input) is sent. TIMEOUT caller_gone, not_delivered.
+inline Status caller_still_waiting(const std::stop_token& caller_gone, std::string_view what) {
+  if (!caller_gone.stop_requested()) return ok_status();
+  return with_delivery(make_error(ErrorCode::kTimeout,
+                                  "the caller stopped waiting before " + std::string(what) + "; nothing was done",
+                                  {{"reason", "caller_gone"}}),
+                       Delivery::kNotDelivered);
 }
 
 }  // namespace companyos

@@ -122,10 +122,9 @@ Result<PasteReport> Clipboard::paste(x11::Connection& connection, x11::WindowId 
                       {{"reason", "not_active"}, {"delivery", to_string(Delivery::kNotDelivered)}},
                       "close whatever holds the focus, then retry");
   }
-  if (caller_gone.stop_requested()) {
+  if (auto waiting = caller_still_waiting(caller_gone, "the paste"); !waiting) {
     put_back(clipboard, saved, report);
-    return make_error(ErrorCode::kTimeout, "the caller stopped waiting before the paste; nothing was pasted",
-                      {{"reason", "caller_gone"}, {"delivery", to_string(Delivery::kNotDelivered)}});
+    return std::move(waiting).take_error();
   }
   if (auto st = x11::send_key_chord(connection, *paste_chord); !st) {
     put_back(clipboard, saved, report);

@@ -136,9 +136,8 @@ Result<ScreenPoint> PhysicalClick::point_on(x11::Connection& connection, const a
 
 // The pointer moving reaches no app; once the button went down, the click may have.
 Status PhysicalClick::click(x11::Connection& connection, ScreenPoint point) {
-  if (request_.caller_gone.stop_requested()) {
-    return refuse(make_error(ErrorCode::kTimeout, "the caller stopped waiting before the click; nothing was done",
-                             {{"reason", "caller_gone"}}));
+  if (auto waiting = caller_still_waiting(request_.caller_gone, "the click"); !waiting) {
+    return refuse(std::move(waiting).take_error());
   }
   if (auto moved = x11::move_pointer(connection, point.x, point.y); !moved) {
     return refuse(std::move(moved).take_error());

@@ -107,16 +107,6 @@ Result<nlohmann::json> type_into_window(x11::Connection& connection, const deskt
                         {"target", target_json(target)}};
 }
 
-// Whoever asked is still waiting for the answer: one that gave up was told the action
-// failed, so it must not happen (checked just before any input is sent).
-Status caller_still_waiting(const std::stop_token& caller_gone) {
-  if (!caller_gone.stop_requested()) return ok_status();
-  return with_delivery(make_error(ErrorCode::kTimeout, "the caller stopped waiting before the input was sent; "
-                                                       "nothing was done",
-                                  {{"reason", "caller_gone"}}),
-                       Delivery::kNotDelivered);
-}
-
 constexpr const char* kPasteRoute = "xtest:paste";
 
 // Activates the window, then pastes through the clipboard; the reply says whether the app
@@ -274,7 +264,7 @@ const MethodSpec kPress{
                             "press", observer, deadline, query,
                             [&](x11::Connection& connection, const desktop::TargetWindow& target)
                                 -> Result<nlohmann::json> {
-                              if (auto st = caller_still_waiting(caller_gone); !st) return std::move(st).take_error();
+                              if (auto st = caller_still_waiting(caller_gone, "the input"); !st) return std::move(st).take_error();
                               return press_chord(connection, target, chord);
                             });
                       });
@@ -305,7 +295,7 @@ const MethodSpec kTypeText{
                               if (paste) {
                                 return paste_into_window(connection, target, clipboard, text, characters, caller_gone);
                               }
-                              if (auto st = caller_still_waiting(caller_gone); !st) return std::move(st).take_error();
+                              if (auto st = caller_still_waiting(caller_gone, "the input"); !st) return std::move(st).take_error();
                               return type_into_window(connection, target, text, characters);
                             });
                       });
@@ -331,7 +321,7 @@ const MethodSpec kClickAt{
                             "click-at", observer, deadline, query,
                             [&](x11::Connection& connection, const desktop::TargetWindow& target)
                                 -> Result<nlohmann::json> {
-                              if (auto st = caller_still_waiting(caller_gone); !st) return std::move(st).take_error();
+                              if (auto st = caller_still_waiting(caller_gone, "the input"); !st) return std::move(st).take_error();
                               return click_window_point(connection, target, x, y, button);
                             });
                       });

@@ -48,5 +48,19 @@ TEST(Delivery, MarksErrorsAndOverridesTheirRetryHint) {
   EXPECT_EQ(with_delivery(odd, Delivery::kNotDelivered).details["delivery"], "not_delivered");
 }
 
+TEST(Delivery, NothingIsSentForACallerThatStoppedWaiting) {
+  std::stop_source caller;
+  EXPECT_TRUE(caller_still_waiting(caller.get_token(), "the click"));
+  EXPECT_TRUE(caller_still_waiting(std::stop_token{}, "the click"));  // nobody can give up
+  caller.request_stop();
+  const auto refused = caller_still_waiting(caller.get_token(), "the click");
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code, ErrorCode::kTimeout);
+  EXPECT_EQ(refused.error().message, "the caller stopped waiting before the click; nothing was done");
+  EXPECT_EQ(refused.error().details["reason"], "caller_gone");
+  EXPECT_EQ(refused.error().details["delivery"], "not_delivered");
+  EXPECT_EQ(refused.error().retry, Retry::kSafe);
+}
+
 }  // namespace
 }  // namespace companyos
