@@ -55,6 +55,10 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
       render_table(std::cout, rows, {{"ID", "id"}, {"APP", "app"}, {"PID", "pid"}, {"TITLE", "title"},
                                      {"BOUNDS", "bounds"}, {"ACTIVE", "active"}, {"X11", "x11"},
                                      {"STATE", "state"}});
+      if (data.value("windows_not_listed", 0) > 0) {
+        std::cout << "incomplete: " << plain(data["windows_not_listed"])
+                  << " more window(s) not listed (an app lists at most 1000)\n";
+      }
     };
   });
 

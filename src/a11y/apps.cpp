@@ -244,11 +244,13 @@ Result<std::vector<AppInfo>> list_apps(Bus& bus, Deadline deadline, const ListOp
       window.pid = info.pid;
     }
     if (info.responsive) {
-      bus.remember_windows(info.bus_name, info.windows);
+      bus.remember_windows(info.bus_name, info.windows, info.windows_not_listed);
     } else if (!info.policy_denied) {
       // A window whose state did not arrive was dropped above: list what the last complete
-      // listing saw instead, marked as not answering, so no window silently disappears.
+      // listing saw instead, marked as not answering, so no window silently disappears —
+      // nor the count of those it could not list.
       if (auto known = bus.known_windows(info.bus_name); !known.empty()) info.windows = std::move(known);
+      info.windows_not_listed = std::max(info.windows_not_listed, bus.known_windows_not_listed(info.bus_name));
       if (!info.pid && !info.windows.empty()) info.pid = info.windows.front().pid;
       for (WindowInfo& window : info.windows) window.responsive = false;
     }

@@ -271,13 +271,19 @@ Result<Pipeline> Bus::pipeline(const AppChannel& app, Deadline deadline) {
   return error;
 }
 
-void Bus::remember_windows(const std::string& bus_name, std::vector<WindowInfo> windows) {
+void Bus::remember_windows(const std::string& bus_name, std::vector<WindowInfo> windows,
+                           std::size_t not_listed) {
   std::vector<std::string> ids;
   ids.reserve(windows.size());
   for (const WindowInfo& window : windows) ids.push_back(window.id);
   {
     std::lock_guard lock(mutex_);
     windows_.insert_or_assign(bus_name, std::move(windows));
+    if (not_listed > 0) {
+      windows_not_listed_.insert_or_assign(bus_name, not_listed);
+    } else {
+      windows_not_listed_.erase(bus_name);
+    }
   }
   parked_->settle(bus_name, ids);
 }
@@ -295,6 +301,12 @@ std::vector<WindowInfo> Bus::known_windows(const std::string& bus_name) const {
   std::lock_guard lock(mutex_);
   auto found = windows_.find(bus_name);
   return found == windows_.end() ? std::vector<WindowInfo>{} : found->second;
+}
+
+std::size_t Bus::known_windows_not_listed(const std::string& bus_name) const {
+  std::lock_guard lock(mutex_);
+  auto found = windows_not_listed_.find(bus_name);
+  return found == windows_not_listed_.end() ? 0 : found->second;
 }
 
 std::optional<WindowInfo> Bus::known_window(const std::string& id) const {
@@ -338,6 +350,7 @@ void Bus::keep_only(const std::vector<std::string>& live_bus_names) {
   std::erase_if(app_names_, [&](const auto& entry) { return !live.contains(entry.first); });
   std::erase_if(refused_addresses_, [&](const std::string& name) { return !live.contains(name); });
   std::erase_if(windows_, [&](const auto& entry) { return !live.contains(entry.first); });
+  std::erase_if(windows_not_listed_, [&](const auto& entry) { return !live.contains(entry.first); });
   parked_->keep_only(live_bus_names);
 }
 

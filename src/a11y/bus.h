@@ -71,8 +71,10 @@ class Bus {
   // be read without listing the desktop first, and an app that stops answering is still
   // listed with them. An id is a function of bus name and object path (read/window_id.h), so
   // it can only ever name that one window; whether it still exists is for the read to find.
-  void remember_windows(const std::string& bus_name, std::vector<WindowInfo> windows);
+  // `not_listed`: the windows past kMaxWindowsPerApp that listing counted but did not read.
+  void remember_windows(const std::string& bus_name, std::vector<WindowInfo> windows, std::size_t not_listed);
   std::vector<WindowInfo> known_windows(const std::string& bus_name) const;
+  std::size_t known_windows_not_listed(const std::string& bus_name) const;
   std::optional<WindowInfo> known_window(const std::string& id) const;
   // Forgets everything about apps that are no longer on the bus.
   void keep_only(const std::vector<std::string>& live_bus_names);
@@ -91,6 +93,7 @@ class Bus {
   std::unordered_map<std::string, AppChannel> app_channels_;
   std::unordered_map<std::string, std::string> app_names_;
   std::unordered_map<std::string, std::vector<WindowInfo>> windows_;  // by bus name
+  std::unordered_map<std::string, std::size_t> windows_not_listed_;   // by bus name
   std::unordered_set<std::string> refused_addresses_;  // bus names whose address was logged
   // Pipelines give their connections back through a weak reference to it.
   std::shared_ptr<ConnectionPool> pool_ = std::make_shared<ConnectionPool>();

@@ -178,26 +178,30 @@ Result<std::vector<AppInfo>> Observer::apps_named(const std::string& name, Deadl
 }
 
 Result<std::vector<WindowInfo>> Observer::windows(const std::optional<std::string>& app,
-                                                  Deadline deadline) {
+                                                  Deadline deadline, std::size_t* not_listed) {
   std::vector<WindowInfo> result;
+  std::size_t unlisted = 0;
   if (!app) {
     auto all = apps(deadline);
     if (!all) return std::move(all).take_error();
     for (const AppInfo& info : *all) {
       result.insert(result.end(), info.windows.begin(), info.windows.end());
+      unlisted += info.windows_not_listed;
     }
-    return result;
-  }
-  auto named = apps_named(*app, deadline);
-  if (!named) return std::move(named).take_error();
-  for (const AppInfo& info : *named) {
-    if (!info.responsive) {
-      return make_error(ErrorCode::kAppUnresponsive, "app " + info.name + " did not answer",
-                        {{"app", info.name}, {"bus_name", info.bus_name}},
-                        "the app may be busy or stopped; try again later", Retry::kSafe);
+  } else {
+    auto named = apps_named(*app, deadline);
+    if (!named) return std::move(named).take_error();
+    for (const AppInfo& info : *named) {
+      if (!info.responsive) {
+        return make_error(ErrorCode::kAppUnresponsive, "app " + info.name + " did not answer",
+                          {{"app", info.name}, {"bus_name", info.bus_name}},
+                          "the app may be busy or stopped; try again later", Retry::kSafe);
+      }
+      result.insert(result.end(), info.windows.begin(), info.windows.end());
+      unlisted += info.windows_not_listed;
     }
-    result.insert(result.end(), info.windows.begin(), info.windows.end());
   }
+  if (not_listed != nullptr) *not_listed = unlisted;
   return result;
 }
 

@@ -88,8 +88,10 @@ class Observer {
   BusHealth bus_health(Deadline deadline);
   Result<std::vector<AppInfo>> apps(Deadline deadline);
   // Windows of every app, or of the apps named app (APP_NOT_FOUND, POLICY_DENIED,
-  // APP_UNRESPONSIVE as for a snapshot).
-  Result<std::vector<WindowInfo>> windows(const std::optional<std::string>& app, Deadline deadline);
+  // APP_UNRESPONSIVE as for a snapshot). `not_listed`, when given, gets how many windows
+  // those apps have past kMaxWindowsPerApp, counted but not listed.
+  Result<std::vector<WindowInfo>> windows(const std::optional<std::string>& app, Deadline deadline,
+                                          std::size_t* not_listed = nullptr);
   // Takes, numbers and stores a snapshot of exactly one window.
   Result<std::shared_ptr<const Snapshot>> snapshot(const WindowQuery& query, Deadline deadline);
   Result<std::vector<FoundElement>> find(const FindQuery& query, Deadline deadline);

@@ -14,7 +14,8 @@ const MethodSpec kWindows{
       if (params.contains("app")) app = params["app"].get<std::string>();
       run_observation(params, ctx, std::move(reply), [app](a11y::Observer& observer, Deadline deadline)
                                                          -> Result<nlohmann::json> {
-        auto windows = observer.windows(app, deadline);
+        std::size_t not_listed = 0;
+        auto windows = observer.windows(app, deadline, &not_listed);
         if (!windows) return std::move(windows).take_error();
         const auto clients = x11::list_windows_if_any();
         nlohmann::json out = nlohmann::json::array();
@@ -24,7 +25,7 @@ const MethodSpec kWindows{
           json["x11_window"] = xid ? nlohmann::json(xid->id) : nlohmann::json(nullptr);
           out.push_back(std::move(json));
         }
-        return nlohmann::json{{"windows", std::move(out)}};
+        return nlohmann::json{{"windows", std::move(out)}, {"windows_not_listed", not_listed}};
       });
     },
 };

@@ -136,6 +136,18 @@ def check_many_windows(check, tmp):
         listed = len(data(env).get("windows", []))
         print(f"  100,000 windows: listed {listed} in {seconds:.1f} s", flush=True)
         check.expect(rc == 0 and listed == 1000, f"a listing reads 1,000 windows of an app, not 100,000 ({listed})")
+        not_listed = data(env).get("windows_not_listed")
+        check.expect(not_listed == 99000, f"and says how many it did not list ({not_listed})")
+        # A listing with the default per-app budget, too short for 1,000 windows: the app is
+        # listed with what its last complete listing saw, the count of the rest included.
+        rc, env = cli("apps")
+        hostile = [a for a in data(env).get("apps", []) if a.get("name") == "hostile-many"]
+        check.expect(rc == 0 and len(hostile) == 1 and hostile[0].get("windows_not_listed") == 99000,
+                     f"apps says 99,000 windows were not listed, answered in time or not "
+                     f"({[(a.get('responsive'), a.get('windows_not_listed')) for a in hostile]})")
+        rc, out, _ = cli_text("windows", "--app", "hostile-many", "--timeout", "30000")
+        check.expect(rc == 0 and "incomplete: 99000 more window(s) not listed" in out,
+                     f"the human listing says so too ({out.strip().splitlines()[-1:]})")
         rc, env = cli("apps")
         apps = {a["name"]: a for a in data(env).get("apps", [])}
         check.expect(apps.get(other, {}).get("responsive") is True, "the other app answers meanwhile")
