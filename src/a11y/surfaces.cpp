@@ -15,6 +15,10 @@ int showing_children(const Snapshot& snapshot, const Node& node) {
   return count;
 }
 
+bool says_closed(const Node& node) {
+  return has_state(node.states, ATSPI_STATE_EXPANDABLE) && !has_state(node.states, ATSPI_STATE_EXPANDED);
+}
+
 bool is_menu_role(std::uint32_t role) { return role == ATSPI_ROLE_MENU || role == ATSPI_ROLE_POPUP_MENU; }
 
 bool is_list_role(std::uint32_t role) {
@@ -47,13 +51,13 @@ std::vector<Surface> open_surfaces(const Snapshot& snapshot) {
     // A menu that shows with none of its items showing is the closed entry of a menu bar
     // (GTK 3) or a submenu's item; a tooltip has no items to show.
     if (*kind != SurfaceKind::kTooltip && items == 0 && !top_level) continue;
-    // A combo box that says whether it is expanded is believed: Gecko keeps a closed
-    // <select>'s list showing, with its selected option.
+    // A combo box or menu that says whether it is expanded is believed: Gecko keeps a
+    // closed <select>'s list showing, with its selected option, and a closed menu bar
+    // menu's items showing (measured on Firefox ESR 153 after Escape: the menu drops
+    // expanded, its items keep showing).
     const bool under_combo = parent != nullptr && parent->role == ATSPI_ROLE_COMBO_BOX;
-    if (under_combo && has_state(parent->states, ATSPI_STATE_EXPANDABLE) &&
-        !has_state(parent->states, ATSPI_STATE_EXPANDED)) {
-      continue;
-    }
+    if (under_combo && says_closed(*parent)) continue;
+    if (*kind == SurfaceKind::kMenu && says_closed(node)) continue;
     // A menu item or combo box above the surface opens it; where the menu itself lists
     // the action, it is its own entry (GTK 3's menu bar).
     const bool opened_from_above = parent != nullptr && (under_combo || parent->role == ATSPI_ROLE_MENU_ITEM);

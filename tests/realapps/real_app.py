@@ -231,3 +231,43 @@ def check_fixture_dialog(check, tmp, fixture_binary):
                                 f"({fixture.effect()!r})")
         check.expect(answers_independently(fixture.bus, fixture.bus_name),
                      "the fixture answers an independent AT-SPI read")
+
+
+def check_menu_survives(check, app, label, opener, harmless_item=None, a_surface=True):
+    """Opens a menu with OPENER (the CLI arguments of a click or a press), then lists the
+    app's surfaces, snapshots the menu and the whole window, and closes the menu: by
+    clicking HARMLESS_ITEM (its name) by ref if given, else by Escape. The app's process
+    must live through every step: a read must never make an app abort. A_SURFACE false: a
+    popup panel the surface rule does not list (it is read with the whole window)."""
+    rc, env = cli(*opener)
+    check.expect(rc == 0, f"{label}: the menu is opened ({error(env)})")
+    nodes = []
+    if a_surface:
+        surfaces = wait_for_surface(app.app_name)
+        check.expect(bool(surfaces), f"{label}: surfaces lists the open menu")
+        check.expect(app.alive(), f"{label}: the app lives after surfaces")
+        tree, nodes = surface_tree(app.app_name, "menu")
+        check.expect(len(nodes) > 1, f"{label}: snapshot --surface menu reads the menu ({len(nodes)} nodes, "
+                                     f"{tree.get('code') if not nodes else 'ok'})")
+        check.expect(app.alive(), f"{label}: the app lives after the menu's snapshot")
+    else:
+        open_surfaces(app.app_name)
+        check.expect(app.alive(), f"{label}: the app lives after surfaces")
+    try:
+        app.snapshot()
+        whole = True
+    except atspi_probe.ProbeError:
+        whole = False
+    check.expect(whole and app.alive(), f"{label}: the app lives after a snapshot of its window with the menu open")
+    items = [n for n in nodes if harmless_item and n.get("name") == harmless_item]
+    if harmless_item:
+        check.expect(len(items) >= 1, f"{label}: the menu holds {harmless_item!r}")
+    if items:
+        rc, env = cli("click", items[0]["ref"])
+        check.expect(rc == 0, f"{label}: {harmless_item!r} is clicked by ref ({outcome(env)}, {error(env)})")
+    else:
+        rc, env = cli("press", "Escape", "--app", app.app_name, "--headed")
+        check.expect(rc == 0, f"{label}: Escape is pressed ({error(env)})")
+    if a_surface:
+        check.expect(wait_for_surface(app.app_name, present=False) is True, f"{label}: the menu closed")
+    check.expect(app.alive(), f"{label}: the app lives after the menu closed")

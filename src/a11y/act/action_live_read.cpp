@@ -159,19 +159,29 @@ class ElementReader {
   }
 
   void read_actions() {
+    if (!toolkit_.action_list_in_one_call) {
+      get_property(kActionInterface, "NActions", [this](sd_bus_message* reply) {
+        const int count = read_variant_int32(reply).value_or(0);
+        if (count > 0) read_action_names(std::min<std::size_t>(count, kMaxActionsPerNode));
+      });
+      return;
+    }
     ask(kActionInterface, "GetActions", [this](sd_bus_message* reply) {
       auto localized = read_localized_actions(reply);
-      if (!localized) return;
-      auto& names = result_.reading.node.actions;
-      names.assign(localized->size(), std::string());
-      for (std::size_t i = 0; i < localized->size(); ++i) {
-        ask(kActionInterface, "GetName",
-            [&names, i](sd_bus_message* name_reply) {
-              if (auto name = read_string(name_reply); name && i < names.size()) names[i] = *name;
-            },
-            "i", static_cast<std::int32_t>(i));
-      }
+      if (localized) read_action_names(localized->size());
     });
+  }
+
+  void read_action_names(std::size_t count) {
+    auto& names = result_.reading.node.actions;
+    names.assign(count, std::string());
+    for (std::size_t i = 0; i < count; ++i) {
+      ask(kActionInterface, "GetName",
+          [&names, i](sd_bus_message* name_reply) {
+            if (auto name = read_string(name_reply); name && i < names.size()) names[i] = *name;
+          },
+          "i", static_cast<std::int32_t>(i));
+    }
   }
 
   // CharacterCount, and the text: GetText(0,-1) at once where the toolkit returns all of

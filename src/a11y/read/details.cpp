@@ -107,6 +107,16 @@ class DetailReader {
   }
 
   void read_actions(Node& node) {
+    if (!toolkit_.action_list_in_one_call) {
+      pipeline_.call(node.path.c_str(), kPropertiesInterface, "Get",
+                     [this, &node](sd_bus_message* reply) {
+                       if (error_name(reply) != nullptr) return;
+                       const int count = read_variant_int32(reply).value_or(0);
+                       if (count > 0) read_names_of(node, std::min<std::size_t>(count, kMaxActionsPerNode));
+                     },
+                     "ss", kActionInterface, "NActions");
+      return;
+    }
     pipeline_.call(node.path.c_str(), kActionInterface, "GetActions",
                    [this, &node](sd_bus_message* reply) {
                      if (error_name(reply) != nullptr) return;

@@ -29,6 +29,10 @@ enum class TextValues {
   kAll,                  // every Text node that is not password text (reading one element)
 };
 
+// An element's action count as the app states it (NActions) is believed up to this many:
+// a GetName call is made per action, and no real element lists more than a handful.
+inline constexpr std::size_t kMaxActionsPerNode = 64;
+
 struct DetailOptions {
   bool accessible_id = true;         // also read the AccessibleId property
   std::size_t text_limit = 65536;    // characters of Text read at most

@@ -41,6 +41,7 @@ ToolkitTraits toolkit_traits(std::string_view toolkit_name, std::string_view too
     traits.editable_text_takes_effect = false;
     traits.selection_interface_reaches_the_app = false;
     traits.action_names_shared_by_kind = false;
+    traits.action_list_in_one_call = false;
   }
   if (!is_gtk(toolkit_name)) return traits;
   if (toolkit_version.starts_with("3.")) {

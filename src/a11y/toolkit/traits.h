@@ -48,6 +48,13 @@ struct ToolkitTraits {
   // breaks it: a <select>'s options list "select" or "click" by where they are, with the
   // same GetActions answer (measured), so every node is asked.
   bool action_names_shared_by_kind = true;
+  // Action.GetActions answers each action's localized name, description and key binding in
+  // one call. Gecko composes a menu item's key binding (its accelerator) into bytes that are
+  // not UTF-8, its bridge puts them in the reply unchecked, and libdbus aborts Firefox
+  // (measured on Firefox ESR 153: GetActions of File ▸ New Tab, with the menu open, kills
+  // it; NActions and GetName(i) on every item do not). Where this is false, the count is
+  // the NActions property and the names come from GetName(i): a key binding is never asked.
+  bool action_list_in_one_call = true;
   // A button's name repeats its label's text: GTK 4.8 joins the accessible label a .ui
   // gives a button to the text of its label child, so GNOME Calculator's buttons are
   // named "7 7", "mod mod", "= =" (measured; a button made with gtk_button_new_with_label

@@ -63,7 +63,7 @@ TEST(ToolkitTraits, OnlyGtk4SpacesButtonActivations) {
   EXPECT_FALSE(activates_like_a_button(ATSPI_ROLE_TEXT));
 }
 
-TEST(ToolkitTraits, OnlyGeckoIgnoresEditableTextAndSelectionAndSharedActionNames) {
+TEST(ToolkitTraits, OnlyGeckoIgnoresEditableTextAndSelectionAndSharedActionNamesAndIsNeverAskedForItsActionList) {
   struct WriteCase {
     const char* toolkit;
     const char* version;
@@ -83,6 +83,8 @@ TEST(ToolkitTraits, OnlyGeckoIgnoresEditableTextAndSelectionAndSharedActionNames
     EXPECT_EQ(traits.selection_interface_reaches_the_app, c.selection) << c.toolkit << " " << c.version;
     // Gecko's options name their actions by where they are, not by their GetActions answer.
     EXPECT_EQ(traits.action_names_shared_by_kind, c.selection) << c.toolkit << " " << c.version;
+    // Gecko's GetActions can abort Firefox (a menu item's key binding): never asked there.
+    EXPECT_EQ(traits.action_list_in_one_call, c.selection) << c.toolkit << " " << c.version;
   }
 }
 
