@@ -16,7 +16,7 @@ import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from real_app import (RealApp, check_stopped_app, atspi_probe, cli, data, error, one, outcome,  # noqa: E402
+from real_app import (RealApp, check_menu_survives, check_stopped_app, atspi_probe, cli, data, error, one, outcome,  # noqa: E402
                       wait_for, wait_for_surface, x_client_titles, Daemon)
 from checks import Checker  # noqa: E402
 from web_page import PAGE, check_text_input, page_shows  # noqa: E402
@@ -87,6 +87,19 @@ def check_open_list(check, app, nodes):
     check.expect(wait_for_surface(APP, present=False), "the list is no longer listed once closed")
 
 
+# The app menu (⋮) opened, read and closed with Chromium alive throughout, as Firefox's menus
+# are (a read must never make a browser abort).
+def check_app_menu(check, app):
+    _, nodes = app.snapshot()
+    buttons = [n for n in nodes if n["role"] == "push button" and n.get("name") == "Chromium"]
+    check.expect(len(buttons) == 1, f"one app menu button ({[(b['role'], b.get('name')) for b in buttons]})")
+    rc, env = cli("windows", "--app", APP)
+    pages = [w["id"] for w in data(env).get("windows", []) if w.get("title", "").endswith(" - Chromium")]
+    if buttons and pages:
+        check_menu_survives(check, app, "the app menu", ("click", buttons[0]["ref"]),
+                            window_args=("--window", pages[0]))
+
+
 def main():
     check = Checker("chromium")
     daemon = Daemon()
@@ -116,6 +129,7 @@ def main():
                 check_text_input(check, nodes, "no_editable_text")
                 check_choices(check, nodes)
                 check_open_list(check, app, nodes)
+                check_app_menu(check, app)
                 check_stopped_app(check, app, "--window", app.window()["id"])
     finally:
         daemon.stop()

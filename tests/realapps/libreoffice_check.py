@@ -15,7 +15,7 @@ import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from real_app import (RealApp, check_stopped_app, atspi_probe, cli, data, error, one, outcome, wait_for,  # noqa: E402
+from real_app import (RealApp, check_menu_survives, check_stopped_app, atspi_probe, cli, data, error, one, outcome, wait_for,  # noqa: E402
                       wait_for_surface, Daemon)
 from checks import Checker  # noqa: E402
 
@@ -143,6 +143,24 @@ def check_writer(check, tmp):
                      if bus.get_property(*match, "org.a11y.atspi.Accessible", "Name") == "Save As..."]
             check.expect(any("showing" in atspi_probe.states_at(bus, *item) for item in items),
                          "an independent read finds File > Save As... showing")
+            # File and its New submenu closed, every other menu of the bar is opened, read and
+            # closed, with Writer alive throughout (a read must never make an app abort).
+            rc, env = cli("settings", "set", "physical_input", "true")
+            check.expect(rc == 0, f"physical input is allowed for Escape ({error(env)})")
+            for _ in range(2):
+                cli("press", "Escape", "--app", APP, "--headed")
+            check.expect(wait_for_surface(APP, present=False) is True, "Escape closes File and its submenu")
+            # Not Insert: Table ▸ Insert is its twin under the same menu bar, refused by design.
+            for name in ("Edit", "View", "Format", "Tools", "Help"):
+                _, now = app.snapshot()
+                now_parents = {c["ref"]: n for n in now for c in n.get("children", [])}
+                menus = [(bar, m) for bar in now if bar["role"] == "menu bar"
+                         for m in bar.get("children", []) if m["name"] == name and m["actions"]]
+                check.expect(len(menus) == 1, f"one {name} menu lists an action ({len(menus)})")
+                if menus:
+                    bar, menu = menus[0]
+                    check_menu_survives(check, app, f"Writer's {name} menu",
+                                        ("click", menu["ref"], "--within", now_parents[bar["ref"]]["ref"]))
         # /usr/bin/soffice is a wrapper: the process on the bus is its child soffice.bin.
         check_stopped_app(check, app, whole_group=True)
 

@@ -233,12 +233,13 @@ def check_fixture_dialog(check, tmp, fixture_binary):
                      "the fixture answers an independent AT-SPI read")
 
 
-def check_menu_survives(check, app, label, opener, harmless_item=None, a_surface=True):
+def check_menu_survives(check, app, label, opener, harmless_item=None, a_surface=True, window_args=()):
     """Opens a menu with OPENER (the CLI arguments of a click or a press), then lists the
     app's surfaces, snapshots the menu and the whole window, and closes the menu: by
     clicking HARMLESS_ITEM (its name) by ref if given, else by Escape. The app's process
     must live through every step: a read must never make an app abort. A_SURFACE false: a
-    popup panel the surface rule does not list (it is read with the whole window)."""
+    popup panel the surface rule does not list (it is read with the whole window).
+    WINDOW_ARGS: where Escape goes (e.g. --window ID) when the app has several windows."""
     rc, env = cli(*opener)
     check.expect(rc == 0, f"{label}: the menu is opened ({error(env)})")
     nodes = []
@@ -266,7 +267,7 @@ def check_menu_survives(check, app, label, opener, harmless_item=None, a_surface
         rc, env = cli("click", items[0]["ref"])
         check.expect(rc == 0, f"{label}: {harmless_item!r} is clicked by ref ({outcome(env)}, {error(env)})")
     else:
-        rc, env = cli("press", "Escape", "--app", app.app_name, "--headed")
+        rc, env = cli("press", "Escape", "--app", app.app_name, *window_args, "--headed")
         check.expect(rc == 0, f"{label}: Escape is pressed ({error(env)})")
     if a_surface:
         check.expect(wait_for_surface(app.app_name, present=False) is True, f"{label}: the menu closed")
