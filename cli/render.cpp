@@ -85,4 +85,23 @@ void render_table(std::ostream& out, const nlohmann::json& rows, const std::vect
   for (const auto& line : cells) print(line);
 }
 
+void render_settled_state(std::ostream& out, const nlohmann::json& data) {
+  if (!data.is_object() || !data.contains("state") || !data["state"].is_object()) return;
+  const nlohmann::json& state = data["state"];
+  const nlohmann::json settled = state.value("settled", nlohmann::json::object());
+  out << "settled after " << plain(settled.value("waited_ms", nlohmann::json(0))) << " ms";
+  if (settled.value("still_changing", false)) out << " (still changing: the bound ended the wait)";
+  if (state.contains("handed_over_from")) {
+    out << "; window " << plain(state["handed_over_from"]) << " closed, its app's window now in front follows";
+  }
+  if (!state.contains("snapshot")) {
+    out << "; the state could not be read: " << plain(state.value("problem", nlohmann::json("")))  << '\n';
+    return;
+  }
+  out << "\nsnapshot " << plain(state["snapshot"]) << ": window \""
+      << plain(state.value("window", nlohmann::json::object()).value("title", nlohmann::json(""))) << "\", "
+      << plain(state["node_count"]) << " nodes; refs are @" << plain(state["snapshot"]) << ":eN\n"
+      << state.value("outline", std::string());
+}
+
 }  // namespace companyos::cli

@@ -22,4 +22,8 @@ struct Column {
 };
 void render_table(std::ostream& out, const nlohmann::json& rows, const std::vector<Column>& columns);
 
+// An action's settled state (--settle), when its reply holds one: a line saying when the app
+// settled and which window it is, then the window's outline.
+void render_settled_state(std::ostream& out, const nlohmann::json& data);
+
 }  // namespace companyos::cli

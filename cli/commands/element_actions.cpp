@@ -132,6 +132,7 @@ void print_action(const nlohmann::json& data) {
     std::cout << "  expectation: " << plain(expectation.value("reason", nlohmann::json())) << " after "
               << milliseconds(expectation.value("waited_ms", nlohmann::json())) << '\n';
   }
+  render_settled_state(std::cout, data);
 }
 
 void add_element_command(CLI::App& app, Invocation& out, ElementCommand command) {
@@ -215,6 +216,7 @@ void add_element_action_commands(CLI::App& app, Invocation& out) {
                        "  companyos click --app mousepad --role 'push button' --name Save\n"
                        "  companyos click e4 --app mousepad --expect-window 'Save As'\n"
                        "  companyos click @s1a:e9 --within @s1a:e7    # one of two twins: the one under e7\n"
+                       "  companyos click @s1a:e4 --settle   # and the window's state once the app settled\n"
                        "  companyos settings set physical_input true && companyos click @s1a:e4 --headed\n",
                        {}});
   add_element_command(app, out,

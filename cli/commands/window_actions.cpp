@@ -57,6 +57,7 @@ void add_window_action_commands(CLI::App& app, Invocation& out) {
     out.human = [](const nlohmann::json& data) {
       std::cout << plain(data["delivery"]) << ": " << plain(data["chord"]) << " to "
                 << plain(data["target"]["app"]) << "\n";
+      render_settled_state(std::cout, data);
     };
   });
 
@@ -87,6 +88,7 @@ void add_window_action_commands(CLI::App& app, Invocation& out) {
         std::cout << (data.value("taken", false) ? "the app took the text" : "the app did not ask for the text")
                   << "; clipboard " << plain(data["clipboard"]["restore"]) << "\n";
       }
+      render_settled_state(std::cout, data);
     };
   });
 
@@ -105,6 +107,7 @@ void add_window_action_commands(CLI::App& app, Invocation& out) {
       std::cout << plain(data["delivery"]) << ": button " << plain(data["button"]) << " at ("
                 << plain(data["point"]["x"]) << ", " << plain(data["point"]["y"]) << ") on screen in "
                 << plain(data["target"]["app"]) << " \"" << plain(data["target"]["window"]["title"]) << "\"\n";
+      render_settled_state(std::cout, data);
     };
   });
 }

@@ -424,6 +424,7 @@ Status ActionRun::space_activation() {
   if (auto app = ensure_app(); !app) return refuse(std::move(app).take_error());
   const auto spacing = app_->traits().button_activation_spacing;
   if (spacing <= Clock::duration::zero()) return ok_status();
+  reply_.effect_delay = std::chrono::duration_cast<std::chrono::milliseconds>(spacing);
   const auto now = Clock::now();
   const auto wait = activations_.reserve(target_->bus_name + target_->node.path, now, spacing);
   if (wait <= Clock::duration::zero()) return ok_status();

@@ -2,6 +2,7 @@
 // took, the element it acted on, what the read-back and the expectation saw, and timings.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 
@@ -51,6 +52,10 @@ struct ActionReply {
   std::optional<std::string> fingerprint;  // strict mode: the SHA-256 that matched
   ActionTimings timings;
   double milliseconds = 0;
+  // How long after its answer the toolkit carries the action out: GTK 4 runs a button's
+  // "clicked" as its 250 ms activation ends (ToolkitTraits::button_activation_spacing); 0
+  // where the effect comes with the answer. What settles the app's state waits this long.
+  std::chrono::milliseconds effect_delay{0};
 };
 
 }  // namespace companyos::a11y

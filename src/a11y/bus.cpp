@@ -303,6 +303,15 @@ std::vector<WindowInfo> Bus::known_windows(const std::string& bus_name) const {
   return found == windows_.end() ? std::vector<WindowInfo>{} : found->second;
 }
 
+std::vector<std::string> Bus::bus_names_known_for(const std::string& app_name) const {
+  std::vector<std::string> names;
+  std::lock_guard lock(mutex_);
+  for (const auto& [bus_name, name] : app_names_) {
+    if (!app_name.empty() && g_ascii_strcasecmp(name.c_str(), app_name.c_str()) == 0) names.push_back(bus_name);
+  }
+  return names;
+}
+
 std::size_t Bus::known_windows_not_listed(const std::string& bus_name) const {
   std::lock_guard lock(mutex_);
   auto found = windows_not_listed_.find(bus_name);

@@ -67,6 +67,8 @@ class Bus {
   // Last name an app reported, so an app that stopped answering is still listed by name.
   void remember_app_name(const std::string& bus_name, const std::string& name);
   std::string known_app_name(const std::string& bus_name) const;
+  // The bus names of the apps last seen named app_name (case-insensitive).
+  std::vector<std::string> bus_names_known_for(const std::string& app_name) const;
   // An app's windows as its last complete listing found them: a window named by its id can
   // be read without listing the desktop first, and an app that stops answering is still
   // listed with them. An id is a function of bus name and object path (read/window_id.h), so

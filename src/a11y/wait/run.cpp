@@ -13,6 +13,7 @@
 #include "a11y/wait/checks.h"
 #include "a11y/wait/conditions.h"
 #include "a11y/wait/events.h"
+#include "a11y/wait/main_context.h"
 #include "a11y/wait/tracker.h"
 
 namespace companyos::a11y {
@@ -24,37 +25,6 @@ using std::chrono::milliseconds;
 // Registering listeners and finding the bus are quick; a registry that does not answer
 // within this costs the wait its events, not its deadline.
 constexpr milliseconds kEventSetupBudget{1000};
-
-// A fresh main context as the thread's default while it lives: the wait's event signals
-// and timers are dispatched only here, so nothing else on the thread sees them.
-class ThreadContext {
- public:
-  ThreadContext() : context_(g_main_context_new()) {
-    g_main_context_push_thread_default(context_.get());
-  }
-  ~ThreadContext() { g_main_context_pop_thread_default(context_.get()); }
-  ThreadContext(const ThreadContext&) = delete;
-  ThreadContext& operator=(const ThreadContext&) = delete;
-  GMainContext* get() const { return context_.get(); }
-
- private:
-  MainContextPtr context_;
-};
-
-// Iterates the context until wake, or until something was dispatched (an event came).
-void sleep_until(GMainContext* context, Clock::time_point wake) {
-  const auto remaining = std::chrono::ceil<milliseconds>(wake - Clock::now());
-  if (remaining.count() <= 0) {
-    while (g_main_context_iteration(context, FALSE)) {
-    }
-    return;
-  }
-  SourcePtr timer(g_timeout_source_new(static_cast<guint>(remaining.count())));
-  g_source_set_callback(
-      timer.get(), [](gpointer) -> gboolean { return G_SOURCE_REMOVE; }, nullptr, nullptr);
-  g_source_attach(timer.get(), context);
-  g_main_context_iteration(context, TRUE);
-}
 
 // One run of wait_for: the event plumbing, the checks, and the loop between them.
 class WaitRun {

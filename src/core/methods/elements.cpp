@@ -27,6 +27,7 @@ std::vector<ParamSpec> element_params(Extra extra) {
       {.name = "timeout_ms", .type = ParamType::kInteger,
        .help = "deadline for the whole action, in ms (default 5000 + the expectation's)",
        .range = IntRange{1, kMaxObservationTimeout.count()}, .option = "--timeout"},
+      shared::settle(),
   };
   switch (extra) {
     case Extra::kHeaded:

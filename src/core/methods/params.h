@@ -19,6 +19,15 @@ inline ParamSpec id(std::string_view help) {
   return {.name = "id", .type = ParamType::kInteger, .required = true, .help = help, .range = IntRange{1, {}}};
 }
 
+// An action's reply may carry the state its app settled in (docs/actions.md, "Settled
+// state"): what an agent reads after each action.
+inline ParamSpec settle() {
+  return {.name = "settle",
+          .type = ParamType::kBoolean,
+          .help = "answer with the window's state once the app has settled (its events quiet for 40 ms, "
+                  "at most 1.5 s), as the agent view"};
+}
+
 // app, then window or title: one window of one app.
 inline std::vector<ParamSpec> window_target(std::vector<ParamSpec> extra = {}) {
   std::vector<ParamSpec> params = {

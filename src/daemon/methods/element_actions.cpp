@@ -17,6 +17,9 @@
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
 #include "daemon/methods/opened.h"
+#include "daemon/methods/settled_state.h"
+#include "a11y/ref.h"
+#include "a11y/settle.h"
 #include "desktop/keyboard_typing.h"
 #include "desktop/physical_click.h"
 #include "daemon/methods/physical_input.h"
@@ -41,6 +44,45 @@ std::int64_t timeout_ms(const nlohmann::json& params, const a11y::ActionRequest&
   return std::min<std::int64_t>(kActionBudgetMs + expected, declared::kMaxObservationTimeout.count());
 }
 
+// Where an action's reaction is watched: its app, window and bus names, known before it is
+// sent (a ref names them; a selector names the app).
+struct SettleTarget {
+  std::string app;
+  std::optional<std::string> window_id;
+  std::vector<std::string> bus_names;
+};
+
+SettleTarget settle_target(a11y::Observer& observer, const a11y::ActionRequest& request, Deadline deadline) {
+  SettleTarget where;
+  if (const auto* ref = std::get_if<a11y::RefTarget>(&request.target)) {
+    if (auto parsed = a11y::parse_ref(ref->ref)) {
+      if (auto stored = observer.store().lookup(*parsed)) {
+        where.app = stored->snapshot->app_name;
+        where.window_id = stored->snapshot->window.id;
+        where.bus_names = {stored->snapshot->window.bus_name};
+      }
+    }
+    return where;
+  }
+  const auto& selector = std::get<a11y::Selector>(request.target);
+  where.app = selector.app;
+  where.window_id = selector.window_id;
+  where.bus_names = bus_names_of(observer, selector.app, deadline);
+  return where;
+}
+
+// The action's reply, with the settled state when it was asked for and the action went out.
+nlohmann::json with_state(nlohmann::json json, a11y::Observer& observer, a11y::SettleWatch* watch,
+                          const SettleTarget& where, const a11y::ActionReply& done, Deadline deadline) {
+  if (watch == nullptr || where.app.empty()) return json;
+  const std::optional<std::string> window =
+      done.target.window_id.empty() ? where.window_id : std::optional<std::string>(done.target.window_id);
+  a11y::SettleRule rule;
+  rule.not_before = done.effect_delay;
+  json["state"] = settled_state(observer, *watch, rule, where.app, window, deadline);
+  return json;
+}
+
 template <ActionKind Kind>
 void perform(const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
   auto request = element_action_request(Kind, params, ctx.observer.store());
@@ -54,16 +96,25 @@ void perform(const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
   if (headed && (Kind == ActionKind::kSetValue || Kind == ActionKind::kType)) {
     request->keyboard = desktop::keyboard_typing();
   }
-  nlohmann::json run_params = {{"timeout_ms", timeout_ms(params, *request)}};
+  const bool settle = params.value("settle", false);
+  std::int64_t budget = timeout_ms(params, *request);
+  if (settle) budget = std::min<std::int64_t>(budget + kSettleBudget.count(), declared::kMaxObservationTimeout.count());
+  nlohmann::json run_params = {{"timeout_ms", budget}};
   request->caller_gone = reply.client_gone();
   a11y::ActionEngine& engine = ctx.actions;
   run_observation(run_params, ctx, std::move(reply),
-                  [&engine, request = std::move(request).value(), headed](
+                  [&engine, request = std::move(request).value(), headed, settle](
                       a11y::Observer& observer, Deadline deadline) -> Result<nlohmann::json> {
+                    SettleTarget where;
+                    std::optional<a11y::SettleWatch> watch;
+                    if (settle) {
+                      where = settle_target(observer, request, deadline);
+                      watch.emplace(observer, where.bus_names, deadline);
+                    }
                     const auto before = look_before(observer, request, deadline);
                     const auto opened = [&](const a11y::ActionReply& done, nlohmann::json json) {
                       if (before) json["opened"] = what_opened(observer, *before, done, deadline);
-                      return json;
+                      return with_state(std::move(json), observer, watch ? &*watch : nullptr, where, done, deadline);
                     };
                     if (headed && Kind == ActionKind::kClick) {
                       auto clicked = desktop::physical_click(observer, request, deadline);
@@ -125,6 +176,7 @@ Result<a11y::ActionRequest> element_action_request(ActionKind kind, const nlohma
   if (!bound) return not_delivered(std::move(bound).take_error());
   bound->erase("timeout_ms");
   bound->erase("headed");
+  bound->erase("settle");
   auto request = wire::parse_action_request(kind, *bound);
   if (!request) return not_delivered(std::move(request).take_error());
   return request;

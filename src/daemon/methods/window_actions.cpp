@@ -7,6 +7,7 @@
 #include "a11y/policy.h"
 #include "a11y/render.h"
 #include "core/delivery.h"
+#include "daemon/methods/settled_state.h"
 #include "daemon/context.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
@@ -105,6 +106,24 @@ Result<nlohmann::json> type_into_window(x11::Connection& connection, const deskt
                         {"route", kKeyboardRoute},
                         {"typed", characters},
                         {"target", target_json(target)}};
+}
+
+// Runs `act` on the target window; with settle, the app is watched from before it and the
+// reply carries the state the app settled in (settled_state.h).
+Result<nlohmann::json> act_and_settle(std::string_view what, a11y::Observer& observer, Deadline deadline,
+                                      const a11y::WindowQuery& query, bool settle, const desktop::WindowAct& act) {
+  std::optional<a11y::SettleWatch> watch;
+  if (settle) watch.emplace(observer, bus_names_of(observer, query.app, deadline), deadline);
+  std::optional<std::string> window_id;
+  auto done = desktop::act_on_target_window(
+      what, observer, deadline, query,
+      [&](x11::Connection& connection, const desktop::TargetWindow& target) -> Result<nlohmann::json> {
+        window_id = target.window.id;
+        return act(connection, target);
+      });
+  if (!done || !watch) return done;
+  (*done)["state"] = settled_state(observer, *watch, a11y::SettleRule{}, query.app, window_id, deadline);
+  return done;
 }
 
 constexpr const char* kPasteRoute = "xtest:paste";
@@ -257,11 +276,12 @@ const MethodSpec kPress{
         return reply(std::move(st).take_error());
       }
       std::stop_token caller_gone = reply.client_gone();
-      run_observation(params, ctx, std::move(reply),
-                      [query = *query, chord = *chord, caller_gone](a11y::Observer& observer, Deadline deadline)
+      const bool settle = params.value("settle", false);
+      run_observation(with_settle_budget(params), ctx, std::move(reply),
+                      [query = *query, chord = *chord, caller_gone, settle](a11y::Observer& observer, Deadline deadline)
                           -> Result<nlohmann::json> {
-                        return desktop::act_on_target_window(
-                            "press", observer, deadline, query,
+                        return act_and_settle(
+                            "press", observer, deadline, query, settle,
                             [&](x11::Connection& connection, const desktop::TargetWindow& target)
                                 -> Result<nlohmann::json> {
                               if (auto st = caller_still_waiting(caller_gone, "the input"); !st) return std::move(st).take_error();
@@ -284,12 +304,13 @@ const MethodSpec kTypeText{
         return reply(std::move(st).take_error());
       }
       std::stop_token caller_gone = reply.client_gone();
-      run_observation(params, ctx, std::move(reply),
+      const bool settle = params.value("settle", false);
+      run_observation(with_settle_budget(params), ctx, std::move(reply),
                       [query = *query, text = std::move(text), characters = *characters, paste,
-                       &clipboard = ctx.clipboard, caller_gone](a11y::Observer& observer, Deadline deadline)
+                       &clipboard = ctx.clipboard, caller_gone, settle](a11y::Observer& observer, Deadline deadline)
                           -> Result<nlohmann::json> {
-                        return desktop::act_on_target_window(
-                            "type-text", observer, deadline, query,
+                        return act_and_settle(
+                            "type-text", observer, deadline, query, settle,
                             [&](x11::Connection& connection, const desktop::TargetWindow& target)
                                 -> Result<nlohmann::json> {
                               if (paste) {
@@ -314,11 +335,12 @@ const MethodSpec kClickAt{
         return reply(std::move(st).take_error());
       }
       std::stop_token caller_gone = reply.client_gone();
-      run_observation(params, ctx, std::move(reply),
-                      [query = *query, x, y, button, caller_gone](a11y::Observer& observer, Deadline deadline)
+      const bool settle = params.value("settle", false);
+      run_observation(with_settle_budget(params), ctx, std::move(reply),
+                      [query = *query, x, y, button, caller_gone, settle](a11y::Observer& observer, Deadline deadline)
                           -> Result<nlohmann::json> {
-                        return desktop::act_on_target_window(
-                            "click-at", observer, deadline, query,
+                        return act_and_settle(
+                            "click-at", observer, deadline, query, settle,
                             [&](x11::Connection& connection, const desktop::TargetWindow& target)
                                 -> Result<nlohmann::json> {
                               if (auto st = caller_still_waiting(caller_gone, "the input"); !st) return std::move(st).take_error();

@@ -21,19 +21,40 @@ using methods::ParamType;
 
 constexpr std::chrono::milliseconds kActionTimeout{20000};
 
+// What settling said, for the agent: how long the app took, whether it was still changing,
+// and which window took over from one that closed.
+std::string settle_note(const nlohmann::json& state) {
+  std::string note;
+  if (state.contains("handed_over_from")) {
+    note += "The window " + state["handed_over_from"].get<std::string>() +
+            " closed; this is the app's window now in front.\n";
+  }
+  const nlohmann::json settled = state.value("settled", nlohmann::json::object());
+  if (settled.value("still_changing", false)) {
+    note += "The app was still changing " + std::to_string(settled.value("waited_ms", 0)) +
+            " ms after the action: this state may not be its last; read it again with get_app_state.\n";
+  }
+  return note;
+}
+
 // The outcome line, then the new state of the window acted on (without a picture: the
-// agent asks for one when it needs it).
+// agent asks for one when it needs it): the state the daemon read once the app had settled,
+// else (a refusal, or no state in the reply) a read now.
 ToolResult answer(ToolContext& context, const ActionOutcome& outcome, const std::string& app,
-                  const std::optional<std::string>& window_id, const nlohmann::json& element) {
+                  const std::optional<std::string>& window_id, const nlohmann::json& element,
+                  const nlohmann::json& envelope) {
   ToolResult result;
   result.is_error = outcome.is_error;
   result.content.push_back(text_block(outcome.line));
   result.structured = {{"delivery", outcome.delivery}, {"verified", outcome.verified}, {"route", outcome.route},
                        {"element", element}};
   if (!outcome.error_code.empty()) result.structured["error"] = outcome.error_code;
-  auto state = read_app_state(context, StateRequest{app, window_id, false, false});
+  const nlohmann::json settled = envelope.value("data", nlohmann::json::object()).value("state", nlohmann::json());
+  Result<AppState> state = settled.is_object() ? settled_app_state(context, app, settled)
+                                               : read_app_state(context, StateRequest{app, window_id, false, false});
   if (state) {
-    result.content.push_back(text_block(state_text(*state)));
+    const std::string note = settled.is_object() ? settle_note(settled) : std::string();
+    result.content.push_back(text_block(note + state_text(*state)));
     result.structured["state"] = state->state;
   } else {
     result.content.push_back(text_block("The new state could not be read: " + state.error().message));
@@ -58,6 +79,7 @@ ToolResult act_on_element(ToolContext& context, const nlohmann::json& arguments,
 
   nlohmann::json params = std::move(extra);
   params["ref"] = ElementNumbers::ref_in(*seen, element);
+  params["settle"] = true;
   const CallOutcome reply = context.call(method, params, kActionTimeout);
   if (reply.failure != CallFailure::kNone) return error_result(error_from_failure(reply));
   ActionOutcome outcome = describe_outcome(what, reply.envelope);
@@ -66,7 +88,7 @@ ToolResult act_on_element(ToolContext& context, const nlohmann::json& arguments,
                    seen->state + "; " + std::string(kStaleNumberAdvice) + ".";
   }
   // The new state is read of the window the element's state came from.
-  return answer(context, outcome, app, seen->window_id, element);
+  return answer(context, outcome, app, seen->window_id, element, reply.envelope);
 }
 
 ToolResult refused_arguments(std::string message, std::string suggestion) {
@@ -95,10 +117,11 @@ ToolResult click_point(ToolContext& context, const nlohmann::json& arguments) {
   }
   const std::string what = "click at " + std::to_string(x) + "," + std::to_string(y);
   const CallOutcome reply = context.call(
-      "click_at", {{"app", app}, {"window", picture->window_id}, {"x", x}, {"y", y}, {"headed", true}},
+      "click_at",
+      {{"app", app}, {"window", picture->window_id}, {"x", x}, {"y", y}, {"headed", true}, {"settle", true}},
       kActionTimeout);
   if (reply.failure != CallFailure::kNone) return error_result(error_from_failure(reply));
-  return answer(context, describe_outcome(what, reply.envelope), app, picture->window_id, nullptr);
+  return answer(context, describe_outcome(what, reply.envelope), app, picture->window_id, nullptr, reply.envelope);
 }
 
 ToolResult click(ToolContext& context, const nlohmann::json& arguments) {
@@ -134,7 +157,7 @@ std::string paste_facts(const nlohmann::json& data) {
 ToolResult type_keys(ToolContext& context, const nlohmann::json& arguments) {
   const std::string app = arguments["app"].get<std::string>();
   const bool paste = arguments.value("paste", false);
-  nlohmann::json params = {{"app", app}, {"text", arguments["text"]}, {"headed", true}};
+  nlohmann::json params = {{"app", app}, {"text", arguments["text"]}, {"headed", true}, {"settle", true}};
   if (paste) params["paste"] = true;
   const auto window_id = window_id_of(arguments);
   if (window_id) params["window"] = *window_id;
@@ -144,7 +167,7 @@ ToolResult type_keys(ToolContext& context, const nlohmann::json& arguments) {
   std::string what = std::string(paste ? "type by paste, " : "type, ") + std::to_string(data.value("typed", 0)) +
                      " characters";
   if (paste && reply.envelope.value("ok", false)) what += paste_facts(data);
-  return answer(context, describe_outcome(what, reply.envelope), app, window_id, nullptr);
+  return answer(context, describe_outcome(what, reply.envelope), app, window_id, nullptr, reply.envelope);
 }
 
 ToolResult set_value(ToolContext& context, const nlohmann::json& arguments) {
@@ -184,7 +207,7 @@ ToolResult keypress(ToolContext& context, const nlohmann::json& arguments) {
     chord += (chord.empty() ? "" : "+") + chord_key(key.get<std::string>());
   }
   // The request asks for physical input; the daemon's setting physical_input still decides.
-  nlohmann::json params = {{"app", app}, {"chord", chord}, {"headed", true}};
+  nlohmann::json params = {{"app", app}, {"chord", chord}, {"headed", true}, {"settle", true}};
   if (arguments.contains("window_id")) params["window"] = arguments["window_id"];
   const CallOutcome reply = context.call("press", params, kActionTimeout);
   if (reply.failure != CallFailure::kNone) return error_result(error_from_failure(reply));
@@ -199,7 +222,7 @@ ToolResult keypress(ToolContext& context, const nlohmann::json& arguments) {
   if (outcome.delivery == "delivered_unverified" && outcome.route.rfind("xtest", 0) != 0) {
     outcome.line = "Input was posted (keypress " + chord + "); nothing confirmed the effect.";
   }
-  return answer(context, outcome, app, window_id_of(arguments), nullptr);
+  return answer(context, outcome, app, window_id_of(arguments), nullptr, reply.envelope);
 }
 
 std::vector<ParamSpec> element_params(std::vector<ParamSpec> extra) {

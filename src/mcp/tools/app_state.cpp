@@ -108,6 +108,27 @@ Result<AppState> read_app_state(ToolContext& context, const StateRequest& reques
   return state;
 }
 
+Result<AppState> settled_app_state(ToolContext& context, const std::string& app, const nlohmann::json& state) {
+  if (!state.is_object() || !state.contains("snapshot")) {
+    const std::string problem = state.is_object() ? state.value("problem", std::string()) : std::string();
+    return make_error(ErrorCode::kInternal,
+                      problem.empty() ? "the daemon's reply holds no state" : problem);
+  }
+  AppState read;
+  read.app = state.value("app", app);
+  const nlohmann::json window = state.value("window", nlohmann::json::object());
+  read.window_id = window.value("id", "");
+  read.title = window.value("title", "");
+  read.state = state.value("snapshot", "");
+  read.node_count = state.value("node_count", 0);
+  read.outline = state.value("outline", "");
+  if (read.state.empty() || read.window_id.empty()) {
+    return make_error(ErrorCode::kInternal, "the daemon's settled state names no snapshot or window");
+  }
+  context.numbers().remember({read.app, read.window_id, read.state});
+  return read;
+}
+
 std::string state_text(const AppState& state) {
   std::string text = "State " + state.state + " of " + state.app + " window " + state.window_id;
   if (!state.title.empty()) text += " \"" + state.title + "\"";

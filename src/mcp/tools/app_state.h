@@ -34,6 +34,11 @@ struct AppState {
 // Reads the state and remembers it as the window's newest (element numbers map onto it).
 Result<AppState> read_app_state(ToolContext& context, const StateRequest& request);
 
+// The state a daemon action reply carries with "settle": true (its "state" member), taken
+// as read and remembered as the window's newest; the daemon's problem when it could not
+// read one.
+Result<AppState> settled_app_state(ToolContext& context, const std::string& app, const nlohmann::json& state);
+
 // The text an agent reads: a header line naming the state, then the outline.
 std::string state_text(const AppState& state);
 // {app, window_id, title, state, node_count}

@@ -184,6 +184,60 @@ TEST_F(ServerTest, ElementNumbersComeFromTheStateShownAndActionsAnswerWithTheNew
   EXPECT_EQ(sent->second["ref"], "@s7:e2");
 }
 
+// Every action asks the daemon for the state the app settled in and hands that on, with
+// what settling said: no second read that could come before the app's reaction.
+TEST_F(ServerTest, AnActionAnswersWithTheStateTheAppSettledIn) {
+  initialize();
+  call(1, "get_app_state", {{"app", "doc"}, {"screenshot", false}});
+  daemon_.replies["click"] = {
+      {"ok", true},
+      {"data",
+       {{"delivery", "delivered_unverified"},
+        {"route", "action:click"},
+        {"state",
+         {{"settled", {{"waited_ms", 1500}, {"events", 60}, {"still_changing", true}, {"watched", true}}},
+          {"snapshot", "s9"},
+          {"window", {{"id", "w2"}, {"title", "Report"}}},
+          {"node_count", 2},
+          {"outline", "e1 frame \"Report\"\n  e2 push button \"OK\" actions=click\n"},
+          {"handed_over_from", "w1"}}}}}};
+  std::size_t snapshots_before = 0;
+  {
+    std::lock_guard lock(daemon_.mutex);
+    snapshots_before = static_cast<std::size_t>(std::count_if(
+        daemon_.requests.begin(), daemon_.requests.end(), [](const auto& r) { return r.first == "snapshot"; }));
+  }
+  json clicked = call(2, "click", {{"app", "doc"}, {"element", 2}});
+  ASSERT_TRUE(clicked.contains("result")) << clicked.dump();
+  EXPECT_EQ(clicked["result"]["structuredContent"]["state"], "s9");
+  const std::string text = clicked["result"]["content"][1]["text"].get<std::string>();
+  EXPECT_EQ(text.rfind("The window w1 closed; this is the app's window now in front.\n"
+                       "The app was still changing 1500 ms after the action: this state may not be its last; "
+                       "read it again with get_app_state.\nState s9 of doc window w2 \"Report\" (2 nodes).",
+                       0),
+            0u)
+      << text;
+  {
+    std::lock_guard lock(daemon_.mutex);
+    const auto sent = std::find_if(daemon_.requests.begin(), daemon_.requests.end(),
+                                   [](const auto& r) { return r.first == "click"; });
+    ASSERT_NE(sent, daemon_.requests.end());
+    EXPECT_EQ(sent->second["settle"], true);
+    EXPECT_EQ(static_cast<std::size_t>(std::count_if(daemon_.requests.begin(), daemon_.requests.end(),
+                                                     [](const auto& r) { return r.first == "snapshot"; })),
+              snapshots_before)
+        << "no second read after the action";
+  }
+  // Its numbers are the new state's: element 2 is now @s9:e2.
+  call(3, "click", {{"app", "doc"}, {"element", 2}, {"state", "s9"}});
+  std::lock_guard lock(daemon_.mutex);
+  std::vector<std::string> refs;
+  for (const auto& [method, params] : daemon_.requests) {
+    if (method == "click") refs.push_back(params["ref"]);
+  }
+  EXPECT_EQ(refs, (std::vector<std::string>{"@s7:e2", "@s9:e2"}));
+}
+
 TEST_F(ServerTest, AnAppsStringsReachTheModelEscaped) {
   initialize();
   daemon_.replies["windows"] = {
@@ -222,7 +276,8 @@ TEST_F(ServerTest, APointIsClickedOnlyWithinTheLatestPictureOfItsWindow) {
   const auto sent = std::find_if(daemon_.requests.begin(), daemon_.requests.end(),
                                  [](const auto& r) { return r.first == "click_at"; });
   ASSERT_NE(sent, daemon_.requests.end());
-  EXPECT_EQ(sent->second, json({{"app", "doc"}, {"window", "w1"}, {"x", 199}, {"y", 99}, {"headed", true}}));
+  EXPECT_EQ(sent->second,
+            json({{"app", "doc"}, {"window", "w1"}, {"x", 199}, {"y", 99}, {"headed", true}, {"settle", true}}));
 }
 
 TEST_F(ServerTest, TypeSendsKeysOrAPasteAndSaysItIsPhysicalInput) {
@@ -274,8 +329,8 @@ TEST_F(ServerTest, TypeSendsKeysOrAPasteAndSaysItIsPhysicalInput) {
     if (method == "type_text") sent.push_back(params);
   }
   ASSERT_EQ(sent.size(), 6u);
-  EXPECT_EQ(sent[0], json({{"app", "doc"}, {"text", "héllo"}, {"headed", true}}));
-  EXPECT_EQ(sent[1], json({{"app", "doc"}, {"text", "x"}, {"headed", true}, {"paste", true}}));
+  EXPECT_EQ(sent[0], json({{"app", "doc"}, {"text", "héllo"}, {"headed", true}, {"settle", true}}));
+  EXPECT_EQ(sent[1], json({{"app", "doc"}, {"text", "x"}, {"headed", true}, {"paste", true}, {"settle", true}}));
 }
 
 TEST_F(ServerTest, ACancelledCallIsNotAnsweredAndStopsAtOnce) {

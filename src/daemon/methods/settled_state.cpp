@@ -1,0 +1,87 @@
+#include "daemon/methods/settled_state.h"
+
+#include <algorithm>
+
+#include "a11y/render.h"
+#include "companyos/methods.h"
+#include "a11y/view.h"
+#include "wire/a11y_replies.h"
+
+namespace companyos::daemon::methods {
+namespace {
+
+nlohmann::json settled_to_json(const a11y::Settled& settled) {
+  return {{"waited_ms", settled.waited.count()},
+          {"events", settled.events},
+          {"still_changing", settled.still_changing},
+          {"watched", settled.watched}};
+}
+
+// The agent view of one window, as `snapshot -i --compact --format outline` gives it.
+nlohmann::json agent_view(const a11y::Snapshot& snapshot) {
+  a11y::ViewOptions view;
+  view.interactive = true;
+  view.compact = true;
+  view.fold_not_showing = snapshot.showing_means_on_screen;
+  const auto tree = a11y::make_view(snapshot.nodes, view);
+  auto json = wire::snapshot_to_json(snapshot, tree, false);
+  json["outline"] = a11y::render_outline(snapshot, tree, a11y::OutlineOptions{});
+  return json;
+}
+
+// The window that took over from one that closed: the app's active window, else its only
+// titled one.
+std::optional<std::string> window_now_in_front(a11y::Observer& observer, const std::string& app, Deadline deadline) {
+  auto windows = observer.windows(app, deadline);
+  if (!windows) return std::nullopt;
+  for (const auto& window : *windows) {
+    if (window.active()) return window.id;
+  }
+  std::optional<std::string> titled;
+  for (const auto& window : *windows) {
+    if (window.title.empty()) continue;
+    if (titled) return std::nullopt;
+    titled = window.id;
+  }
+  return titled;
+}
+
+}  // namespace
+
+nlohmann::json with_settle_budget(nlohmann::json params) {
+  if (!params.value("settle", false)) return params;
+  const std::int64_t given = params.value("timeout_ms", std::int64_t{companyos::methods::kDefaultObservationTimeout.count()});
+  params["timeout_ms"] = std::min<std::int64_t>(given + kSettleBudget.count(), companyos::methods::kMaxObservationTimeout.count());
+  return params;
+}
+
+std::vector<std::string> bus_names_of(a11y::Observer& observer, const std::string& app, Deadline deadline) {
+  auto names = observer.bus().bus_names_known_for(app);
+  if (names.empty() && observer.windows(app, deadline)) names = observer.bus().bus_names_known_for(app);
+  return names;
+}
+
+nlohmann::json settled_state(a11y::Observer& observer, a11y::SettleWatch& watch, const a11y::SettleRule& rule,
+                             const std::string& app, const std::optional<std::string>& window_id, Deadline deadline) {
+  const a11y::Settled settled = watch.settle(rule, deadline);
+  nlohmann::json json = {{"settled", settled_to_json(settled)}};
+  auto read = observer.snapshot(a11y::WindowQuery{.app = app, .window_id = window_id, .title = {}}, deadline);
+  if (!read && window_id) {
+    if (auto front = window_now_in_front(observer, app, deadline); front && *front != *window_id) {
+      auto taken_over = observer.snapshot(a11y::WindowQuery{.app = app, .window_id = front, .title = {}}, deadline);
+      if (taken_over) {
+        json.update(agent_view(**taken_over));
+        json["handed_over_from"] = *window_id;
+        return json;
+      }
+    }
+  }
+  if (!read) {
+    json["problem"] = read.error().message;
+    return json;
+  }
+  json.update(agent_view(**read));
+  return json;
+}
+
+}  // namespace companyos::daemon::methods
