@@ -1,5 +1,7 @@
 #include "mcp/outcome_line.h"
 
+#include "mcp/agent_words.h"
+
 namespace companyos::mcp {
 namespace {
 
@@ -33,12 +35,14 @@ ActionOutcome describe_outcome(std::string_view what, const nlohmann::json& enve
   const bool physical = outcome.route.rfind("xtest", 0) == 0;
   const std::string label(what);
 
+  const Error said = in_agent_words(make_error(
+      error_code_from_string(outcome.error_code).value_or(ErrorCode::kInternal),
+      error.value("message", ok ? "the daemon sent nothing" : "the daemon refused"), details,
+      error.value("suggestion", "")));
   if (outcome.delivery == "not_delivered") {
     outcome.is_error = true;
-    std::string reason = ok ? "the daemon sent nothing" : error.value("message", "the daemon refused");
-    outcome.line = "Nothing was done: " + sentence(reason);
-    const std::string suggestion = error.value("suggestion", "");
-    if (!suggestion.empty()) outcome.line += " " + sentence(suggestion);
+    outcome.line = "Nothing was done: " + sentence(said.message);
+    if (!said.suggestion.empty()) outcome.line += " " + sentence(said.suggestion);
     return outcome;
   }
   if (outcome.verified) {
@@ -51,7 +55,7 @@ ActionOutcome describe_outcome(std::string_view what, const nlohmann::json& enve
   if (!ok) {
     // Delivered, yet the daemon reports a failure (a read-back that disagrees): say both.
     outcome.is_error = true;
-    outcome.line += " " + sentence(error.value("message", "the daemon reported a failure"));
+    outcome.line += " " + sentence(said.message);
   }
   return outcome;
 }

@@ -79,6 +79,7 @@ ToolResult act_on_element(ToolContext& context, const nlohmann::json& arguments,
 
   nlohmann::json params = std::move(extra);
   params["ref"] = ElementNumbers::ref_in(*seen, element);
+  if (arguments.contains("within")) params["within"] = ElementNumbers::ref_in(*seen, arguments["within"].get<std::int64_t>());
   params["settle"] = true;
   const CallOutcome reply = context.call(method, params, kActionTimeout);
   if (reply.failure != CallFailure::kNone) return error_result(error_from_failure(reply));
@@ -225,12 +226,20 @@ ToolResult keypress(ToolContext& context, const nlohmann::json& arguments) {
   return answer(context, outcome, app, window_id_of(arguments), nullptr, reply.envelope);
 }
 
+ParamSpec within_param() {
+  return {.name = "within", .type = ParamType::kInteger,
+          .help = "for twins (twin=N in the state): the number of an element of the same state that holds only "
+                  "the one you mean; it must itself be unique",
+          .range = IntRange{0, {}}};
+}
+
 std::vector<ParamSpec> element_params(std::vector<ParamSpec> extra) {
   std::vector<ParamSpec> params = {
       {.name = "app", .required = true, .help = "the app whose state the element number comes from"},
       {.name = "element", .type = ParamType::kInteger, .required = true,
        .help = "the element's number N (eN in the state)", .range = IntRange{0, {}}},
       {.name = "state", .help = "the state the number comes from (default: the newest one shown of the app)"},
+      within_param(),
   };
   params.insert(params.end(), extra.begin(), extra.end());
   return params;
@@ -262,6 +271,7 @@ const ToolDeclaration kClick{
                {.name = "element", .type = ParamType::kInteger, .help = "the element's number N (eN in the state)",
                 .range = IntRange{0, {}}},
                {.name = "state", .help = "the state the number comes from (default: the newest one shown of the app)"},
+               within_param(),
                {.name = "x", .type = ParamType::kInteger, .help = "instead of element: pixels from the picture's left edge",
                 .range = IntRange{0, methods::kMaxWindowCoordinate}},
                {.name = "y", .type = ParamType::kInteger, .help = "with x: pixels from the picture's top edge",

@@ -1,6 +1,7 @@
 #include "mcp/tools/daemon_reply.h"
 
 #include "core/text.h"
+#include "mcp/agent_words.h"
 
 namespace companyos::mcp {
 
@@ -18,7 +19,7 @@ Error error_from_failure(const CallOutcome& outcome) {
   switch (outcome.failure) {
     case CallFailure::kUnreachable:
       return make_error(ErrorCode::kBusUnavailable, "the companyOS daemon is not reachable: " + outcome.detail, {},
-                        "start it with `systemctl --user start companyosd.socket` or `companyosd &`");
+                        "ask the person to start the companyOS daemon");
     case CallFailure::kTimeout:
       return make_error(ErrorCode::kTimeout, "the daemon did not answer in time: " + outcome.detail);
     case CallFailure::kCancelled:
@@ -44,7 +45,8 @@ nlohmann::json text_block(std::string text) {
 
 namespace {
 
-ToolResult error_saying(std::string text, const Error& error) {
+ToolResult error_saying(std::string text, const Error& daemon_error) {
+  const Error error = in_agent_words(daemon_error);
   text += error.message;
   if (!error.suggestion.empty()) text += ". " + error.suggestion;
   ToolResult result;

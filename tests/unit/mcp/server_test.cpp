@@ -238,6 +238,21 @@ TEST_F(ServerTest, AnActionAnswersWithTheStateTheAppSettledIn) {
   EXPECT_EQ(refs, (std::vector<std::string>{"@s7:e2", "@s9:e2"}));
 }
 
+// A twin is reached as the CLI's --within reaches it: by an element of the same state
+// that holds only it.
+TEST_F(ServerTest, WithinNamesAnAncestorOfTheSameState) {
+  initialize();
+  call(1, "get_app_state", {{"app", "doc"}, {"screenshot", false}});
+  json clicked = call(2, "click", {{"app", "doc"}, {"element", 2}, {"within", 1}});
+  ASSERT_TRUE(clicked.contains("result")) << clicked.dump();
+  std::lock_guard lock(daemon_.mutex);
+  const auto sent = std::find_if(daemon_.requests.begin(), daemon_.requests.end(),
+                                 [](const auto& r) { return r.first == "click"; });
+  ASSERT_NE(sent, daemon_.requests.end());
+  EXPECT_EQ(sent->second["ref"], "@s7:e2");
+  EXPECT_EQ(sent->second["within"], "@s7:e1");
+}
+
 TEST_F(ServerTest, AnAppsStringsReachTheModelEscaped) {
   initialize();
   daemon_.replies["windows"] = {
