@@ -17,6 +17,13 @@ std::optional<std::string> optional_string(const nlohmann::json& arguments, cons
   return arguments[name].get<std::string>();
 }
 
+// "  at 0,0 1280×1005" on the desktop; nothing when the window gives no bounds.
+std::string bounds_text(const nlohmann::json& bounds) {
+  if (!bounds.is_object()) return {};
+  const auto number = [&](const char* key) { return std::to_string(bounds.value(key, 0)); };
+  return "  at " + number("x") + "," + number("y") + " " + number("width") + "×" + number("height");
+}
+
 ToolResult list_apps(ToolContext& context, const nlohmann::json&) {
   auto data = daemon_data(context.call("apps", nlohmann::json::object(), kReadTimeout));
   if (!data) return error_result(data.error());
@@ -31,9 +38,10 @@ ToolResult list_apps(ToolContext& context, const nlohmann::json&) {
                             {"responsive", app.value("responsive", true)},
                             {"policy_denied", app.value("policy_denied", false)}};
     text += name.empty() ? "(unnamed)" : escape_for_terminal(name);
+    text += entry["pid"].is_number() ? " (pid " + std::to_string(entry["pid"].get<long long>()) + ")" : "";
     text += " — " + escape_for_terminal(entry["toolkit"].get<std::string>()) + ", " + std::to_string(entry["windows"].get<int>()) +
             " window(s)";
-    if (!entry["responsive"].get<bool>()) text += ", not answering";
+    text += entry["responsive"].get<bool>() ? ", answering" : ", not answering";
     if (entry["policy_denied"].get<bool>()) text += ", off limits (password manager)";
     text += "\n";
     apps.push_back(std::move(entry));
@@ -59,7 +67,8 @@ ToolResult list_windows(ToolContext& context, const nlohmann::json& arguments) {
                             {"active", window.value("active", false)}};
     // A title's line breaks are escaped here too: one window, one line.
     text += entry["window_id"].get<std::string>() + "  " + escape_for_terminal(entry["app"].get<std::string>()) +
-            "  \"" + escape_for_terminal(entry["title"].get<std::string>()) + "\"" + (entry["active"].get<bool>() ? "  (active)" : "") + "\n";
+            "  \"" + escape_for_terminal(entry["title"].get<std::string>()) + "\"" + bounds_text(entry["bounds"]) +
+            (entry["active"].get<bool>() ? "  (active)" : "") + "\n";
     windows.push_back(std::move(entry));
   }
   ToolResult result;

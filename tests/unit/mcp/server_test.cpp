@@ -253,6 +253,29 @@ TEST_F(ServerTest, WithinNamesAnAncestorOfTheSameState) {
   EXPECT_EQ(sent->second["within"], "@s7:e1");
 }
 
+// What docs/mcp.md promises the model reads: each app's pid and whether it answers, each
+// window's place on the desktop.
+TEST_F(ServerTest, ListingsSayPidsAnswersAndBounds) {
+  initialize();
+  daemon_.replies["apps"] = {
+      {"ok", true},
+      {"data", {{"apps", json::array({{{"name", "doc"}, {"pid", 42}, {"toolkit", "GTK"}, {"window_count", 1},
+                                        {"responsive", true}},
+                                       {{"name", "stuck"}, {"pid", 43}, {"toolkit", "Qt"}, {"window_count", 2},
+                                        {"responsive", false}}})}}}};
+  json apps = call(1, "list_apps", json::object());
+  EXPECT_EQ(apps["result"]["content"][0]["text"],
+            "doc (pid 42) — GTK, 1 window(s), answering\nstuck (pid 43) — Qt, 2 window(s), not answering\n");
+  daemon_.replies["windows"] = {
+      {"ok", true},
+      {"data", {{"windows", json::array({{{"id", "w1"}, {"app", "doc"}, {"title", "Doc"}, {"active", true},
+                                           {"bounds", {{"x", 10}, {"y", 20}, {"width", 640}, {"height", 480}}}},
+                                          {{"id", "w2"}, {"app", "doc"}, {"title", ""}, {"bounds", nullptr}}})}}}};
+  json windows = call(2, "list_windows", json::object());
+  EXPECT_EQ(windows["result"]["content"][0]["text"],
+            "w1  doc  \"Doc\"  at 10,20 640×480  (active)\nw2  doc  \"\"\n");
+}
+
 TEST_F(ServerTest, AnAppsStringsReachTheModelEscaped) {
   initialize();
   daemon_.replies["windows"] = {
