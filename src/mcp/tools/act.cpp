@@ -160,7 +160,8 @@ ToolResult type_keys(ToolContext& context, const nlohmann::json& arguments) {
   const bool paste = arguments.value("paste", false);
   nlohmann::json params = {{"app", app}, {"text", arguments["text"]}, {"headed", true}, {"settle", true}};
   if (paste) params["paste"] = true;
-  const auto window_id = window_id_of(arguments);
+  auto window_id = window_id_of(arguments);
+  if (!window_id) window_id = default_window(context, app);
   if (window_id) params["window"] = *window_id;
   const CallOutcome reply = context.call("type_text", params, kActionTimeout);
   if (reply.failure != CallFailure::kNone) return error_result(error_from_failure(reply));
@@ -209,7 +210,9 @@ ToolResult keypress(ToolContext& context, const nlohmann::json& arguments) {
   }
   // The request asks for physical input; the daemon's setting physical_input still decides.
   nlohmann::json params = {{"app", app}, {"chord", chord}, {"headed", true}, {"settle", true}};
-  if (arguments.contains("window_id")) params["window"] = arguments["window_id"];
+  auto window_id = window_id_of(arguments);
+  if (!window_id) window_id = default_window(context, app);
+  if (window_id) params["window"] = *window_id;
   const CallOutcome reply = context.call("press", params, kActionTimeout);
   if (reply.failure != CallFailure::kNone) return error_result(error_from_failure(reply));
   ActionOutcome outcome = describe_outcome("keypress " + chord, reply.envelope);
@@ -223,7 +226,7 @@ ToolResult keypress(ToolContext& context, const nlohmann::json& arguments) {
   if (outcome.delivery == "delivered_unverified" && outcome.route.rfind("xtest", 0) != 0) {
     outcome.line = "Input was posted (keypress " + chord + "); nothing confirmed the effect.";
   }
-  return answer(context, outcome, app, window_id_of(arguments), nullptr, reply.envelope);
+  return answer(context, outcome, app, window_id, nullptr, reply.envelope);
 }
 
 ParamSpec within_param() {
