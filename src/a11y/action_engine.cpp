@@ -74,6 +74,7 @@ class ActionRun {
   Observer& observer_;
   ActivationLedger& activations_;
   const ActionRequest& request_;
+  KeyboardRoute keyboard_;  // the request's keyboard, or its keyboard_where_needed once chosen
   const Deadline deadline_;
   const Clock::time_point started_ = Clock::now();
   ActionReply reply_;
@@ -296,9 +297,13 @@ Status ActionRun::choose() {
   const ToolkitTraits& toolkit = app_->traits();
   const RouteRules rules{.container_selection = toolkit.selection_interface_reaches_the_app,
                          .editable_text = toolkit.editable_text_takes_effect};
-  auto route = request_.keyboard
-                   ? choose_keyboard_route(request_.kind, facts, request_.argument)
-                   : choose_route(request_.kind, facts, parent, grandparent, request_.argument, rules);
+  keyboard_ = request_.keyboard;
+  auto route = keyboard_ ? choose_keyboard_route(request_.kind, facts, request_.argument)
+                         : choose_route(request_.kind, facts, parent, grandparent, request_.argument, rules);
+  if (!route && request_.keyboard_where_needed && only_the_keyboard_can(route.error())) {
+    keyboard_ = request_.keyboard_where_needed;
+    route = choose_keyboard_route(request_.kind, facts, request_.argument);
+  }
   if (!route) return refuse(std::move(route).take_error());
   route_ = std::move(route).value();
   reply_.route = route_name(route_);
@@ -393,7 +398,7 @@ Status ActionRun::deliver_by_keyboard() {
                               .select_all = request_.kind == ActionKind::kSetValue,
                               .to_end = request_.kind == ActionKind::kType,
                               .text = request_.argument};
-  if (auto typed = request_.keyboard(typing); !typed) {
+  if (auto typed = keyboard_(typing); !typed) {
     Error error = std::move(typed).take_error();
     // Nothing was typed only when the keyboard says so or its error is safe to retry.
     const bool typed_nothing = error.details.value("delivery", "") == to_string(Delivery::kNotDelivered) ||

@@ -57,6 +57,10 @@ struct ActionRequest {
   // element is focused, its text replaced (set-value) or appended to (type) by keys, and
   // read back as the accessibility routes are.
   KeyboardRoute keyboard;
+  // The same keyboard, taken only where the accessible route cannot change the text: the
+  // toolkit ignores EditableText (Gecko) or the element has none (Chromium's web inputs).
+  // The daemon sets it when the person's physical_input setting is on.
+  KeyboardRoute keyboard_where_needed;
   // Requested once whoever asked has stopped waiting (its connection closed): it was told
   // the action failed, so the action must not happen. Checked just before delivery.
   std::stop_token caller_gone;

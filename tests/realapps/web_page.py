@@ -73,17 +73,31 @@ TYPED = " and more, typed: / . - _ é"
 
 
 def check_text_input(check, nodes, refusal_kind):
-    """set-value without --headed is refused as REFUSAL_KIND with nothing sent; with
-    --headed the Name input's text is typed over and the Notes area's appended to, each
-    verified and seen by the page's input handler; a line break for a one-line input is
-    refused rather than typed as Enter."""
+    """With physical input off, set-value is refused as REFUSAL_KIND with nothing sent, and
+    the refusal says the setting would let it type; with it on, set-value alone types the
+    text itself (the engine ignores EditableText) and reads it back. With --headed the Name
+    input's text is typed over and the Notes area's appended to, each verified and seen by
+    the page's input handler; a line break for a one-line input is refused rather than typed
+    as Enter."""
     name = one(nodes, "the Name input", role="entry", name="Name")
-    rc, env = cli("set-value", name["ref"], "Ada Lovelace")
+    cli("settings", "set", "physical_input", "false")
+    rc, env = cli("set-value", name["ref"], "Ada")
     details = error(env).get("details", {})
     check.expect(rc != 0 and error(env).get("code") == "ACTION_NOT_SUPPORTED" and
-                 details.get("kind") == refusal_kind and details.get("delivery") == "not_delivered",
-                 f"set-value without --headed is refused as {refusal_kind} ({error(env)})")
+                 details.get("kind") == refusal_kind and details.get("delivery") == "not_delivered" and
+                 "physical_input" in error(env).get("suggestion", ""),
+                 f"with physical input off, set-value is refused as {refusal_kind} and says the setting "
+                 f"would let it type ({error(env)})")
     check.expect(page_state() is None, "the page saw no input event from the refusal")
+    rc, env = cli("settings", "set", "physical_input", "true")
+    check.expect(rc == 0, f"physical input is allowed again ({error(env)})")
+    rc, env = cli("set-value", name["ref"], "Ada")
+    check.expect(rc == 0 and outcome(env) == "delivered_verified" and data(env).get("route") == "xtest:keyboard",
+                 f"with physical input on, set-value alone types the text and reads it back "
+                 f"({outcome(env)}, {data(env).get('route')}, {error(env)})")
+    state = page_shows("the page's Name value", name="Ada")
+    check.expect(state is not None and state.get("name") == "Ada",
+                 f"the page sees what set-value typed ({state and state.get('name')!r})")
 
     rc, env = cli("set-value", name["ref"], "Ada Lovelace", "--headed")
     check.expect(rc == 0 and outcome(env) == "delivered_verified" and

@@ -148,8 +148,8 @@ bool is_editable_text(const ElementFacts& element) {
 }
 
 constexpr const char* kTypeItInstead =
-    "with the setting physical_input on, repeat with --headed: the text is then typed through "
-    "the keyboard and read back";
+    "with the setting physical_input on (the person's to switch), the text is typed through the keyboard "
+    "and read back";
 
 Result<ChosenRoute> edit_text(ActionKind kind, Route route, const RouteRules& rules) {
   if (rules.editable_text) return via(route);
@@ -173,6 +173,11 @@ Error needs_the_keyboard(ActionKind kind) {
 }
 
 }  // namespace
+
+bool only_the_keyboard_can(const Error& refusal) {
+  const std::string kind = refusal.details.is_object() ? refusal.details.value("kind", std::string()) : std::string();
+  return kind == "toolkit_ignores_editable_text" || kind == "no_editable_text";
+}
 
 bool is_checkable(std::uint32_t role, StateSet states) {
   switch (role) {

@@ -96,6 +96,10 @@ Result<ChosenRoute> choose_route(ActionKind kind, const ElementFacts& element,
 // (Text and Component; EditableText is not needed — Chromium's web inputs lack it), else
 // ACTION_NOT_SUPPORTED. A line break or tab for an element that is not multi-line is
 // INVALID_ARGS: typed, it would press Enter (submitting a form) or move the focus.
+// Whether a refusal of choose_route says only the keyboard can change the element's text
+// (toolkit_ignores_editable_text, no_editable_text).
+bool only_the_keyboard_can(const Error& refusal);
+
 Result<ChosenRoute> choose_keyboard_route(ActionKind kind, const ElementFacts& element,
                                           std::string_view text);
 

@@ -95,6 +95,10 @@ void perform(const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
   }
   if (headed && (Kind == ActionKind::kSetValue || Kind == ActionKind::kType)) {
     request->keyboard = desktop::keyboard_typing();
+  } else if ((Kind == ActionKind::kSetValue || Kind == ActionKind::kType) && check_physical_input(ctx.settings, true)) {
+    // The person allows physical input: where only the keyboard can change the text
+    // (Gecko ignores EditableText; Chromium's web inputs lack it), the keyboard does.
+    request->keyboard_where_needed = desktop::keyboard_typing();
   }
   const bool settle = params.value("settle", false);
   std::int64_t budget = timeout_ms(params, *request);

@@ -339,5 +339,34 @@ TEST(ActionChoice, RouteNames) {
   EXPECT_EQ(route_name({Route::kInsertText, -1, "", false}), "EditableText.InsertText");
 }
 
+// The refusals after which the daemon's keyboard may type instead (physical input on), and
+// no others: a refusal for any other reason must stay a refusal.
+TEST(ActionChoice, OnlyTheKeyboardCanAfterTheEditableTextRefusalsAlone) {
+  const ElementFacts entry{ATSPI_ROLE_ENTRY, states({ATSPI_STATE_EDITABLE, ATSPI_STATE_FOCUSABLE}),
+                           kInterfaceText | kInterfaceEditableText, {}};
+  const ElementFacts web_input{ATSPI_ROLE_ENTRY, states({ATSPI_STATE_EDITABLE}), kInterfaceText, {}};
+  const ElementFacts label{ATSPI_ROLE_LABEL, 0, kInterfaceText, {}};
+  const RouteRules gecko{.container_selection = false, .editable_text = false};
+  const RouteRules gtk{};
+  struct Case {
+    const char* what;
+    ElementFacts element;
+    RouteRules rules;
+    bool keyboard;
+  };
+  const Case cases[] = {
+      {"Gecko ignores EditableText", entry, gecko, true},
+      {"Chromium's input has none", web_input, gtk, true},
+      {"a label is not editable at all", label, gtk, false},
+  };
+  for (const Case& c : cases) {
+    auto route = choose_route(ActionKind::kSetValue, c.element, {}, {}, "x", c.rules);
+    ASSERT_FALSE(route) << c.what;
+    EXPECT_EQ(only_the_keyboard_can(route.error()), c.keyboard) << c.what << ": " << route.error().message;
+  }
+  EXPECT_FALSE(only_the_keyboard_can(make_error(ErrorCode::kPolicyDenied, "no", {{"kind", "password"}})));
+  EXPECT_FALSE(only_the_keyboard_can(make_error(ErrorCode::kInternal, "odd")));
+}
+
 }  // namespace
 }  // namespace companyos::a11y
