@@ -46,6 +46,15 @@ void add_launch_commands(CLI::App& app, Invocation& out) {
     out.human = print_launch;
   });
 
+  auto start = add_method_command(app, methods::kOpenApp, "Refused launches start nothing and say why.",
+                                  "  companyos open-app --app mousepad\n"
+                                  "  companyos open-app --app org.gnome.Calculator\n");
+  start.cmd->callback([&out, options = start.options] {
+    out.method = methods::kOpenApp.name;
+    options->fill(out.params);
+    out.human = print_launch;
+  });
+
   auto entries = add_method_command(app, methods::kEntries,
                                     "Shows the entry chosen or every candidate, and each reason a launch would\n"
                                     "be refused.",

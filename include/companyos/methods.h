@@ -56,6 +56,7 @@ extern const MethodDeclaration kClipboardGet;
 extern const MethodDeclaration kClipboardSet;
 // Launch steps.
 extern const MethodDeclaration kOpenLink;
+extern const MethodDeclaration kOpenApp;
 extern const MethodDeclaration kOpenFile;
 extern const MethodDeclaration kEntries;
 // Elements.

@@ -149,7 +149,8 @@ Result<LaunchPlan> plan_launch(const DesktopIndex& index, std::string_view app,
   plan.entry = entry;
   plan.decided_by = *match.deciding_field;
   plan.target = target;
-  plan.argv = {options.gio_program, "launch", entry.file.string(), target.value};
+  plan.argv = {options.gio_program, "launch", entry.file.string()};
+  if (target.kind != TargetKind::kApp) plan.argv.push_back(target.value);
   plan.expected_classes = expected_window_classes(entry, app, options.locate);
   return plan;
 }

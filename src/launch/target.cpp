@@ -129,12 +129,29 @@ std::optional<Refusal> check_file(const DesktopEntry& entry, const ExecLine& exe
 
 }  // namespace
 
-std::string_view to_string(TargetKind kind) { return kind == TargetKind::kLink ? "link" : "file"; }
+std::string_view to_string(TargetKind kind) {
+  switch (kind) {
+    case TargetKind::kLink:
+      return "link";
+    case TargetKind::kFile:
+      return "file";
+    case TargetKind::kApp:
+      return "app";
+  }
+  return "app";
+}
 
 std::optional<Refusal> check_target(const DesktopEntry& entry, const ExecLine& exec,
                                     const Target& target) {
-  return target.kind == TargetKind::kLink ? check_link(entry, exec, target.value)
-                                          : check_file(entry, exec, target.value);
+  switch (target.kind) {
+    case TargetKind::kLink:
+      return check_link(entry, exec, target.value);
+    case TargetKind::kFile:
+      return check_file(entry, exec, target.value);
+    case TargetKind::kApp:
+      return std::nullopt;  // nothing to hand the app: every entry can start
+  }
+  return std::nullopt;
 }
 
 }  // namespace companyos::launch

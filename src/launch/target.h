@@ -2,7 +2,7 @@
 // control characters, and its scheme must be declared by the entry as
 // x-scheme-handler/<scheme> with %u or %U in Exec (http and https included: a browser says
 // so). A file is an absolute path or a local file:// URI that exists, for an Exec with %f, %F,
-// %u or %U.
+// %u or %U. The app alone (open_app) takes no target and fits every entry.
 #pragma once
 
 #include <optional>
@@ -15,14 +15,14 @@
 
 namespace companyos::launch {
 
-enum class TargetKind { kLink, kFile };
+enum class TargetKind { kLink, kFile, kApp };
 
-// "link", "file".
+// "link", "file", "app".
 std::string_view to_string(TargetKind kind);
 
 struct Target {
   TargetKind kind = TargetKind::kLink;
-  std::string value;  // the URL, path or file:// URI, passed to gio launch byte for byte
+  std::string value;  // the URL, path or file:// URI, passed to gio launch byte for byte; "" for kApp
 };
 
 // Why `target` does not fit `entry` (a cannot_take_target refusal), or nullopt when it fits.

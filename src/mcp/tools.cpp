@@ -10,10 +10,10 @@ namespace {
 
 using methods::ParamType;
 
-const std::array<const ToolDeclaration*, 12> kTools = {
+const std::array<const ToolDeclaration*, 13> kTools = {
     &tools::kListApps,  &tools::kListWindows, &tools::kGetAppState, &tools::kClick,
     &tools::kSetValue,  &tools::kPerformAction, &tools::kType,      &tools::kKeypress,
-    &tools::kInsertText, &tools::kWait,        &tools::kOpenUrl,    &tools::kAutomation,
+    &tools::kInsertText, &tools::kWait,        &tools::kOpenUrl, &tools::kOpenApp,    &tools::kAutomation,
 };
 
 nlohmann::json type_schema(ParamType type) {

@@ -24,6 +24,16 @@ const MethodDeclaration kOpenFile{
     .returns = R"(as `open_link`)",
 };
 
+const MethodDeclaration kOpenApp{
+    .name = "open_app",
+    .command = "open-app",
+    .summary = "start the named app (desktop entry + gio launch), then check its window is in front",
+    .params = {{.name = "app", .required = true, .help = "WM class, desktop-file id or Name of the app"}},
+    .target = TargetKind::kApp,
+    .flags = kFlagEffectful | kFlagNeedsX11,
+    .returns = R"(as `open_link`)",
+};
+
 const MethodDeclaration kEntries{
     .name = "entries",
     .command = "entries",

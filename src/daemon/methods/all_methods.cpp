@@ -8,7 +8,7 @@ namespace companyos::daemon::methods {
 std::vector<const MethodSpec*> all_methods() {
   std::vector<const MethodSpec*> specs = {
       &kPing, &kMethods, &kStatus, &kSettingsGet, &kSettingsSet, &kApps, &kWindows, &kSnapshot, &kFind, &kSurfaces, &kGet,
-      &kScreenshot, &kFocusWindow, &kCloseWindow, &kPress, &kTypeText, &kClickAt, &kClipboardGet, &kClipboardSet, &kAudit, &kOpenLink, &kOpenFile, &kEntries, &kBatch,
+      &kScreenshot, &kFocusWindow, &kCloseWindow, &kPress, &kTypeText, &kClickAt, &kClipboardGet, &kClipboardSet, &kAudit, &kOpenLink, &kOpenFile, &kOpenApp, &kEntries, &kBatch,
       &kWait, &kAutomationList, &kAutomationGet, &kAutomationCreate, &kAutomationUpdate, &kAutomationDelete,
       &kAutomationEnable, &kAutomationDisable, &kAutomationRaise, &kAutomationLower, &kAutomationPromote,
       &kAutomationGate, &kAutomationStart, &kAutomationStop, &kAutomationRuns, &kRunShow, &kRunApprove, &kRunDeny,

@@ -1,4 +1,4 @@
-// open_link, open_file and entries: opening a target in a named app through its desktop
+// open_link, open_file, open_app and entries: opening a target (or nothing) in a named app through its desktop
 // entry and `gio launch`, and explaining how a name resolves.
 #include "daemon/context.h"
 #include "daemon/methods/methods.h"
@@ -12,7 +12,9 @@ namespace {
 // A step runs gio (up to 8 s) and waits for the window (up to 10 s): on a worker.
 void run_launch(const nlohmann::json& params, DaemonContext& ctx, Reply reply, launch::TargetKind kind) {
   const auto app = params["app"].get<std::string>();
-  launch::Target target{kind, params[kind == launch::TargetKind::kLink ? "url" : "path"].get<std::string>()};
+  launch::Target target{kind, {}};
+  if (kind == launch::TargetKind::kLink) target.value = params["url"].get<std::string>();
+  if (kind == launch::TargetKind::kFile) target.value = params["path"].get<std::string>();
   ctx.workers.run(
       [app, target]() -> Result<nlohmann::json> {
         auto report = launch::run_launch_step(app, target);
@@ -38,6 +40,13 @@ const MethodSpec kOpenFile{
     .decl = declared::kOpenFile,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       run_launch(params, ctx, std::move(reply), launch::TargetKind::kFile);
+    },
+};
+
+const MethodSpec kOpenApp{
+    .decl = declared::kOpenApp,
+    .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
+      run_launch(params, ctx, std::move(reply), launch::TargetKind::kApp);
     },
 };
 

@@ -29,6 +29,7 @@ extern const MethodSpec kClipboardGet;
 extern const MethodSpec kClipboardSet;
 extern const MethodSpec kAudit;
 extern const MethodSpec kOpenLink;
+extern const MethodSpec kOpenApp;
 extern const MethodSpec kOpenFile;
 extern const MethodSpec kEntries;
 extern const MethodSpec kBatch;

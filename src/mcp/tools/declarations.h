@@ -16,6 +16,7 @@ extern const ToolDeclaration kKeypress;
 extern const ToolDeclaration kInsertText;
 extern const ToolDeclaration kWait;
 extern const ToolDeclaration kOpenUrl;
+extern const ToolDeclaration kOpenApp;
 extern const ToolDeclaration kAutomation;
 
 }  // namespace companyos::mcp::tools

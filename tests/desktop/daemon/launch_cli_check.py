@@ -61,6 +61,25 @@ def main():
             after = args[args.index(b"--") + 1:] if b"--" in args else None
             check.expect(after == [target.encode()], f"the path arrived as exactly one argument {after!r}")
 
+            # open-app: the same entry with nothing to open; %f expands to no argument at all.
+            os.remove(record)
+            rc, env, _ = cli("open-app", "--app", "CompanyosStandin", timeout=60)
+            check.expect(rc == 0 and env["data"]["outcome"] == "in_front" and
+                         env["data"]["target"]["kind"] == "app",
+                         f"open-app reports the app in front ({env and env.get('error')})")
+            try:
+                wait_for("argv record", lambda: os.path.exists(record), timeout=10)
+            except TimeoutError:
+                pass
+            data = open(record, "rb").read() if os.path.exists(record) else b""
+            args = data.split(b"\0")[:-1]
+            after = args[args.index(b"--") + 1:] if b"--" in args else None
+            check.expect(after == [], f"open-app hands the app no argument {after!r}")
+            for app, reason in (("TermApp", "terminal_entry"), ("ShellApp", "shell_entry"), ("NoSuchApp", "no_entry")):
+                rc, env, _ = cli("open-app", "--app", app)
+                got = env["error"]["details"].get("reason") if env and not env["ok"] else None
+                check.expect(rc == 1 and got == reason, f"open-app --app {app} is refused: {reason} (got {got})")
+
             refusals = [
                 (("open-file", target, "--app", "NoSuchApp"), "no_entry"),
                 (("open-file", target, "--app", "TermApp"), "terminal_entry"),

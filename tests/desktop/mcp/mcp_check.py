@@ -24,7 +24,7 @@ from mcp_session import McpSession, element_number, meta, text_of  # noqa: E402
 from x_server import picture_point  # noqa: E402
 
 TOOLS = ["list_apps", "list_windows", "get_app_state", "click", "set_value", "perform_action", "type", "keypress",
-         "insert_text", "wait", "open_url", "automation"]
+         "insert_text", "wait", "open_url", "open_app", "automation"]
 READ_ONLY = {"list_apps", "list_windows", "get_app_state", "wait"}
 
 
@@ -51,7 +51,7 @@ def check_stateless_protocol(check):
     check.expect(all(t["annotations"]["readOnlyHint"] == (t["name"] in READ_ONLY) for t in listed["tools"]),
                  "readOnlyHint is true exactly for list_apps, list_windows, get_app_state and wait")
     check.expect(all(t["annotations"].get("destructiveHint") for t in listed["tools"]
-                     if t["name"] not in READ_ONLY | {"open_url"}),
+                     if t["name"] not in READ_ONLY | {"open_url", "open_app"}),
                  "every tool that can change data says destructiveHint")
 
     bad = s.request("tools/list", {"_meta": meta(version="1999-01-01")})

@@ -175,6 +175,9 @@ TEST_F(LaunchPolicy, PlansGioLaunchWithTheEntryFileAndTheTargetAsIs) {
        "env-app.desktop",
        MatchField::kName,
        {"Env App", "env-app", "viewer"}},
+      // open_app: the app alone, nothing after the entry file (no field code is needed).
+      {"ViewerWin", {TargetKind::kApp, ""}, "viewer.desktop", MatchField::kStartupWmClass, {"ViewerWin"}},
+      {"browser", {TargetKind::kApp, ""}, "browser.desktop", MatchField::kDesktopId, {"browser", "viewer"}},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.app);
@@ -183,9 +186,9 @@ TEST_F(LaunchPolicy, PlansGioLaunchWithTheEntryFileAndTheTargetAsIs) {
     EXPECT_EQ(planned->app, c.app);
     EXPECT_EQ(planned->entry.id, c.entry_id);
     EXPECT_EQ(planned->decided_by, c.decided_by);
-    EXPECT_EQ(planned->argv,
-              (std::vector<std::string>{"/opt/gio", "launch",
-                                        (fixture_.dir(0) / c.entry_id).string(), c.target.value}));
+    std::vector<std::string> argv = {"/opt/gio", "launch", (fixture_.dir(0) / c.entry_id).string()};
+    if (c.target.kind != TargetKind::kApp) argv.push_back(c.target.value);
+    EXPECT_EQ(planned->argv, argv);
     EXPECT_EQ(planned->expected_classes, c.classes);
   }
 }

@@ -464,5 +464,31 @@ TEST_F(ServerTest, OpenUrlSaysWhetherTheLaunchHappened) {
   EXPECT_NE(opened["result"]["content"][0]["text"].get<std::string>().find("firefox-esr.desktop"), std::string::npos);
 }
 
+// open_app starts the app through the daemon's launch rules and answers with the state of
+// the window in front, so the agent acts next without another look.
+TEST_F(ServerTest, OpenAppStartsTheAppAndAnswersWithItsState) {
+  initialize();
+  daemon_.replies["open_app"] = {{"ok", false},
+                                 {"error", {{"code", "POLICY_DENIED"}, {"message", "the entry runs in a terminal"},
+                                            {"details", {{"reason", "terminal_entry"}}}, {"retry", "safe"}}}};
+  json refused = call(1, "open_app", {{"app", "htop"}});
+  EXPECT_EQ(refused["result"]["isError"], true);
+  EXPECT_EQ(refused["result"]["content"][0]["text"].get<std::string>().rfind("Nothing was done: the entry runs", 0), 0u);
+  daemon_.replies["open_app"] = {{"ok", true}, {"data", {{"outcome", "in_front"}, {"entry", {{"id", "doc.desktop"}}}}}};
+  daemon_.replies["windows"] = {
+      {"ok", true}, {"data", {{"windows", json::array({{{"id", "w1"}, {"app", "doc"}, {"title", "Doc"}, {"active", true}}})}}}};
+  json opened = call(2, "open_app", {{"app", "doc"}});
+  ASSERT_TRUE(opened.contains("result")) << opened.dump();
+  EXPECT_EQ(opened["result"]["isError"], false);
+  EXPECT_EQ(opened["result"]["content"][0]["text"], "doc was started (doc.desktop), and its window is in front.");
+  EXPECT_EQ(opened["result"]["content"][1]["text"].get<std::string>().rfind("State s7 of doc window w1", 0), 0u);
+  EXPECT_EQ(opened["result"]["structuredContent"]["state"]["state"], "s7");
+  std::lock_guard lock(daemon_.mutex);
+  const auto sent = std::find_if(daemon_.requests.begin(), daemon_.requests.end(),
+                                 [](const auto& r) { return r.first == "open_app"; });
+  ASSERT_NE(sent, daemon_.requests.end());
+  EXPECT_EQ(sent->second, json({{"app", "htop"}}));
+}
+
 }  // namespace
 }  // namespace companyos::mcp

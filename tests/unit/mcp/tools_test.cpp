@@ -35,8 +35,9 @@ TEST(Tools, ReadOnlyExactlyForTheToolsThatOnlyLook) {
   for (const ToolDeclaration* tool : all_tools()) {
     const nlohmann::json annotations = describe_tool(*tool)["annotations"];
     EXPECT_EQ(annotations["readOnlyHint"], read_only.count(std::string(tool->name)) == 1) << tool->name;
-    // Opening a link changes no data of the person's; everything else that acts may.
-    if (!read_only.count(std::string(tool->name)) && tool->name != "open_url") {
+    // Opening a link or starting an app changes no data of the person's; everything else
+    // that acts may.
+    if (!read_only.count(std::string(tool->name)) && tool->name != "open_url" && tool->name != "open_app") {
       EXPECT_EQ(annotations["destructiveHint"], true) << tool->name;
     }
   }

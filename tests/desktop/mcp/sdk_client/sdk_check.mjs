@@ -38,7 +38,7 @@ expect(client.getServerVersion()?.name === 'companyos', 'the SDK client connects
 expect((client.getInstructions() ?? '').includes('Numbers belong to the state'), 'the server gives instructions');
 
 const { tools } = await client.listTools();
-expect(tools.length === 12 && tools.every((t) => t.inputSchema.additionalProperties === false),
+expect(tools.length === 13 && tools.every((t) => t.inputSchema.additionalProperties === false),
   `tools/list: ${tools.map((t) => t.name).join(', ')}`);
 
 const state = await client.callTool({ name: 'get_app_state', arguments: { app } });
