@@ -65,7 +65,10 @@ class ViewBuilder {
 
   bool is_wrapper(int index, std::size_t kept_child_count) const {
     const Node& node = nodes_[static_cast<std::size_t>(index)];
-    return index != 0 && index != options_.root && kept_child_count == 1 && node.name.empty() &&
+    const bool children_fold = kept_child_count == 1 ||
+                               (options_.fold_nameless_groups && kept_child_count > 1 &&
+                                not_showing_[static_cast<std::size_t>(index)] == 0);
+    return index != 0 && index != options_.root && children_fold && node.name.empty() &&
            is_wrapper_role(node.role) && !is_actionable(node);
   }
 
@@ -90,7 +93,7 @@ class ViewBuilder {
     }
     const auto kids = kept_children(index);
     if (options_.compact && is_wrapper(index, kids.size())) {
-      add_child(parent_view, kids.front(), level);
+      for (int kid : kids) add_child(parent_view, kid, level);
       return;
     }
     ViewNode view{index, {}, 0, not_showing_[static_cast<std::size_t>(index)]};

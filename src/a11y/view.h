@@ -20,6 +20,11 @@ struct ViewOptions {
   // showing ancestor — what a person could act on now, and how much more is behind it.
   // The agent view (-i --compact) sets it for toolkits whose showing state is reliable.
   bool fold_not_showing = false;
+  // With compact: a nameless grouping node without actions of its own is folded whatever
+  // its number of children — they are listed in its place, at its level. It names nothing
+  // an agent can act on or tell apart (GNOME Calculator's view had 13 bare "panel" lines).
+  // The agent view sets it.
+  bool fold_nameless_groups = false;
 };
 
 struct ViewNode {

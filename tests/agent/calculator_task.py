@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """GNOME Calculator through `companyos mcp` alone: 12 × 34 − 5 = 403 in its shortest
-sequence — one look, then a click per key (9 calls). After every click the state the tool
+sequence — one look, then a click per key (9 calls), its view at most 3,000 characters. After every click the state the tool
 returns must already show that click's effect in the display (it used to be one step
 behind: GTK 4 runs a button's "clicked" 250 ms after answering the action), and at the end
 an independent AT-SPI read of the calculator finds 403. Runs inside scripts/desktop-session
@@ -53,6 +53,10 @@ def main():
             s.initialize()
             calls = 1
             state = text_of(s.call("get_app_state", {"app": APP, "screenshot": False}))
+            print(f"  the first view: {len(state)} characters", flush=True)
+            check.expect(len(state) <= 3000, f"the view is at most 3,000 characters ({len(state)})")
+            check.expect("GtkSourceView" not in state and "AdwGizmo" not in state,
+                         "a toolkit class name is not shown as a name")
             for key, shown in KEYS:
                 number = element_number(state, "push button", key)
                 check.expect(number is not None, f"the state lists the {key} button once")

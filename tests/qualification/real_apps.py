@@ -152,8 +152,9 @@ class CalculatorTrials:
 
     def run(self, kind, index):
         trial = self.trial
-        snapshot = trial.snapshot(lambda shot: shot.refs("push button", "=") and
-                                  shot.refs(*self.DISPLAY))
+        # The display is named by its class ("GtkSourceView"), which companyOS shows as no
+        # name; the suite's own live read still finds it by that name.
+        snapshot = trial.snapshot(lambda shot: shot.refs("push button", "="))
         if kind == "clean":
             left, right = 10 + 7 * index % 90, 3 + 13 * index % 97
             for label in [*str(left), "+", *str(right)]:

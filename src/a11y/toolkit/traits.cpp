@@ -1,6 +1,10 @@
 #include "a11y/toolkit/traits.h"
 
+#include <algorithm>
+#include <string_view>
+
 #include <atspi/atspi.h>
+#include <glib.h>
 
 #include "core/text.h"
 
@@ -52,11 +56,26 @@ ToolkitTraits toolkit_traits(std::string_view toolkit_name, std::string_view too
     // 250 ms, and a margin for the timer running late on a busy app.
     traits.button_activation_spacing = std::chrono::milliseconds(300);
     traits.label_repeated_in_button_names = true;
+    traits.class_names_as_names = true;
   }
   return traits;
 }
 
+namespace {
+
+// "Gtk" or "Adw" (libadwaita) then a capitalised class name, letters and digits only:
+// GtkSourceView, GtkTextView, AdwGizmo, AdwLeaflet.
+bool is_gtk_class_name(std::string_view name) {
+  if (name.size() < 4 || !(name.starts_with("Gtk") || name.starts_with("Adw")) || !g_ascii_isupper(name[3])) {
+    return false;
+  }
+  return std::all_of(name.begin(), name.end(), [](char c) { return g_ascii_isalnum(c); });
+}
+
+}  // namespace
+
 std::string name_as_shown(const ToolkitTraits& toolkit, std::uint32_t role, std::string name) {
+  if (toolkit.class_names_as_names && is_gtk_class_name(name)) return std::string();
   if (!toolkit.label_repeated_in_button_names || !activates_like_a_button(role)) return name;
   // "X X": two equal halves around one space.
   if (name.size() < 3 || name.size() % 2 == 0) return name;

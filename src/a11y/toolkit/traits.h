@@ -60,11 +60,17 @@ struct ToolkitTraits {
   // named "7 7", "mod mod", "= =" (measured; a button made with gtk_button_new_with_label
   // is not). Read names are shown once (name_as_shown) wherever they are read.
   bool label_repeated_in_button_names = false;
+  // A widget without a name of its own is named by its class: GTK 4.8 names GNOME
+  // Calculator's display "GtkSourceView" and its history "GtkTextView" (measured). Such a
+  // name says nothing of the element, so it is shown as no name (name_as_shown); so are
+  // libadwaita's ("AdwGizmo", "AdwLeaflet").
+  bool class_names_as_names = false;
 };
 
 // The name a node is known by: the read name, with a repeated label shown once where the
-// toolkit repeats it ("7 7" → "7" for a GTK 4 button); every read of a name goes through
-// this, so snapshots, live resolution and single reads agree on identities.
+// toolkit repeats it ("7 7" → "7" for a GTK 4 button), and no name where the toolkit gave
+// its class name ("GtkSourceView"); every read of a name goes through this, so snapshots,
+// live resolution and single reads agree on identities.
 std::string name_as_shown(const ToolkitTraits& toolkit, std::uint32_t role, std::string name);
 
 // Push, toggle, check, radio and menu buttons: the roles GTK's buttons have.

@@ -23,6 +23,7 @@ nlohmann::json agent_view(const a11y::Snapshot& snapshot) {
   view.interactive = true;
   view.compact = true;
   view.fold_not_showing = snapshot.showing_means_on_screen;
+  view.fold_nameless_groups = true;
   const auto tree = a11y::make_view(snapshot.nodes, view);
   auto json = wire::snapshot_to_json(snapshot, tree, false);
   json["outline"] = a11y::render_outline(snapshot, tree, a11y::OutlineOptions{});

@@ -84,9 +84,10 @@ const MethodSpec kSnapshot{
                           snapshot = std::move(taken).value();
                         }
                         // The agent view (-i --compact) folds what is not on screen, where
-                        // the toolkit says so reliably.
+                        // the toolkit says so reliably, and nameless groups.
                         view.fold_not_showing =
                             view.interactive && view.compact && snapshot->showing_means_on_screen;
+                        view.fold_nameless_groups = view.interactive && view.compact;
                         const auto tree = a11y::make_view(snapshot->nodes, view);
                         auto json = wire::snapshot_to_json(*snapshot, tree, format.tree);
                         if (format.outline) json["outline"] = a11y::render_outline(*snapshot, tree, outline);

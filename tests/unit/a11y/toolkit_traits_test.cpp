@@ -111,6 +111,12 @@ TEST(ToolkitTraits, GtkFourButtonsShowARepeatedLabelOnce) {
       {"empty", gtk4, ATSPI_ROLE_PUSH_BUTTON, "", ""},
       {"a label keeps its text", gtk4, ATSPI_ROLE_LABEL, "7 7", "7 7"},
       {"GTK 3 keeps every name", gtk3, ATSPI_ROLE_PUSH_BUTTON, "7 7", "7 7"},
+      {"GTK 4: a class name is no name", gtk4, ATSPI_ROLE_TEXT, "GtkSourceView", ""},
+      {"GTK 4: on any role", gtk4, ATSPI_ROLE_PUSH_BUTTON, "GtkButton", ""},
+      {"GTK 4: a word after Gtk is a name", gtk4, ATSPI_ROLE_LABEL, "Gtk is fun", "Gtk is fun"},
+      {"GTK 4: lower case after Gtk", gtk4, ATSPI_ROLE_LABEL, "Gtkx", "Gtkx"},
+      {"GTK 4: Gtk alone", gtk4, ATSPI_ROLE_LABEL, "Gtk", "Gtk"},
+      {"GTK 3 keeps a class name", gtk3, ATSPI_ROLE_TEXT, "GtkSourceView", "GtkSourceView"},
   };
   for (const Case& c : cases) EXPECT_EQ(name_as_shown(c.toolkit, c.role, c.read), c.shown) << c.what;
 }

@@ -62,6 +62,38 @@ TEST(View, FiltersKeepRefsAndSayWhereTheyCut) {
   }
 }
 
+// GNOME Calculator's view had a bare "panel" line for every group of buttons: nameless,
+// actionless groups fold in the agent view whatever their number of children; a named or
+// actionable group stays, and so does one that carries a count of what is not showing.
+TEST(View, TheAgentViewFoldsNamelessGroups) {
+  const auto nodes = make_nodes({
+      {-1, ATSPI_ROLE_FRAME, "Calc"},
+      {0, ATSPI_ROLE_PANEL, ""},                                // e2 nameless group
+      {1, ATSPI_ROLE_PUSH_BUTTON, "1", {"click"}},              // e3
+      {1, ATSPI_ROLE_PUSH_BUTTON, "2", {"click"}},              // e4
+      {0, ATSPI_ROLE_PANEL, "Keypad"},                          // e5 named: kept
+      {4, ATSPI_ROLE_PUSH_BUTTON, "3", {"click"}},              // e6
+      {4, ATSPI_ROLE_PUSH_BUTTON, "4", {"click"}},              // e7
+      {0, ATSPI_ROLE_PANEL, "", {"cal.solve"}},                 // e8 acts itself: kept
+      {7, ATSPI_ROLE_PUSH_BUTTON, "=", {"click"}},              // e9
+      {7, ATSPI_ROLE_PUSH_BUTTON, "+", {"click"}},              // e10
+      {0, ATSPI_ROLE_PANEL, ""},                                // e11 nested nameless groups
+      {10, ATSPI_ROLE_FILLER, ""},                              // e12
+      {11, ATSPI_ROLE_PUSH_BUTTON, "a", {"click"}},             // e13
+      {11, ATSPI_ROLE_PUSH_BUTTON, "b", {"click"}},             // e14
+      {10, ATSPI_ROLE_PUSH_BUTTON, "c", {"click"}},             // e15
+  });
+  ViewOptions agent = view_options(true, true, std::nullopt);
+  agent.fold_nameless_groups = true;
+  EXPECT_EQ(shape(nodes, make_view(nodes, agent)), "e1(e3,e4,e5(e6,e7),e8(e9,e10),e13,e14,e15)");
+  // Without it, compact folds single-child wrappers only.
+  EXPECT_EQ(shape(nodes, make_view(nodes, view_options(true, true, std::nullopt))),
+            "e1(e2(e3,e4),e5(e6,e7),e8(e9,e10),e11(e12(e13,e14),e15))");
+  // Depth still counts semantic levels: folded groups are no level.
+  agent.max_depth = 1;
+  EXPECT_EQ(shape(nodes, make_view(nodes, agent)), "e1(e3,e4,e5+2,e8+2,e13,e14,e15)");
+}
+
 TEST(View, ActionableMeansMoreThanFocus) {
   struct Case {
     std::vector<std::string> actions;
