@@ -63,4 +63,10 @@ ToolResult error_result(const Error& error) { return error_saying({}, error); }
 
 ToolResult nothing_done(const Error& error) { return error_saying("Nothing was done: ", error); }
 
+ToolResult launch_failed(const CallOutcome& reply, const Error& error, std::string_view tool) {
+  const bool launched = reply.failure == CallFailure::kNone && error.retry == Retry::kUnsafe;
+  if (!launched) return nothing_done(error);
+  return error_saying("The launcher ran (" + std::string(tool) + ") but the launch did not check out: ", error);
+}
+
 }  // namespace companyos::mcp

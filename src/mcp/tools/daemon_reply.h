@@ -26,5 +26,9 @@ nlohmann::json text_block(std::string text);
 ToolResult error_result(const Error& error);
 // The same for a refusal that delivered nothing: the text starts "Nothing was done: ".
 ToolResult nothing_done(const Error& error);
+// A launch (open_link, open_app) that failed: refused before it started, nothing was done;
+// after it (an unsafe retry), the launcher ran and the app may be starting — the text says
+// so, naming `tool`.
+ToolResult launch_failed(const CallOutcome& reply, const Error& error, std::string_view tool);
 
 }  // namespace companyos::mcp

@@ -14,15 +14,7 @@ ToolResult open_app(ToolContext& context, const nlohmann::json& arguments) {
   const std::string app = arguments["app"].get<std::string>();
   const CallOutcome reply = context.call("open_app", {{"app", app}}, kAppLaunchTimeout);
   auto data = daemon_data(reply);
-  if (!data) {
-    // Refused before the launch: nothing started. After it: the app may be starting.
-    const bool launched = reply.failure == CallFailure::kNone && data.error().retry == Retry::kUnsafe;
-    if (!launched) return nothing_done(data.error());
-    ToolResult unsure = error_result(data.error());
-    unsure.content.front()["text"] = "The launcher ran (open_app) but the launch did not check out: " +
-                                     unsure.content.front()["text"].get<std::string>();
-    return unsure;
-  }
+  if (!data) return launch_failed(reply, data.error(), "open_app");
   const std::string entry = data->value("entry", nlohmann::json::object()).value("id", std::string("its entry"));
   ToolResult result;
   result.content.push_back(text_block(app + " was started (" + entry + "), and its window is in front."));

@@ -12,15 +12,7 @@ ToolResult open_url(ToolContext& context, const nlohmann::json& arguments) {
   const std::string app = arguments["app"].get<std::string>();
   const CallOutcome reply = context.call("open_link", {{"url", arguments["url"]}, {"app", app}}, kLaunchTimeout);
   auto data = daemon_data(reply);
-  if (!data) {
-    // A launch refused before it started delivered nothing; one that started may have opened it.
-    const bool launched = reply.failure == CallFailure::kNone && data.error().retry == Retry::kUnsafe;
-    if (!launched) return nothing_done(data.error());
-    ToolResult unsure = error_result(data.error());
-    unsure.content.front()["text"] = "The launcher ran (open_url) but the launch did not check out: " +
-                                     unsure.content.front()["text"].get<std::string>();
-    return unsure;
-  }
+  if (!data) return launch_failed(reply, data.error(), "open_url");
   const std::string entry = data->value("entry", nlohmann::json::object()).value("id", std::string("its entry"));
   ToolResult result;
   result.content.push_back(text_block("The link was opened in " + app + " (" + entry +

@@ -21,6 +21,17 @@ def install_entry(apps_dir, name, lines):
         f.write("[Desktop Entry]\nType=Application\n" + "\n".join(lines) + "\n")
 
 
+def recorded_arguments(record):
+    """The arguments the stand-in app got after its "--", as it recorded them (None if none)."""
+    try:
+        wait_for("argv record", lambda: os.path.exists(record), timeout=10)
+    except TimeoutError:
+        pass
+    data = open(record, "rb").read() if os.path.exists(record) else b""
+    args = data.split(b"\0")[:-1]
+    return args[args.index(b"--") + 1:] if b"--" in args else None
+
+
 def main():
     check = Checker("launch")
     apps_dir = os.path.join(os.environ["XDG_DATA_HOME"], "applications")
@@ -52,13 +63,7 @@ def main():
             rc, env, _ = cli("open-file", target, "--app", "CompanyosStandin", timeout=60)
             check.expect(rc == 0 and env["data"]["outcome"] == "in_front",
                          f"open-file reports the app in front ({env and env.get('error')})")
-            try:
-                wait_for("argv record", lambda: os.path.exists(record), timeout=10)
-            except TimeoutError:
-                pass
-            data = open(record, "rb").read() if os.path.exists(record) else b""
-            args = data.split(b"\0")[:-1]
-            after = args[args.index(b"--") + 1:] if b"--" in args else None
+            after = recorded_arguments(record)
             check.expect(after == [target.encode()], f"the path arrived as exactly one argument {after!r}")
 
             # open-app: the same entry with nothing to open; %f expands to no argument at all.
@@ -67,13 +72,7 @@ def main():
             check.expect(rc == 0 and env["data"]["outcome"] == "in_front" and
                          env["data"]["target"]["kind"] == "app",
                          f"open-app reports the app in front ({env and env.get('error')})")
-            try:
-                wait_for("argv record", lambda: os.path.exists(record), timeout=10)
-            except TimeoutError:
-                pass
-            data = open(record, "rb").read() if os.path.exists(record) else b""
-            args = data.split(b"\0")[:-1]
-            after = args[args.index(b"--") + 1:] if b"--" in args else None
+            after = recorded_arguments(record)
             check.expect(after == [], f"open-app hands the app no argument {after!r}")
             for app, reason in (("TermApp", "terminal_entry"), ("ShellApp", "shell_entry"), ("NoSuchApp", "no_entry")):
                 rc, env, _ = cli("open-app", "--app", app)
