@@ -47,6 +47,9 @@ class QuietWindow {
   Settled outcome(TimePoint now, bool watched) const;
 
  private:
+  // When the quiet spell ends without another event, the bound aside.
+  TimePoint quiet_at() const;
+
   TimePoint started_;
   SettleRule rule_;
   TimePoint last_;

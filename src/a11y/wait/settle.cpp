@@ -31,17 +31,18 @@ void QuietWindow::event(TimePoint at) {
 
 bool QuietWindow::over(TimePoint now) const { return now >= next_look(); }
 
-QuietWindow::TimePoint QuietWindow::next_look() const {
-  const TimePoint quiet_since = std::max(last_, started_ + rule_.not_before);
-  return std::min(quiet_since + rule_.quiet, started_ + rule_.bound);
+QuietWindow::TimePoint QuietWindow::quiet_at() const {
+  return std::max(last_, started_ + rule_.not_before) + rule_.quiet;
 }
+
+QuietWindow::TimePoint QuietWindow::next_look() const { return std::min(quiet_at(), started_ + rule_.bound); }
 
 Settled QuietWindow::outcome(TimePoint now, bool watched) const {
   Settled settled;
   settled.waited = std::chrono::duration_cast<milliseconds>(now - started_);
   settled.events = events_;
   // Ended by the bound before a quiet spell (or before the toolkit could have acted).
-  settled.still_changing = now < std::max(last_, started_ + rule_.not_before) + rule_.quiet;
+  settled.still_changing = now < quiet_at();
   settled.watched = watched;
   return settled;
 }

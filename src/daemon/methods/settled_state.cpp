@@ -22,8 +22,7 @@ nlohmann::json agent_view(const a11y::Snapshot& snapshot) {
   a11y::ViewOptions view;
   view.interactive = true;
   view.compact = true;
-  view.fold_not_showing = snapshot.showing_means_on_screen;
-  view.fold_nameless_groups = true;
+  fold_as_agent_view(view, snapshot);
   const auto tree = a11y::make_view(snapshot.nodes, view);
   auto json = wire::snapshot_to_json(snapshot, tree, false);
   json["outline"] = a11y::render_outline(snapshot, tree, a11y::OutlineOptions{});
@@ -48,6 +47,11 @@ std::optional<std::string> window_now_in_front(a11y::Observer& observer, const s
 }
 
 }  // namespace
+
+void fold_as_agent_view(a11y::ViewOptions& view, const a11y::Snapshot& snapshot) {
+  view.fold_not_showing = snapshot.showing_means_on_screen;
+  view.fold_nameless_groups = true;
+}
 
 nlohmann::json with_settle_budget(nlohmann::json params) {
   if (!params.value("settle", false)) return params;

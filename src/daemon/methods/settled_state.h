@@ -11,9 +11,14 @@
 
 #include "a11y/observer.h"
 #include "a11y/settle.h"
+#include "a11y/view.h"
 #include "core/deadline.h"
 
 namespace companyos::daemon::methods {
+
+// The folds of the agent view (-i --compact), for snapshot and settled states alike: what
+// is not on screen where the toolkit says so reliably, and nameless groups.
+void fold_as_agent_view(a11y::ViewOptions& view, const a11y::Snapshot& snapshot);
 
 // What settling adds to an action's deadline: the bound, and a read of the window.
 inline constexpr std::chrono::milliseconds kSettleBudget = a11y::SettleRule{}.bound + std::chrono::milliseconds(3000);

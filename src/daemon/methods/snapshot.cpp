@@ -3,6 +3,7 @@
 #include "a11y/view.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
+#include "daemon/methods/settled_state.h"
 #include "desktop/target_window.h"
 #include "wire/a11y_replies.h"
 
@@ -83,11 +84,7 @@ const MethodSpec kSnapshot{
                           if (!taken) return std::move(taken).take_error();
                           snapshot = std::move(taken).value();
                         }
-                        // The agent view (-i --compact) folds what is not on screen, where
-                        // the toolkit says so reliably, and nameless groups.
-                        view.fold_not_showing =
-                            view.interactive && view.compact && snapshot->showing_means_on_screen;
-                        view.fold_nameless_groups = view.interactive && view.compact;
+                        if (view.interactive && view.compact) fold_as_agent_view(view, *snapshot);
                         const auto tree = a11y::make_view(snapshot->nodes, view);
                         auto json = wire::snapshot_to_json(*snapshot, tree, format.tree);
                         if (format.outline) json["outline"] = a11y::render_outline(*snapshot, tree, outline);
