@@ -68,6 +68,7 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
                                      "  companyos snapshot --app mousepad --title 'Untitled 1' --max-depth 3\n"
                                      "  companyos snapshot --app mousepad --timeout 10000   # a slow app\n"
                                      "  companyos snapshot --app mousepad --surface menu   # the open menu alone\n"
+                                     "  companyos snapshot --app mousepad --within e12   # e12's subtree alone\n"
                                      "  companyos --json snapshot --app mousepad   # JSON tree and outline\n"
                                      "  companyos --json snapshot --app mousepad --format tree   # the tree alone\n");
   snapshot.options->option("format")->check(CLI::IsMember({"tree", "outline", "both"}));
@@ -80,10 +81,14 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
       std::cout << "snapshot " << plain(data["snapshot"]) << ": " << plain(data["app"]) << " (pid "
                 << plain(data["pid"]) << "), window \"" << plain(data["window"]["title"]) << "\", "
                 << plain(data["node_count"]) << " nodes; refs are @" << plain(data["snapshot"]) << ":eN\n";
+      if (data.contains("within")) {
+        std::cout << "only the subtree under " << plain(data["within"]) << ", numbered anew\n";
+      }
       const auto& stats = data.value("stats", nlohmann::json::object());
       if (stats.value("truncated", false)) {
-        std::cout << "incomplete: the window has more nodes than one snapshot reads; narrow it with "
-                     "--max-depth or --surface\n";
+        std::cout << "incomplete: " << (data.contains("within") ? "the part" : "the window")
+                  << " has more nodes than one snapshot reads; read a part of it at a time with "
+                     "--within <ref>\n";
       }
       if (stats.value("children_unread", 0) > 0) {
         std::cout << "incomplete: " << plain(stats["children_unread"])

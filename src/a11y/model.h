@@ -102,7 +102,8 @@ struct Snapshot {
   std::string app_name;
   std::string bus_name;
   std::optional<int> pid;
-  std::vector<Node> nodes;  // nodes[i].ref == i + 1; nodes[0] is the window
+  std::vector<Node> nodes;  // nodes[i].ref == i + 1; nodes[0] is the window, or the element
+  std::string within;       // the ref whose subtree this is; "" for the whole window
   SnapshotStats stats;
   // The app's toolkit marks what is on screen with the showing state (ToolkitTraits).
   bool showing_means_on_screen = false;

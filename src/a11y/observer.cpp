@@ -231,6 +231,37 @@ Result<std::shared_ptr<const Snapshot>> Observer::snapshot(const WindowQuery& qu
   return keep(std::move(read).value());
 }
 
+Result<std::shared_ptr<const Snapshot>> Observer::snapshot_within(const WindowQuery& query,
+                                                                  std::string_view ref, Deadline deadline) {
+  auto parsed = parse_ref(ref);
+  if (!parsed) return std::move(parsed).take_error();
+  auto stored = store_.lookup(*parsed);
+  if (!stored) return std::move(stored).take_error();
+  const WindowInfo& window = stored->snapshot->window;
+  if (!app_name_matches(window.app_name, query.app) ||
+      (query.window_id && *query.window_id != window.id) || (query.title && *query.title != window.title)) {
+    return make_error(ErrorCode::kInvalidArgs,
+                      "the ref is an element of " + window.app_name + "'s window \"" + window.title +
+                          "\", not of the window asked for",
+                      {{"param", "within"}, {"ref", std::string(ref)}, {"app", window.app_name},
+                       {"window", window.id}},
+                      "give the app (and window) the ref was read from");
+  }
+  auto resolved = resolve(ref, deadline);
+  if (!resolved) return std::move(resolved).take_error();
+  SnapshotOptions part = options_.snapshot;
+  part.root_path = resolved->path;
+  auto read = read_window(bus_, window, deadline, part);
+  if (!read) {
+    if (read.error().code == ErrorCode::kStaleRef) {
+      return stale("the ref's element went away while it was read", std::string(ref), "element_gone");
+    }
+    return std::move(read).take_error();
+  }
+  read->within = std::string(ref);
+  return keep(std::move(read).value());
+}
+
 // The one window the query names, from a fresh listing of its app.
 Result<WindowInfo> Observer::one_window(const WindowQuery& query, Deadline deadline) {
   auto named = apps_named(query.app, deadline);

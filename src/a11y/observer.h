@@ -94,6 +94,12 @@ class Observer {
                                           std::size_t* not_listed = nullptr);
   // Takes, numbers and stores a snapshot of exactly one window.
   Result<std::shared_ptr<const Snapshot>> snapshot(const WindowQuery& query, Deadline deadline);
+  // Takes, numbers and stores a snapshot of the subtree under the element REF names (in a
+  // window of QUERY's app, and the window QUERY names if it names one; INVALID_ARGS
+  // otherwise): a window past the node budget is read a part at a time, each part with the
+  // whole budget. Its twins are counted in the part; an action still checks the window.
+  Result<std::shared_ptr<const Snapshot>> snapshot_within(const WindowQuery& query, std::string_view ref,
+                                                          Deadline deadline);
   Result<std::vector<FoundElement>> find(const FindQuery& query, Deadline deadline);
   // The surfaces open in the window the query names, or in every window of its app; each
   // window read is stored as a snapshot.

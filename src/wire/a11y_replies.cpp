@@ -109,6 +109,7 @@ nlohmann::json snapshot_to_json(const Snapshot& snapshot, const ViewNode& view, 
         {"children_unread", snapshot.stats.children_unread},
         {"milliseconds", snapshot.stats.milliseconds}}},
   };
+  if (!snapshot.within.empty()) json["within"] = snapshot.within;
   if (with_tree) {
     json["tree"] = snapshot.nodes.empty() ? nlohmann::json(nullptr) : view_to_json(snapshot, view);
   }

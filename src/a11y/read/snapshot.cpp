@@ -26,9 +26,9 @@ enum class BulkOutcome { kRead, kUnsupported, kUnanswered };
 
 class WindowReader {
  public:
-  WindowReader(Pipeline& pipeline, const WindowInfo& window, ToolkitTraits toolkit, std::size_t max_nodes,
+  WindowReader(Pipeline& pipeline, std::string root, ToolkitTraits toolkit, std::size_t max_nodes,
                int max_depth)
-      : pipeline_(pipeline), window_(window), toolkit_(toolkit), max_nodes_(max_nodes), max_depth_(max_depth) {}
+      : pipeline_(pipeline), root_(std::move(root)), toolkit_(toolkit), max_nodes_(max_nodes), max_depth_(max_depth) {}
 
   BulkOutcome read_bulk(SnapshotStats& stats) {
     // No reply at all means the deadline passed; an error reply (a bridge without a cache,
@@ -55,16 +55,16 @@ class WindowReader {
     return outcome;
   }
 
-  // Reads live what the bulk read may lack, until the tree under the window is consistent:
+  // Reads live what the bulk read may lack, until the tree under the root is consistent:
   // every node's children listed and every listed child known.
   void reconcile(SnapshotStats& stats) {
     for (int round = 0; round < kReconcileRounds && !pipeline_.expired(); ++round) {
       bool started = false;
-      if (!builder_.has(window_.path)) {
-        walk(window_.path, 0);
+      if (!builder_.has(root_)) {
+        walk(root_, 0);
         started = true;
       }
-      MissingParts missing = builder_.missing(window_.path);
+      MissingParts missing = builder_.missing(root_);
       for (const std::string& path : missing.reread) {
         ++stats.reconciled;
         started = true;
@@ -134,7 +134,7 @@ class WindowReader {
   }
 
   Pipeline& pipeline_;
-  const WindowInfo& window_;
+  const std::string root_;  // the window's path, or the element's a partial read starts at
   ToolkitTraits toolkit_;
   TreeBuilder builder_;
   std::size_t max_nodes_;
@@ -194,7 +194,7 @@ Error read_failed(Bus& bus, const AppChannel& app, const WindowInfo& window,
                       {{"reason", "too_big_for_deadline"}, {"nodes_read", nodes_read},
                        {"calls_answered", pipeline.calls_answered()},
                        {"waited_ms", waited.count()}, {"while", std::string(while_doing)}},
-                      "read less of it (--max-depth, --surface) or give it longer (--timeout)");
+                      "read less of it (--within a ref, --max-depth, --surface) or give it longer (--timeout)");
   }
   if (!pipeline.disconnected()) {
     return app_unresponsive(window.app_name, window.bus_name, started, while_doing);
@@ -234,7 +234,8 @@ Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadli
   SnapshotStats& stats = snapshot.stats;
   stats.peer_to_peer = app->peer_to_peer;
 
-  WindowReader reader(*pipeline, window, app->traits(), options.max_nodes, options.max_walk_depth);
+  const std::string& root = options.root_path.empty() ? window.path : options.root_path;
+  WindowReader reader(*pipeline, root, app->traits(), options.max_nodes, options.max_walk_depth);
   if (options.use_bulk) {
     const BulkOutcome outcome = reader.read_bulk(stats);
     if (outcome == BulkOutcome::kUnanswered) {
@@ -249,7 +250,12 @@ Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadli
   if (pipeline->expired() || pipeline->disconnected()) {
     return read_failed(bus, *app, window, *pipeline, started, "reconciling the tree", reader.builder().size());
   }
-  const auto assembled = reader.builder().assemble(window.path, options.max_nodes);
+  const auto assembled = reader.builder().assemble(root, options.max_nodes);
+  if (assembled.empty() && !options.root_path.empty()) {
+    return make_error(ErrorCode::kStaleRef, "the element the read starts at is gone",
+                      {{"kind", "element_gone"}, {"window", window.id}},
+                      "take a new snapshot of the window and use its refs");
+  }
   if (assembled.empty()) {
     return make_error(ErrorCode::kWindowNotFound, "the window is gone",
                       {{"window", window.id}, {"title", window.title}},

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "a11y/bus.h"
 #include "a11y/model.h"
@@ -30,6 +31,10 @@ struct SnapshotOptions {
   std::size_t max_nodes = kMaxSnapshotNodes;
   int max_walk_depth = kMaxSnapshotDepth;
   bool use_bulk = true;            // false forces the live walk (tests, comparisons)
+  // Empty: the whole window. Else the object path of one element of it: the read starts
+  // there, so a window too big to read whole can be read a part at a time, each part with
+  // the whole budget (STALE_REF element_gone once that element is gone).
+  std::string root_path;
 };
 
 // The snapshot's id is left empty; the caller names and stores it.

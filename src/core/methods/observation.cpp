@@ -38,9 +38,14 @@ const MethodDeclaration kSnapshot{
                {.name = "surface",
                 .help = "only the open menu, list or tooltip (menu, list, tooltip or any): the innermost "
                         "one open, in the named window or any window of the app"},
+               {.name = "within",
+                .help = "only the subtree under this element (@<snapshot>:e<N>, or e<N> of the app's "
+                        "newest snapshot), read with the whole node budget: how a window too big for "
+                        "one snapshot is read a part at a time",
+                .excludes = "surface"},
                shared::observation_timeout()},
     .target = TargetKind::kWindow,
-    .returns = R"(`snapshot` id, `window`, `node_count`, `stats`, and as `format` asks: `tree` (every node: ref, role, name, description, accessible_id, value, states, actions, bounds, twin, children) and `outline` (text); with `surface`, the tree and outline start at the surface, and `surface` describes it as `surfaces` does)",
+    .returns = R"(`snapshot` id, `window`, `node_count`, `stats`, and as `format` asks: `tree` (every node: ref, role, name, description, accessible_id, value, states, actions, bounds, twin, children) and `outline` (text); with `surface`, the tree and outline start at the surface, and `surface` describes it as `surfaces` does; with `within`, they start at that element (`within`: its full ref), numbered anew)",
 };
 
 const MethodDeclaration kSurfaces{

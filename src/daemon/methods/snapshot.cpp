@@ -6,6 +6,7 @@
 #include "daemon/methods/settled_state.h"
 #include "desktop/target_window.h"
 #include "wire/a11y_replies.h"
+#include "wire/bare_ref.h"
 
 namespace companyos::daemon::methods {
 namespace {
@@ -43,6 +44,30 @@ Result<a11y::OpenSurface> innermost_surface(a11y::Observer& observer, const a11y
   return std::move(matching.back());
 }
 
+// The ref whose subtree is read: as given, or a bare e<N> bound to the newest snapshot of
+// the app's window (and the window or title given), as an action's ref is.
+Result<std::string> within_ref(const nlohmann::json& params, const a11y::SnapshotStore& store) {
+  const auto given = params["within"].get<std::string>();
+  if (given.starts_with('@')) return given;
+  if (given.size() < 2 || given[0] != 'e' ||
+      given.find_first_not_of("0123456789", 1) != std::string::npos) {
+    return make_error(ErrorCode::kInvalidArgs, "within is not a ref: \"" + given + "\"",
+                      {{"param", "within"}, {"got", given}}, "give @<snapshot>:e<N>, or e<N> with the app");
+  }
+  nlohmann::json as_ref = {{"ref", given}, {"app", params["app"]}};
+  for (const char* key : {"window", "title"}) {
+    if (params.contains(key)) as_ref[key] = params[key];
+  }
+  const auto stored = store.list();
+  auto bound = wire::bind_bare_ref(as_ref, stored);
+  if (!bound) return std::move(bound).take_error();
+  if (!bound->contains("snapshot")) {
+    return make_error(ErrorCode::kInvalidArgs, "within is not a ref: \"" + given + "\"",
+                      {{"param", "within"}, {"got", given}}, "give @<snapshot>:e<N>, or e<N> with the app");
+  }
+  return "@" + (*bound)["snapshot"].get<std::string>() + ":" + given;
+}
+
 }  // namespace
 
 const MethodSpec kSnapshot{
@@ -68,8 +93,14 @@ const MethodSpec kSnapshot{
         if (!kind) return reply(std::move(kind).take_error());
         surface_kind = *kind;
       }
+      std::optional<std::string> within;
+      if (params.contains("within")) {
+        auto bound = within_ref(params, ctx.observer.store());
+        if (!bound) return reply(std::move(bound).take_error());
+        within = std::move(bound).value();
+      }
       run_observation(params, ctx, std::move(reply),
-                      [query = *query, view, outline, format = *format, surface, surface_kind](
+                      [query = *query, view, outline, format = *format, surface, surface_kind, within](
                           a11y::Observer& observer, Deadline deadline) mutable -> Result<nlohmann::json> {
                         std::shared_ptr<const a11y::Snapshot> snapshot;
                         nlohmann::json described;
@@ -79,6 +110,10 @@ const MethodSpec kSnapshot{
                           view.root = open->surface.node;
                           described = wire::surface_to_json(*open);
                           snapshot = open->snapshot;
+                        } else if (within) {
+                          auto taken = observer.snapshot_within(query, *within, deadline);
+                          if (!taken) return std::move(taken).take_error();
+                          snapshot = std::move(taken).value();
                         } else {
                           auto taken = observer.snapshot(query, deadline);
                           if (!taken) return std::move(taken).take_error();

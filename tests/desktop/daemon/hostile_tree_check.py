@@ -10,10 +10,12 @@ outside: the daemon's own /proc figures, wall times, and a ping that keeps answe
   (stats.truncated, the human output's "incomplete:" line).
 - 100,000 top-level windows: a listing reads 1,000 of them, and another app still
   answers.
-- A chain 100,000 panels deep: the walk stops at depth 1,000 and says so.
+- A chain 100,000 panels deep: the walk stops at depth 1,000 and says so, and the part
+  under the deepest level read (--within its ref) goes 1,000 levels further.
 """
 
 import os
+import re
 import sys
 import tempfile
 import threading
@@ -159,6 +161,12 @@ def check_many_windows(check, tmp):
         check.expect(rc == 0 and len(data(env).get("windows", [])) == 1, "and its windows are listed")
 
 
+def deepest_level(outline):
+    """(level, N of e<N>) of the deepest 'panel "level L"' line of an outline, or None."""
+    found = re.findall(r'^\s*e(\d+) panel "level (\d+)"', outline, re.MULTILINE)
+    return max(((int(level), int(ref)) for ref, level in found), default=None)
+
+
 def check_deep_chain(check):
     with HostileApp("hostile-deep", "--depth", "100000"):
         rc, env, seconds = timed("snapshot", "--app", "hostile-deep", "--format", "outline", "--timeout", "60000")
@@ -167,6 +175,29 @@ def check_deep_chain(check):
               flush=True)
         check.expect(rc == 0 and stats.get("truncated") is True and data(env).get("node_count", 0) <= 1002,
                      f"a chain 100,000 deep is walked to depth 1,000 and cut, saying so ({error(env).get('code')})")
+        # What the cut left out is read a part at a time: the deepest level read roots the next
+        # part, which goes 1,000 levels further.
+        first = deepest_level(data(env).get("outline", ""))
+        if first is None:
+            check.expect(False, "the cut chain's outline names its levels")
+            return
+        ref = f"@{data(env)['snapshot']}:e{first[1]}"
+        rc, env, seconds = timed("snapshot", "--app", "hostile-deep", "--within", ref, "--format", "outline",
+                                 "--timeout", "60000")
+        part = deepest_level(data(env).get("outline", ""))
+        print(f"  the part under level {first[0]} ({ref}): {seconds:.1f} s, {data(env).get('node_count')} nodes, "
+              f"deepest {part and part[0]}, {error(env) or data(env).get('stats')}", flush=True)
+        outline = data(env).get("outline", "")
+        check.expect(rc == 0 and data(env).get("within") == ref and
+                     outline.startswith(f'e1 panel "level {first[0]}"'),
+                     f"--within reads the subtree under the ref, rooted at it ({error(env).get('code')})")
+        check.expect(part is not None and part[0] >= first[0] + 999 and data(env).get("stats", {}).get("truncated"),
+                     f"and it goes 1,000 levels past the first cut, saying it was cut again "
+                     f"(level {first[0]} to {part and part[0]})")
+        rc, out, _ = cli_text("snapshot", "--app", "hostile-deep", "--within", ref, "--timeout", "60000")
+        check.expect(rc == 0 and f"only the subtree under {ref}" in out and
+                     "incomplete: the part has more nodes than one snapshot reads" in out,
+                     "the person is told which part it is, and that it was cut")
 
 
 def main():

@@ -129,6 +129,8 @@ def check_observation(check, tmp):
         rc, env, _ = cli("snapshot", "--app", "obs-alpha", "--max-depth", "1")
         check.expect(rc == 0 and "hidden" in env["data"]["outline"], "--max-depth 1 says where it cut")
 
+        check_within(check, data, nodes, alpha)
+
         rc, env, _ = cli("find", "--app", "obs-alpha", "--role", "push button", "--name", "Write effect")
         found = env["data"]["elements"] if rc == 0 else []
         check.expect(len(found) == 1, "find returns the one button")
@@ -163,6 +165,58 @@ def check_observation(check, tmp):
                          "screenshot of a window that is not active is refused (not_active)")
             check.expect(not os.path.exists(refused), "and nothing is written")
             check_hung_app(check, alpha)
+
+
+def parent_of(nodes, wanted):
+    return next((n for n in nodes if any(c is wanted for c in n.get("children", []))), None)
+
+
+def check_within(check, whole, nodes, alpha):
+    """--within: the subtree under a ref, numbered anew, its refs act like any others."""
+    button = next(n for n in nodes if n["name"] == "Write effect")
+    holder = parent_of(nodes, button)
+    rc, env, _ = cli("snapshot", "--app", "obs-alpha", "--within", holder["ref"])
+    part = env["data"] if rc == 0 else {}
+    part_nodes = flatten(part["tree"], []) if part.get("tree") else []
+    check.expect(rc == 0 and part.get("within") == holder["ref"] and part_nodes and
+                 (part_nodes[0]["role"], part_nodes[0]["name"]) == (holder["role"], holder["name"]) and
+                 part_nodes[0]["ref"] == "@" + part["snapshot"] + ":e1",
+                 f"--within reads the subtree under the ref, rooted at it as e1 ({env and env.get('error')})")
+    check.expect(0 < part.get("node_count", 0) < whole["node_count"] and
+                 part["node_count"] == len(part_nodes),
+                 f"and only that subtree ({part.get('node_count')} of {whole['node_count']} nodes)")
+    part_button = next((n for n in part_nodes if n["name"] == "Write effect"), None)
+    check.expect(part_button is not None, "the part holds the button")
+    if part_button:
+        rc, env, _ = cli("click", part_button["ref"])
+        check.expect(rc == 0, "a ref of the part acts")
+        try:
+            wait_for("the effect file", lambda: alpha.effect() is not None, timeout=10)
+        except TimeoutError:
+            pass
+        check.expect(alpha.effect() is not None, "and the click took effect (the fixture wrote its file)")
+    rc, env, _ = cli("snapshot", "--app", "obs-alpha", "--within", "e1")
+    check.expect(rc == 0 and env["data"]["within"] == "@" + part.get("snapshot", "?") + ":e1",
+                 "a bare e<N> names an element of the app's newest snapshot")
+    human = subprocess.run([CLI, "snapshot", "--app", "obs-alpha", "--within", holder["ref"]],
+                           capture_output=True, text=True, timeout=60)
+    check.expect(human.returncode == 0 and f"only the subtree under {holder['ref']}, numbered anew" in human.stdout,
+                 "for a person, the header says which part it is")
+    rc, env, _ = cli("call", "snapshot", json.dumps({"app": "obs-alpha", "within": holder["ref"], "surface": "menu"}))
+    check.expect(rc == 1 and env["error"]["code"] == "INVALID_ARGS",
+                 "the daemon refuses within with surface (INVALID_ARGS)")
+    for args, why in (((holder["ref"], "--surface", "menu"), "with --surface"),
+                      (("zz",), "not a ref"),
+                      (("@" + whole["snapshot"] + ":e99999",), "past the snapshot's end")):
+        rc, env, _ = cli("snapshot", "--app", "obs-alpha", "--within", *args)
+        code = env["error"]["code"] if rc == 1 and env else None
+        # The CLI refuses a usage error itself (exit 2) before asking the daemon.
+        check.expect(rc == 2 or code in ("INVALID_ARGS", "STALE_REF"), f"--within {why} is refused ({rc}, {code})")
+    newest = "@" + part.get("snapshot", "?") + ":e1"  # older snapshots of the window are evicted by now
+    rc, env, _ = cli("snapshot", "--app", "obs-other", "--within", newest)
+    check.expect(rc == 1 and env["error"]["code"] == "INVALID_ARGS" and
+                 env["error"]["details"].get("param") == "within",
+                 f"a ref of another app's window is refused, naming within ({env and env.get('error')})")
 
 
 def check_hung_app(check, alpha):
