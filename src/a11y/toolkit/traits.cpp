@@ -13,6 +13,7 @@ namespace {
 
 bool is_gtk(std::string_view name) { return equals_ignoring_ascii_case(name, "gtk"); }
 bool is_gecko(std::string_view name) { return equals_ignoring_ascii_case(name, "gecko"); }
+bool is_qt(std::string_view name) { return equals_ignoring_ascii_case(name, "qt"); }
 
 // Bridges seen answering Properties.GetAll on the Accessible interface without harm.
 bool answers_get_all(std::string_view name) {
@@ -47,6 +48,10 @@ ToolkitTraits toolkit_traits(std::string_view toolkit_name, std::string_view too
     traits.action_names_shared_by_kind = false;
     traits.action_list_in_one_call = false;
   }
+  // Measured on FeatherPad (Qt 5.15) and Tetzle (Qt 6.4): a closed menu's popup, a hidden
+  // dock and an unselected tab's page lack showing and answer 0×0 bounds; everything on
+  // screen has it.
+  if (is_qt(toolkit_name)) traits.showing_means_on_screen = true;
   if (!is_gtk(toolkit_name)) return traits;
   if (toolkit_version.starts_with("3.")) {
     traits.whole_text_with_minus_one = true;

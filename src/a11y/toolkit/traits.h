@@ -20,9 +20,9 @@ struct ToolkitTraits {
   // length is read first there; INT_MAX is never passed (GTK3 labels read past the end).
   bool whole_text_with_minus_one = false;
   // The showing state says what is on screen: a node without it is offscreen and has no
-  // bounds to give (GTK3 reports INT_MIN for it), and the agent view folds it. GTK 4.8
-  // leaves showing unset on nearly every node (measured: GNOME Calculator marks only its
-  // window); other bridges are not yet measured, so nothing is folded there.
+  // bounds to give (GTK3 reports INT_MIN for it, Qt 0×0), and the agent view folds it:
+  // GTK 3, Qt 5 and Qt 6. GTK 4.8 leaves showing unset on nearly every node (measured:
+  // GNOME Calculator marks only its window); bridges not measured fold nothing.
   bool showing_means_on_screen = false;
   // The coordinate type GetExtents is asked in (AtspiCoordType). GTK 4.8 only knows
   // window coordinates: asked for screen ones it warns on stderr per call and answers

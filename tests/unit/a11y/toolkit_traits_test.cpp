@@ -22,9 +22,11 @@ TEST(ToolkitTraits, TakeOnlyVerifiedShortcuts) {
       {"GTK", "3.22.30", true, true, ATSPI_COORD_TYPE_SCREEN, true},
       {"GTK", "4.8.3", false, false, ATSPI_COORD_TYPE_WINDOW, true},
       {"gtk", "2.24.33", false, false, ATSPI_COORD_TYPE_SCREEN, true},
-      // Qt 5.15's bridge crashes the app on Properties.GetAll.
-      {"Qt", "5.15.8", false, false, ATSPI_COORD_TYPE_SCREEN, false},
-      {"Qt", "6.4.2", false, false, ATSPI_COORD_TYPE_SCREEN, false},
+      // Qt 5.15's bridge crashes the app on Properties.GetAll; Qt marks what is on screen.
+      {"Qt", "5.15.8", false, true, ATSPI_COORD_TYPE_SCREEN, false},
+      {"Qt", "6.4.2", false, true, ATSPI_COORD_TYPE_SCREEN, false},
+      {"qt", "6.4.2", false, true, ATSPI_COORD_TYPE_SCREEN, false},
+      {"Qtx", "6.4.2", false, false, ATSPI_COORD_TYPE_SCREEN, false},
       {"Gecko", "115.0", false, false, ATSPI_COORD_TYPE_SCREEN, true},
       {"Chromium", "120.0", false, false, ATSPI_COORD_TYPE_SCREEN, true},
       {"VCL", "7.4", false, false, ATSPI_COORD_TYPE_SCREEN, true},
