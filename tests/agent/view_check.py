@@ -1,0 +1,86 @@
+"""Whether an agent's view lost anything it could act on: every element the app shows and
+that can be acted on, read independently of the tool (gdbus, one property at a time, so
+Qt 5's bridge is never asked for GetAll), must be a line of the view. Actionable is the
+rule docs/observation.md states: an action other than focus or Gecko's clickAncestor, or
+editable, or selectable; never a separator. Standard library and atspi_probe only."""
+
+import atspi_probe
+
+NOT_ACTIONS = {"focus", "clickAncestor"}
+# GTK 4 lists its text widgets' own actions on every label; they are not the label's.
+LABEL_WIDGET_ACTION_PREFIXES = ("clipboard.", "selection.", "link.")
+
+
+def is_actionable(role, actions, states):
+    if role == "separator":
+        return False
+    for action in actions:
+        if action in NOT_ACTIONS:
+            continue
+        if role == "label" and (action.startswith(LABEL_WIDGET_ACTION_PREFIXES) or action == "menu.popup"):
+            continue
+        return True
+    return "editable" in states or "selectable" in states
+
+
+def showing_actionable(bus, app, root_path=None, max_depth=40):
+    """(role, name) of every showing actionable element of the app's windows (or of the
+    subtree at ROOT_PATH). A node that is not showing is not walked further: nothing under
+    it is on screen."""
+    # The registry's name may differ in case from the one the tool is given ("FeatherPad").
+    registered = atspi_probe.wait_for(f"{app} on the AT-SPI registry", 30, lambda: next(
+        (name for name in atspi_probe.application_names(bus) if name.lower() == app.lower()), None))
+    bus_name, app_root = atspi_probe.wait_for_app(bus, registered)
+    found = []
+
+    def visit(path, depth):
+        try:
+            states = atspi_probe.states_at(bus, bus_name, path)
+            if depth > 1 and "showing" not in states:
+                return
+            (role_number,) = bus.call(bus_name, path, "org.a11y.atspi.Accessible.GetRole")
+            role = atspi_probe.ROLE_NAMES.get(role_number, f"role {role_number}")
+            name = bus.get_property(bus_name, path, "org.a11y.atspi.Accessible", "Name")
+            try:
+                count = bus.get_property(bus_name, path, "org.a11y.atspi.Action", "NActions")
+                actions = [bus.call(bus_name, path, "org.a11y.atspi.Action.GetName", str(i))[0]
+                           for i in range(count)]
+            except atspi_probe.ProbeError:
+                actions = []  # no Action interface
+            if depth > 1 and is_actionable(role, actions, states):
+                found.append((role, name))
+            if depth >= max_depth:
+                return
+            (children,) = bus.call(bus_name, path, "org.a11y.atspi.Accessible.GetChildren")
+        except atspi_probe.ProbeError as error:
+            if "UnknownObject" in str(error):
+                return  # the app destroyed it meanwhile
+            raise
+        for child_bus, child_path in children:
+            if child_path != atspi_probe.NULL_PATH and child_bus == bus_name:
+                visit(child_path, depth + 1)
+
+    visit(root_path or app_root, 0)
+    return found
+
+
+def as_shown(name):
+    """The start of a name as a view line quotes it (controls escaped, long names cut)."""
+    return name.replace("\\", "\\\\").replace("\n", "\\n").replace("\"", "\\\"")[:24]
+
+
+def missing_from_view(state_text, elements):
+    """The elements of ELEMENTS no line of the view shows (by role and name): as many lines
+    must show a (role, name) as the app has showing elements of it."""
+    lines = [line.strip().split(" ", 1)[1] for line in state_text.splitlines()
+             if line.strip().startswith("e") and " " in line.strip()]
+    missing = []
+    wanted = {}
+    for role, name in elements:
+        wanted[(role, name)] = wanted.get((role, name), 0) + 1
+    for (role, name), count in wanted.items():
+        prefix = f'{role} "{as_shown(name)}' if name else f"{role} "
+        shown = sum(1 for line in lines if line.startswith(prefix) and (name or not line.startswith(f'{role} "')))
+        if shown < count:
+            missing.append((role, name, count - shown))
+    return missing
