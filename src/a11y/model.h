@@ -81,6 +81,10 @@ struct Node {
   std::vector<int> children;   // indices into Snapshot::nodes, in order
   bool twin = false;
   int twin_group = 0;          // 1-based; equal for nodes of one identity
+  // For a twin: the index of an ancestor that holds no other twin of its group and is no
+  // twin itself, so "this identity within that ancestor" names exactly this node; -1 when
+  // none does (or the group is too large to look).
+  int twin_scope = -1;
   std::string path;            // object path, for later live resolution
 };
 

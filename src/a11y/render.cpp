@@ -74,7 +74,9 @@ bool is_noise_state(std::string_view state) {
 void render_view(const Snapshot& snapshot, const ViewNode& view, int depth,
                  const OutlineOptions& options, std::string& out) {
   out.append(static_cast<std::size_t>(depth) * 2, ' ');
-  out += render_outline_line(snapshot.nodes[static_cast<std::size_t>(view.node)], options);
+  const Node& shown = snapshot.nodes[static_cast<std::size_t>(view.node)];
+  const Node* scope = shown.twin_scope >= 0 ? &snapshot.nodes[static_cast<std::size_t>(shown.twin_scope)] : nullptr;
+  out += render_outline_line(shown, options, scope);
   if (view.hidden > 0) out += " (+" + std::to_string(view.hidden) + " hidden)";
   if (view.not_showing > 0) {
     const Node& node = snapshot.nodes[static_cast<std::size_t>(view.node)];
@@ -87,7 +89,7 @@ void render_view(const Snapshot& snapshot, const ViewNode& view, int depth,
 
 }  // namespace
 
-std::string render_outline_line(const Node& node, const OutlineOptions& options) {
+std::string render_outline_line(const Node& node, const OutlineOptions& options, const Node* twin_scope) {
   std::string line = "e" + std::to_string(node.ref) + " " + role_name(node.role);
   const std::string name = readable(node.name);
   if (!name.empty()) {
@@ -125,7 +127,10 @@ std::string render_outline_line(const Node& node, const OutlineOptions& options)
     line += " id=";
     append_outline_quoted(line, node.accessible_id);
   }
-  if (node.twin) line += " twin=" + std::to_string(node.twin_group);
+  if (node.twin) {
+    line += " twin=" + std::to_string(node.twin_group);
+    if (twin_scope != nullptr) line += " within e" + std::to_string(twin_scope->ref);
+  }
   if (options.bounds && node.bounds) {
     const Bounds& b = *node.bounds;
     line += " @" + std::to_string(b.x) + "," + std::to_string(b.y) + " " +

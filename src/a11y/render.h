@@ -18,13 +18,15 @@ struct OutlineOptions {
 
 // Line grammar (fields after the role appear only when they have content):
 //   <indent>e<N> <role> ["<name>"] [<states>] actions=<a,b> value="<v>"|value=withheld
-//   desc="<d>" id=<accessible id> twin=<group> @<x>,<y> <w>x<h> (+<K> hidden)
+//   desc="<d>" id=<accessible id> twin=<group> [within e<S>] @<x>,<y> <w>x<h> (+<K> hidden)
+// where e<S> is the twin's scope (Node::twin_scope): pass it as within to reach this twin.
 // Two spaces of indent per view level. Strings are quoted with \" \\ \n \t escaped; values
 // longer than 200 characters are cut and end in "…". States omit the ones nearly every
 // node has (visible, showing, sensitive, opaque) — JSON lists them all.
 std::string render_outline(const Snapshot& snapshot, const ViewNode& view,
                            const OutlineOptions& options = {});
-std::string render_outline_line(const Node& node, const OutlineOptions& options = {});
+std::string render_outline_line(const Node& node, const OutlineOptions& options = {},
+                                const Node* twin_scope = nullptr);
 
 // A window and bounds as error details carry them (select_window's candidates, a window
 // that cannot be paired with its X11 window); replies reuse them, so each shape has one

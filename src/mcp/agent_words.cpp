@@ -58,6 +58,11 @@ std::string advice_for(const Error& error) {
   }
   if (kind == "identity_not_unique" || (error.code == ErrorCode::kAmbiguousTarget && details.contains("count") &&
                                         details.contains("candidates") && !details.contains("app"))) {
+    const std::string scope = detail_text(details, "scope");
+    if (const auto at = scope.rfind(":e"); at != std::string::npos) {
+      return "several elements have its role and name; pass within: " + scope.substr(at + 2) +
+             " (the element that holds only the one you mean)";
+    }
     const std::string parents = details.contains("candidates") ? twin_parents(details["candidates"]) : "";
     return "several elements have its role and name" + (parents.empty() ? "" : " (" + parents + ")") +
            "; pass within: the number of an element of the same state that holds only the one you mean";

@@ -74,6 +74,9 @@ nlohmann::json node_to_json(const Snapshot& snapshot, const Node& node) {
   json["ref"] = format_ref(snapshot.id, node.ref);
   json["twin"] = node.twin;
   if (node.twin) json["twin_group"] = node.twin_group;
+  if (node.twin && node.twin_scope >= 0) {
+    json["twin_scope"] = format_ref(snapshot.id, snapshot.nodes[static_cast<std::size_t>(node.twin_scope)].ref);
+  }
   return json;
 }
 

@@ -27,7 +27,12 @@ bool matches_identity(const Identity& saved, const Node& live);
 Identity identity_of(const Node& node);
 
 // Sets twin/twin_group on every node: groups are numbered 1, 2, … in order of their first
-// member; nodes with a unique identity get twin=false, twin_group=0.
+// member; nodes with a unique identity get twin=false, twin_group=0. Each twin also gets its
+// twin_scope: the highest ancestor below where its group's members meet that is unique
+// itself — what a caller passes as the scope (within) to reach this twin and no other.
+// Groups of more than kMaxScopedTwinGroup members get none (the cost is quadratic in them).
 void mark_twins(std::vector<Node>& nodes);
+
+inline constexpr std::size_t kMaxScopedTwinGroup = 64;
 
 }  // namespace companyos::a11y

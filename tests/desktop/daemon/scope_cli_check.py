@@ -12,7 +12,7 @@ import tempfile
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 from checks import Checker  # noqa: E402
-from daemon_cli import FIXTURE, Daemon, cli, data, error, wait_finished, write_json  # noqa: E402
+from daemon_cli import FIXTURE, Daemon, cli, cli_text, data, error, wait_finished, write_json  # noqa: E402
 from fixture_app import FixtureApp, unique_name  # noqa: E402
 
 WATCH_TIMEOUT_S = 10
@@ -76,6 +76,27 @@ def main():
                              and len(pairs) == 2, "the snapshot has the twins and their boxes")
                 if not (applies and resets and right and pairs):
                     return check.summary()
+
+                left = by("filler", "Left") or by("panel", "Left")
+                scopes = [n.get("twin_scope") for n in nodes if n["name"] in ("Apply", "Reset")]
+                check.expect(scopes == [left[0] if left else "?", right[0], None, None],
+                             f"each Apply names the box that holds it alone; the Resets, in twin boxes, "
+                             f"none ({scopes})")
+                rc, out, _ = cli_text("snapshot", "--app", name)
+                right_number = right[0].rsplit(":e", 1)[1]
+                check.expect(any('push button "Apply"' in line and line.rstrip().endswith(f"within e{right_number}")
+                                 for line in out.splitlines()),
+                             "the outline's twin line says within which element it is reached")
+                rc, env = cli("click", applies[1])
+                check.expect(error(env).get("code") == "AMBIGUOUS_TARGET" and
+                             error(env).get("details", {}).get("scope") == right[0] and
+                             f"--within {right[0]}" in error(env).get("suggestion", ""),
+                             f"a twin alone is refused, naming the scope that reaches it ({error(env)})")
+                check.expect(app.effect(".scope") is None, "and nothing was clicked")
+                rc, env = cli("click", applies[1], "--within", error(env).get("details", {}).get("scope", "?"))
+                check.expect(rc == 0 and app.wait_for_effect(".scope", b"right", timeout=WATCH_TIMEOUT_S),
+                             f"following the refusal's scope clicks the one under Right ({app.effect('.scope')!r})")
+                os.remove(app.effect_path + ".scope")
 
                 rc, env = cli("click", applies[0])
                 check.expect(error(env).get("code") == "AMBIGUOUS_TARGET",

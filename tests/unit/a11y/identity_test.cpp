@@ -57,6 +57,82 @@ TEST(Identity, TwinsShareRoleNameDescriptionAndId) {
   }
 }
 
+TEST(Identity, EachTwinIsGivenTheHighestUniqueAncestorThatHoldsItAlone) {
+  struct Case {
+    const char* what;
+    std::vector<Node> nodes;
+    std::vector<int> scopes;  // expected twin_scope per node (-1: none)
+  };
+  const Case cases[] = {
+      {"siblings: nothing holds one alone",
+       make_nodes({{-1, ATSPI_ROLE_FRAME, "W"},
+                   {0, ATSPI_ROLE_PUSH_BUTTON, "Save"},
+                   {0, ATSPI_ROLE_PUSH_BUTTON, "Save"}}),
+       {-1, -1, -1}},
+      {"in two named panels: each panel",
+       make_nodes({{-1, ATSPI_ROLE_FRAME, "W"},
+                   {0, ATSPI_ROLE_PANEL, "Left"},
+                   {1, ATSPI_ROLE_PUSH_BUTTON, "Save"},
+                   {0, ATSPI_ROLE_PANEL, "Right"},
+                   {3, ATSPI_ROLE_PUSH_BUTTON, "Save"}}),
+       {-1, -1, 1, -1, 3}},
+      {"the highest of several unique ancestors",
+       make_nodes({{-1, ATSPI_ROLE_FRAME, "W"},
+                   {0, ATSPI_ROLE_PANEL, "Outer"},
+                   {1, ATSPI_ROLE_FILLER, "Inner"},
+                   {2, ATSPI_ROLE_PUSH_BUTTON, "Save"},
+                   {0, ATSPI_ROLE_PUSH_BUTTON, "Save"}}),
+       {-1, -1, -1, 1, -1}},
+      {"nameless twin panels: the next unique one down",
+       make_nodes({{-1, ATSPI_ROLE_FRAME, "W"},
+                   {0, ATSPI_ROLE_PANEL, ""},
+                   {1, ATSPI_ROLE_FILLER, "Left"},
+                   {2, ATSPI_ROLE_PUSH_BUTTON, "Save"},
+                   {0, ATSPI_ROLE_PANEL, ""},
+                   {4, ATSPI_ROLE_FILLER, "Right"},
+                   {5, ATSPI_ROLE_PUSH_BUTTON, "Save"}}),
+       {-1, -1, -1, 2, -1, -1, 5}},
+      {"only twins hold it: no scope",
+       make_nodes({{-1, ATSPI_ROLE_FRAME, "W"},
+                   {0, ATSPI_ROLE_PANEL, ""},
+                   {1, ATSPI_ROLE_PUSH_BUTTON, "Save"},
+                   {0, ATSPI_ROLE_PANEL, ""},
+                   {3, ATSPI_ROLE_PUSH_BUTTON, "Save"}}),
+       {-1, -1, -1, -1, -1}},
+      {"a twin under another: the outer has none, the inner its own panel",
+       make_nodes({{-1, ATSPI_ROLE_FRAME, "W"},
+                   {0, ATSPI_ROLE_PANEL, "Box"},
+                   {1, ATSPI_ROLE_LABEL, "x"},
+                   {2, ATSPI_ROLE_PANEL, "Inner"},
+                   {3, ATSPI_ROLE_LABEL, "x"}}),
+       {-1, -1, -1, -1, 3}},
+  };
+  for (const Case& c : cases) {
+    auto nodes = c.nodes;
+    mark_twins(nodes);
+    ASSERT_EQ(nodes.size(), c.scopes.size()) << c.what;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      EXPECT_EQ(nodes[i].twin_scope, c.scopes[i]) << c.what << " node " << i;
+    }
+  }
+}
+
+TEST(Identity, AGroupTooLargeGetsNoScopes) {
+  std::vector<testing::Spec> specs = {{-1, ATSPI_ROLE_FRAME, "W"}};
+  for (std::size_t i = 0; i <= kMaxScopedTwinGroup; ++i) {
+    const int panel = static_cast<int>(specs.size());
+    specs.push_back({0, ATSPI_ROLE_PANEL, "panel " + std::to_string(i)});
+    specs.push_back({panel, ATSPI_ROLE_PUSH_BUTTON, "Save"});
+  }
+  auto nodes = make_nodes(specs);
+  mark_twins(nodes);
+  for (const Node& node : nodes) EXPECT_EQ(node.twin_scope, -1) << node.name;
+  specs.resize(specs.size() - 2);  // at the limit, each has its panel
+  nodes = make_nodes(specs);
+  mark_twins(nodes);
+  EXPECT_EQ(nodes[2].twin_scope, 1);
+}
+
 TEST(Identity, PositionAndValueAreNotIdentity) {
   auto nodes = make_nodes({{-1, ATSPI_ROLE_FRAME, "W"},
                            {0, ATSPI_ROLE_TEXT, "Name"},

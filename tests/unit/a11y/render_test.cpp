@@ -1,4 +1,5 @@
 #include "a11y/render.h"
+#include "a11y/read/identity.h"
 
 #include <gtest/gtest.h>
 
@@ -107,6 +108,25 @@ TEST(Render, AnAppsNamesCannotDriveTheTerminalOrReorderTheOutline) {
   }
   EXPECT_EQ(outline.find("\u202E"), std::string::npos);
   EXPECT_EQ(outline.find("\xc2\x9b"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace companyos::a11y
+
+namespace companyos::a11y {
+namespace {
+
+TEST(Render, ATwinsLineNamesTheScopeThatReachesIt) {
+  auto nodes = testing::make_nodes({{-1, ATSPI_ROLE_FRAME, "W"},
+                                    {0, ATSPI_ROLE_PANEL, "Left"},
+                                    {1, ATSPI_ROLE_PUSH_BUTTON, "Save", {"click"}},
+                                    {0, ATSPI_ROLE_PUSH_BUTTON, "Save", {"click"}}});
+  mark_twins(nodes);
+  const Snapshot snapshot = testing::snapshot_of(nodes);
+  const std::string outline =
+      render_outline(snapshot, make_view(snapshot.nodes, testing::view_options(false, false, std::nullopt)));
+  EXPECT_NE(outline.find("e3 push button \"Save\" actions=click twin=1 within e2\n"), std::string::npos) << outline;
+  EXPECT_NE(outline.find("e4 push button \"Save\" actions=click twin=1\n"), std::string::npos) << outline;
 }
 
 }  // namespace

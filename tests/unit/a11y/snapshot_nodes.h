@@ -41,7 +41,7 @@ inline Snapshot snapshot_of(std::vector<Node> nodes) {
 }
 
 // Nodes in depth-first order (parents before children, as a snapshot lists them).
-inline std::vector<Node> make_nodes(std::initializer_list<Spec> specs) {
+inline std::vector<Node> make_nodes(const std::vector<Spec>& specs) {
   std::vector<Node> nodes;
   for (const Spec& spec : specs) {
     Node node;
@@ -56,6 +56,10 @@ inline std::vector<Node> make_nodes(std::initializer_list<Spec> specs) {
     nodes.push_back(node);
   }
   return nodes;
+}
+
+inline std::vector<Node> make_nodes(std::initializer_list<Spec> specs) {
+  return make_nodes(std::vector<Spec>(specs));
 }
 
 // frame "Editor"

@@ -96,6 +96,13 @@ TEST(AgentWords, ARefusalThatNeedsAChoiceListsTheChoices) {
             "several elements have its role and name (one under menu bar, one under menu \"Table\"); pass within: "
             "the number of an element of the same state that holds only the one you mean");
 
+  const Error scoped = make_error(ErrorCode::kAmbiguousTarget, "2 elements of the window have the ref's identity",
+                                  {{"kind", "identity_not_unique"}, {"count", 2}, {"scope", "@abc:e5"}},
+                                  "repeat with --within @abc:e5: the element that holds only this one");
+  EXPECT_EQ(in_agent_words(scoped).suggestion,
+            "several elements have its role and name; pass within: 5 (the element that holds only the one you "
+            "mean)");
+
   const Error physical = make_error(ErrorCode::kPolicyDenied, "physical input is off (setting physical_input)",
                                     {{"reason", "physical_input_disabled"}},
                                     "companyos settings set physical_input true, then repeat with --headed");
