@@ -111,6 +111,9 @@ struct Snapshot {
   SnapshotStats stats;
   // The app's toolkit marks what is on screen with the showing state (ToolkitTraits).
   bool showing_means_on_screen = false;
+  // Actions its toolkit lists on every node (ToolkitTraits::actions_on_every_node).
+  std::vector<std::string> actions_on_every_node;
+  bool enabled_state_marked = false;  // ToolkitTraits::enabled_state_marked
 };
 
 // True when the node at INDEX of TREE lies under the node at ANCESTOR (never itself).

@@ -6,6 +6,8 @@
 #include <array>
 
 #include "a11y/ref.h"
+#include "a11y/toolkit/traits.h"
+#include "a11y/vocabulary.h"
 #include "core/text.h"
 
 namespace companyos::a11y {
@@ -71,6 +73,25 @@ bool is_noise_state(std::string_view state) {
   return false;
 }
 
+// Roles whose value only says what their states say (checked, selected, expanded).
+bool value_repeats_state(std::uint32_t role) {
+  switch (role) {
+    case ATSPI_ROLE_PUSH_BUTTON:
+    case ATSPI_ROLE_TOGGLE_BUTTON:
+    case ATSPI_ROLE_CHECK_BOX:
+    case ATSPI_ROLE_RADIO_BUTTON:
+    case ATSPI_ROLE_PUSH_BUTTON_MENU:
+    case ATSPI_ROLE_MENU:
+    case ATSPI_ROLE_MENU_ITEM:
+    case ATSPI_ROLE_CHECK_MENU_ITEM:
+    case ATSPI_ROLE_RADIO_MENU_ITEM:
+    case ATSPI_ROLE_PAGE_TAB:
+      return true;
+    default:
+      return false;
+  }
+}
+
 void render_view(const Snapshot& snapshot, const ViewNode& view, int depth,
                  const OutlineOptions& options, std::string& out) {
   out.append(static_cast<std::size_t>(depth) * 2, ' ');
@@ -78,6 +99,9 @@ void render_view(const Snapshot& snapshot, const ViewNode& view, int depth,
   const Node* scope = shown.twin_scope >= 0 ? &snapshot.nodes[static_cast<std::size_t>(shown.twin_scope)] : nullptr;
   out += render_outline_line(shown, options, scope);
   if (view.hidden > 0) out += " (+" + std::to_string(view.hidden) + " hidden)";
+  if (view.same_as >= 0) {
+    out += " (the same menus as e" + std::to_string(snapshot.nodes[static_cast<std::size_t>(view.same_as)].ref) + ")";
+  }
   if (view.not_showing > 0) {
     const Node& node = snapshot.nodes[static_cast<std::size_t>(view.node)];
     const std::string count = std::to_string(view.not_showing);
@@ -97,22 +121,33 @@ std::string render_outline_line(const Node& node, const OutlineOptions& options,
     append_outline_quoted(line, name);
   }
   std::string states;
+  if (options.disabled_instead_of_enabled && !has_state(node.states, ATSPI_STATE_ENABLED)) states = "disabled";
   for (const std::string& state : state_names(node.states)) {
     if (is_noise_state(state)) continue;
+    if (options.disabled_instead_of_enabled && state == "enabled") continue;
+    const auto& hidden = options.hidden_states;
+    if (std::find(hidden.begin(), hidden.end(), state) != hidden.end()) continue;
     if (!states.empty()) states.push_back(',');
     states += state;
   }
   if (!states.empty()) line += " [" + states + "]";
-  if (!node.actions.empty()) {
-    line += " actions=";
-    for (std::size_t i = 0; i < node.actions.size(); ++i) {
-      if (i > 0) line.push_back(',');
-      line += escape_for_terminal(node.actions[i]);  // an app's word too
-    }
+  std::string actions;
+  std::size_t listed = 0;
+  for (const std::string& action : node.actions) {
+    const auto& hidden = options.hidden_actions;
+    if (std::find(hidden.begin(), hidden.end(), action) != hidden.end()) continue;
+    if (!actions.empty()) actions.push_back(',');
+    actions += escape_for_terminal(action);  // an app's word too
+    ++listed;
   }
+  const bool implied = options.button_press_implied && activates_like_a_button(node.role) && listed == 1;
+  if (!actions.empty() && !implied) line += " actions=" + actions;
+  const bool value_shown = !options.content_values_only || has_state(node.states, ATSPI_STATE_EDITABLE) ||
+                           (!value_repeats_state(node.role) &&
+                            ((node.interfaces & kInterfaceValue) != 0 || node.children.empty()));
   if (node.value_withheld) {
     line += " value=withheld";
-  } else if (node.value) {
+  } else if (node.value && value_shown) {
     const std::string value = readable(*node.value);
     if (!value.empty() && value != name) {
       line += " value=";

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -14,6 +15,21 @@ namespace companyos::a11y {
 
 struct OutlineOptions {
   bool bounds = false;  // append @x,y wxh
+  // Left out of every line's actions= (the agent view: ones the toolkit lists everywhere).
+  std::vector<std::string> hidden_actions;
+  // Only values that are content: an editable node's, a slider's or spin button's (Value),
+  // a leaf's text. Not a container's — the text of its children, as Chromium gives every
+  // panel and label a Text interface — nor a button's, menu's or tab's, whose value only
+  // repeats its state (LibreOffice's buttons: value="0", "1" when checked).
+  bool content_values_only = false;
+  // States left out of the list (the agent view: focusable, tooltips, orientation, …).
+  std::vector<std::string> hidden_states;
+  // The list leaves out "enabled", which nearly every node has, and says "disabled" on a
+  // node without it: for toolkits that mark enabled (Snapshot::enabled_state_marked).
+  bool disabled_instead_of_enabled = false;
+  // A button (push, toggle, check, radio, menu button) whose one action is how it is
+  // pressed lists no actions: its role says so, and the click tool takes that action.
+  bool button_press_implied = false;
 };
 
 // Line grammar (fields after the role appear only when they have content):

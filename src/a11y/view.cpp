@@ -1,6 +1,8 @@
 #include "a11y/view.h"
 
 #include <algorithm>
+#include <map>
+#include <string>
 #include <string_view>
 
 #include <atspi/atspi.h>
@@ -27,7 +29,7 @@ class ViewBuilder {
   void mark_interactive() {
     std::fill(kept_.begin(), kept_.end(), false);
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
-      if (!is_actionable(nodes_[i])) continue;
+      if (!is_actionable(nodes_[i], options_.ignored_actions)) continue;
       int keep_from = static_cast<int>(i);
       if (options_.fold_not_showing) {
         keep_from = nearest_showing(keep_from);
@@ -69,7 +71,7 @@ class ViewBuilder {
                                (options_.fold_nameless_groups && kept_child_count > 1 &&
                                 not_showing_[static_cast<std::size_t>(index)] == 0);
     return index != 0 && index != options_.root && children_fold && node.name.empty() &&
-           is_wrapper_role(node.role) && !is_actionable(node);
+           is_wrapper_role(node.role) && !is_actionable(node, options_.ignored_actions);
   }
 
   std::size_t count_kept_subtree(int index) const {
@@ -97,14 +99,37 @@ class ViewBuilder {
       return;
     }
     ViewNode view{index, {}, 0, not_showing_[static_cast<std::size_t>(index)]};
-    fill(view, level);
+    if (const int earlier = repeated_menu_bar(index); earlier >= 0) {
+      view.same_as = earlier;
+      view.not_showing = 0;
+    } else {
+      fill(view, level);
+    }
     parent_view.children.push_back(std::move(view));
+  }
+
+  // The menu bar listed before that has the same menus as this one, else -1 (and this one
+  // is remembered). Only menu bars with menus count.
+  int repeated_menu_bar(int index) {
+    const Node& node = nodes_[static_cast<std::size_t>(index)];
+    if (!options_.fold_repeated_menu_bars || node.role != ATSPI_ROLE_MENU_BAR || node.children.empty()) return -1;
+    std::string menus;
+    for (int child : node.children) {
+      const Node& menu = nodes_[static_cast<std::size_t>(child)];
+      menus += std::to_string(menu.role);
+      menus.push_back('\0');
+      menus += menu.name;
+      menus.push_back('\0');
+    }
+    const auto [seen, first] = menu_bars_.try_emplace(std::move(menus), index);
+    return first ? -1 : seen->second;
   }
 
   const std::vector<Node>& nodes_;
   const ViewOptions& options_;
   std::vector<bool> kept_;
   std::vector<std::size_t> not_showing_;  // per node: actionable descendants folded into it
+  std::map<std::string, int> menu_bars_;  // menus of each menu bar listed → its index
 };
 
 // GTK 4 lists its text widgets' own actions on every label — clipboard.copy, cut and
@@ -117,10 +142,11 @@ bool is_label_widget_action(std::string_view action) {
 
 }  // namespace
 
-bool is_actionable(const Node& node) {
+bool is_actionable(const Node& node, const std::vector<std::string>& ignored) {
   if (node.role == ATSPI_ROLE_SEPARATOR) return false;
   for (const std::string& action : node.actions) {
     if (action == "focus" || action == "clickAncestor") continue;
+    if (std::find(ignored.begin(), ignored.end(), action) != ignored.end()) continue;
     if (node.role == ATSPI_ROLE_LABEL && is_label_widget_action(action)) continue;
     return true;
   }

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "a11y/model.h"
@@ -25,6 +26,11 @@ struct ViewOptions {
   // an agent can act on or tell apart (GNOME Calculator's view had 13 bare "panel" lines).
   // The agent view sets it.
   bool fold_nameless_groups = false;
+  // Actions that do not make a node actionable: the ones its toolkit lists on every node.
+  std::vector<std::string> ignored_actions;
+  // A menu bar whose menus (role and name, in order) are those of one listed before is
+  // listed without them, saying which it repeats: LibreOffice's GTK window has two.
+  bool fold_repeated_menu_bars = false;
 };
 
 struct ViewNode {
@@ -32,13 +38,15 @@ struct ViewNode {
   std::vector<ViewNode> children;
   std::size_t hidden = 0;       // descendants cut by max_depth below this node
   std::size_t not_showing = 0;  // actionable descendants folded because they are not showing
+  int same_as = -1;             // a repeated menu bar: index of the one it repeats
 };
 
 // Actionable: an action other than "focus" and Gecko's "clickAncestor" (which only passes
 // a click up to an ancestor that is listed itself) — and, on a label, other than GTK 4's
 // clipboard.*, selection.*, link.* and menu.popup — or editable, or selectable; never a
 // separator (GTK 3 marks menu separators selectable).
-bool is_actionable(const Node& node);
+// IGNORED: actions that do not count (ViewOptions::ignored_actions).
+bool is_actionable(const Node& node, const std::vector<std::string>& ignored = {});
 // A nameless node with exactly one child whose role only groups or scrolls (filler,
 // panel, section, viewport, scroll pane, …): not a semantic level, folded by --compact.
 bool is_wrapper_role(std::uint32_t role);

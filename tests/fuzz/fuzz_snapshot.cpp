@@ -257,12 +257,36 @@ void check_twins(const std::vector<Node>& nodes) {
   }
 }
 
+ViewOptions view_options(bool interactive, bool compact, std::optional<int> max_depth) {
+  ViewOptions options;
+  options.interactive = interactive;
+  options.compact = compact;
+  options.max_depth = max_depth;
+  return options;
+}
+
+// The agent view's folds, with actions listed everywhere as Chromium lists them.
+ViewOptions agent_view_options() {
+  ViewOptions options = view_options(true, true, std::nullopt);
+  options.fold_not_showing = true;
+  options.fold_nameless_groups = true;
+  options.ignored_actions = {"doDefault", "showContextMenu"};
+  options.fold_repeated_menu_bars = true;
+  return options;
+}
+
 void check_output(const Snapshot& snapshot, bool strings_were_utf8) {
+  OutlineOptions outline_options;
+  outline_options.bounds = true;
+  OutlineOptions agent_outline;
+  agent_outline.hidden_actions = {"doDefault", "showContextMenu"};
+  agent_outline.content_values_only = true;
   for (const ViewOptions& options :
-       {ViewOptions{}, ViewOptions{true, false, std::nullopt}, ViewOptions{false, true, 1},
-        ViewOptions{true, true, 0}}) {
+       {ViewOptions{}, view_options(true, false, std::nullopt), view_options(false, true, 1),
+        view_options(true, true, 0), agent_view_options()}) {
     const ViewNode view = make_view(snapshot.nodes, options);
-    const std::string outline = render_outline(snapshot, view, OutlineOptions{true});
+    const std::string outline =
+        render_outline(snapshot, view, options.ignored_actions.empty() ? outline_options : agent_outline);
     const nlohmann::json reply = wire::snapshot_to_json(snapshot, view);
     FUZZ_CHECK(is_one_line(protocol::to_line(protocol::ok_envelope(1, reply))));
     if (strings_were_utf8) {

@@ -231,6 +231,8 @@ Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadli
   snapshot.bus_name = window.bus_name;
   snapshot.pid = window.pid;
   snapshot.showing_means_on_screen = app->traits().showing_means_on_screen;
+  snapshot.actions_on_every_node = app->traits().actions_on_every_node;
+  snapshot.enabled_state_marked = app->traits().enabled_state_marked;
   SnapshotStats& stats = snapshot.stats;
   stats.peer_to_peer = app->peer_to_peer;
 

@@ -14,10 +14,19 @@ namespace {
 bool is_gtk(std::string_view name) { return equals_ignoring_ascii_case(name, "gtk"); }
 bool is_gecko(std::string_view name) { return equals_ignoring_ascii_case(name, "gecko"); }
 bool is_qt(std::string_view name) { return equals_ignoring_ascii_case(name, "qt"); }
+bool is_chromium(std::string_view name) { return equals_ignoring_ascii_case(name, "chromium"); }
 
 // Bridges seen answering Properties.GetAll on the Accessible interface without harm.
 bool answers_get_all(std::string_view name) {
   for (std::string_view known : {"gtk", "gecko", "chromium", "vcl"}) {
+    if (equals_ignoring_ascii_case(name, known)) return true;
+  }
+  return false;
+}
+
+bool marks_enabled(std::string_view name, std::string_view version) {
+  if (is_gtk(name)) return version.starts_with("3.");
+  for (std::string_view known : {"qt", "gecko", "chromium", "vcl"}) {
     if (equals_ignoring_ascii_case(name, known)) return true;
   }
   return false;
@@ -40,9 +49,14 @@ bool activates_like_a_button(std::uint32_t role) {
 
 ToolkitTraits toolkit_traits(std::string_view toolkit_name, std::string_view toolkit_version) {
   ToolkitTraits traits;
+  traits.enabled_state_marked = marks_enabled(toolkit_name, toolkit_version);
   traits.extents_coord_type = ATSPI_COORD_TYPE_SCREEN;
   traits.accessible_properties_in_one_call = answers_get_all(toolkit_name);
   if (is_gecko(toolkit_name)) {
+    // Measured on Firefox ESR with a form page: a background tab's document (the preloaded
+    // New Tab), the hidden menu bar, closed popups and a closed <select>'s other options
+    // lack showing; what is drawn has it.
+    traits.showing_means_on_screen = true;
     traits.editable_text_takes_effect = false;
     traits.selection_interface_reaches_the_app = false;
     traits.action_names_shared_by_kind = false;
@@ -52,6 +66,12 @@ ToolkitTraits toolkit_traits(std::string_view toolkit_name, std::string_view too
   // dock and an unselected tab's page lack showing and answer 0×0 bounds; everything on
   // screen has it.
   if (is_qt(toolkit_name)) traits.showing_means_on_screen = true;
+  // Measured on Chromium 143 with a form page: toolbar buttons hidden at 0×0, a closed
+  // <select>'s other options and the hidden tab strip lack showing; what is drawn has it.
+  if (is_chromium(toolkit_name)) {
+    traits.showing_means_on_screen = true;
+    traits.actions_on_every_node = {"doDefault", "showContextMenu"};
+  }
   if (!is_gtk(toolkit_name)) return traits;
   if (toolkit_version.starts_with("3.")) {
     traits.whole_text_with_minus_one = true;

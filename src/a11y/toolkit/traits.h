@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace companyos::a11y {
 
@@ -65,6 +66,16 @@ struct ToolkitTraits {
   // name says nothing of the element, so it is shown as no name (name_as_shown); so are
   // libadwaita's ("AdwGizmo", "AdwLeaflet").
   bool class_names_as_names = false;
+  // Actions the bridge lists on every node whatever it is: Chromium gives each panel,
+  // static text and heading "doDefault" and "showContextMenu" (measured: all 258 nodes of a
+  // browser window). They do not make a node something to act on, and the agent view does
+  // not repeat them on every line (docs/observation.md says they are there).
+  std::vector<std::string> actions_on_every_node;
+  // A node that can be used has the enabled state, so one without it is disabled: GTK 3,
+  // Qt, Gecko, Chromium and LibreOffice (measured: Writer's Cut with nothing selected,
+  // the browsers' Back with no history lack it; what works has it). GTK 4.8 sets enabled on
+  // nothing (GNOME Calculator's working buttons lack it), so there its absence says nothing.
+  bool enabled_state_marked = false;
 };
 
 // The name a node is known by: the read name, with a repeated label shown once where the

@@ -22,10 +22,11 @@ nlohmann::json agent_view(const a11y::Snapshot& snapshot) {
   a11y::ViewOptions view;
   view.interactive = true;
   view.compact = true;
-  fold_as_agent_view(view, snapshot);
+  a11y::OutlineOptions outline;
+  fold_as_agent_view(view, outline, snapshot);
   const auto tree = a11y::make_view(snapshot.nodes, view);
   auto json = wire::snapshot_to_json(snapshot, tree, false);
-  json["outline"] = a11y::render_outline(snapshot, tree, a11y::OutlineOptions{});
+  json["outline"] = a11y::render_outline(snapshot, tree, outline);
   return json;
 }
 
@@ -48,9 +49,19 @@ std::optional<std::string> window_now_in_front(a11y::Observer& observer, const s
 
 }  // namespace
 
-void fold_as_agent_view(a11y::ViewOptions& view, const a11y::Snapshot& snapshot) {
+void fold_as_agent_view(a11y::ViewOptions& view, a11y::OutlineOptions& outline, const a11y::Snapshot& snapshot) {
   view.fold_not_showing = snapshot.showing_means_on_screen;
   view.fold_nameless_groups = true;
+  view.ignored_actions = snapshot.actions_on_every_node;
+  outline.hidden_actions = snapshot.actions_on_every_node;
+  view.fold_repeated_menu_bars = true;
+  outline.content_values_only = true;
+  // What no tool of the agent's acts on or needs to tell elements apart: focus order,
+  // tooltips, orientation, window chrome, text selection and completion.
+  outline.hidden_states = {"focusable",       "has-tooltip",      "horizontal",          "vertical",
+                           "resizable",       "manages-descendants", "selectable-text", "supports-autocompletion"};
+  outline.disabled_instead_of_enabled = snapshot.enabled_state_marked;
+  outline.button_press_implied = true;
 }
 
 nlohmann::json with_settle_budget(nlohmann::json params) {

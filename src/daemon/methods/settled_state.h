@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "a11y/observer.h"
+#include "a11y/render.h"
 #include "a11y/settle.h"
 #include "a11y/view.h"
 #include "core/deadline.h"
@@ -17,8 +18,9 @@
 namespace companyos::daemon::methods {
 
 // The folds of the agent view (-i --compact), for snapshot and settled states alike: what
-// is not on screen where the toolkit says so reliably, and nameless groups.
-void fold_as_agent_view(a11y::ViewOptions& view, const a11y::Snapshot& snapshot);
+// is not on screen where the toolkit says so reliably, nameless groups, the actions a
+// toolkit lists on every node, and containers' values (their children's text).
+void fold_as_agent_view(a11y::ViewOptions& view, a11y::OutlineOptions& outline, const a11y::Snapshot& snapshot);
 
 // What settling adds to an action's deadline: the bound, and a read of the window.
 inline constexpr std::chrono::milliseconds kSettleBudget = a11y::SettleRule{}.bound + std::chrono::milliseconds(3000);

@@ -119,7 +119,7 @@ const MethodSpec kSnapshot{
                           if (!taken) return std::move(taken).take_error();
                           snapshot = std::move(taken).value();
                         }
-                        if (view.interactive && view.compact) fold_as_agent_view(view, *snapshot);
+                        if (view.interactive && view.compact) fold_as_agent_view(view, outline, *snapshot);
                         const auto tree = a11y::make_view(snapshot->nodes, view);
                         auto json = wire::snapshot_to_json(*snapshot, tree, format.tree);
                         if (format.outline) json["outline"] = a11y::render_outline(*snapshot, tree, outline);

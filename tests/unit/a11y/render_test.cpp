@@ -1,4 +1,5 @@
 #include "a11y/render.h"
+#include "a11y/vocabulary.h"
 #include "a11y/read/identity.h"
 
 #include <gtest/gtest.h>
@@ -45,17 +46,75 @@ TEST(Render, OutlineLines) {
   label.value = "Same";
   Node long_value = node(ATSPI_ROLE_TEXT, "");
   long_value.value = std::string(250, 'x');
+  // Chromium: a panel with children and a Text interface, listing its toolkit's actions.
+  Node panel = node(ATSPI_ROLE_PANEL, "");
+  panel.value = "BackForwardReload";
+  panel.children = {1, 2};
+  panel.actions = {"doDefault", "showContextMenu"};
+  Node button = node(ATSPI_ROLE_PUSH_BUTTON, "Go");
+  button.actions = {"press", "showContextMenu"};
+  Node editable = node(ATSPI_ROLE_ENTRY, "Name");
+  editable.value = "old";
+  editable.children = {3};
+  editable.states = StateSet{1} << ATSPI_STATE_EDITABLE;
+  Node slider = node(ATSPI_ROLE_SLIDER, "Zoom");
+  slider.value = "40";
+  slider.children = {4};
+  slider.interfaces = kInterfaceValue;
+  Node toggle = node(ATSPI_ROLE_TOGGLE_BUTTON, "Bold");
+  toggle.value = "1";
+  toggle.interfaces = kInterfaceValue;
+  toggle.states = StateSet{1} << ATSPI_STATE_CHECKED;
+  OutlineOptions agent;
+  agent.hidden_actions = {"doDefault", "showContextMenu"};
+  agent.content_values_only = true;
+  OutlineOptions states_for_agent;
+  states_for_agent.hidden_states = {"focusable"};
+  states_for_agent.disabled_instead_of_enabled = true;
+  Node cut = node(ATSPI_ROLE_PUSH_BUTTON, "Cut");
+  cut.states = StateSet{1} << ATSPI_STATE_FOCUSABLE;
+  OutlineOptions focusable_hidden;
+  focusable_hidden.hidden_states = {"focusable"};
+  OutlineOptions press_implied;
+  press_implied.button_press_implied = true;
+  Node two_actions = node(ATSPI_ROLE_PUSH_BUTTON, "Menu");
+  two_actions.actions = {"press", "showMenu"};
+  Node link = node(ATSPI_ROLE_LINK, "terms");
+  link.actions = {"jump"};
+  OutlineOptions agent_pressing = agent;
+  agent_pressing.button_press_implied = true;
+  OutlineOptions with_bounds;
+  with_bounds.bounds = true;
   const Case cases[] = {
       {"the issue's example", save, {}, R"(e12 push button "Save" [enabled,focusable] actions=click)"},
       {"value escaped, id", entry, {},
        R"(e12 text "Name" value="line \"one\"\nline two" id="name-entry")"},
       {"password withheld", password, {}, R"(e12 password text "Password" value=withheld)"},
-      {"twin and bounds", twin, {.bounds = true}, R"(e12 push button "OK" twin=3 @10,20 30x40)"},
+      {"twin and bounds", twin, with_bounds, R"(e12 push button "OK" twin=3 @10,20 30x40)"},
       {"bounds off by default", twin, {}, R"(e12 push button "OK" twin=3)"},
       {"nameless with description", nameless, {}, R"(e12 filler desc="holds things")"},
       {"value equal to the name is not repeated", label, {}, R"(e12 label "Same")"},
       {"long values are cut", long_value, {},
        "e12 text value=\"" + std::string(200, 'x') + "…\""},
+      {"a container's value by default", panel, {},
+       R"(e12 panel actions=doDefault,showContextMenu value="BackForwardReload")"},
+      {"agent: no toolkit-wide actions, no container value", panel, agent, "e12 panel"},
+      {"agent: the button's own action stays", button, agent, R"(e12 push button "Go" actions=press)"},
+      {"agent: an editable container keeps its value", editable, agent,
+       R"(e12 entry "Name" [editable] value="old")"},
+      {"agent: a Value keeps its value", slider, agent, R"(e12 slider "Zoom" value="40")"},
+      {"agent: a leaf keeps its value", long_value, agent, "e12 text value=\"" + std::string(200, 'x') + "…\""},
+      {"agent: a button's value repeats its state", toggle, agent, R"(e12 toggle button "Bold" [checked])"},
+      {"a button's value by default", toggle, {}, R"(e12 toggle button "Bold" [checked] value="1")"},
+      {"agent: enabled goes without saying", save, states_for_agent, R"(e12 push button "Save" actions=click)"},
+      {"agent: what lacks enabled is disabled", cut, states_for_agent, R"(e12 push button "Cut" [disabled])"},
+      {"GTK 4 marks no enabled: nothing is called disabled", cut, focusable_hidden, R"(e12 push button "Cut")"},
+      {"by default the states as read", cut, {}, R"(e12 push button "Cut" [focusable])"},
+      {"agent: a button's one press goes without saying", button, press_implied, R"(e12 push button "Go" actions=press,showContextMenu)"},
+      {"agent: a button's only action is implied", save, press_implied, R"(e12 push button "Save" [enabled,focusable])"},
+      {"agent: Chromium's button with its press alone", button, agent_pressing, R"(e12 push button "Go")"},
+      {"agent: two actions are listed", two_actions, press_implied, R"(e12 push button "Menu" actions=press,showMenu)"},
+      {"agent: a link's action is listed", link, press_implied, R"(e12 link "terms" actions=jump)"},
   };
   for (const Case& c : cases) {
     EXPECT_EQ(render_outline_line(c.node, c.options), c.expected) << c.what;

@@ -27,8 +27,8 @@ TEST(ToolkitTraits, TakeOnlyVerifiedShortcuts) {
       {"Qt", "6.4.2", false, true, ATSPI_COORD_TYPE_SCREEN, false},
       {"qt", "6.4.2", false, true, ATSPI_COORD_TYPE_SCREEN, false},
       {"Qtx", "6.4.2", false, false, ATSPI_COORD_TYPE_SCREEN, false},
-      {"Gecko", "115.0", false, false, ATSPI_COORD_TYPE_SCREEN, true},
-      {"Chromium", "120.0", false, false, ATSPI_COORD_TYPE_SCREEN, true},
+      {"Gecko", "115.0", false, true, ATSPI_COORD_TYPE_SCREEN, true},
+      {"Chromium", "120.0", false, true, ATSPI_COORD_TYPE_SCREEN, true},
       {"VCL", "7.4", false, false, ATSPI_COORD_TYPE_SCREEN, true},
       {"gtk3", "3.24", false, false, ATSPI_COORD_TYPE_SCREEN, false},
       {"", "", false, false, ATSPI_COORD_TYPE_SCREEN, false},
@@ -41,6 +41,37 @@ TEST(ToolkitTraits, TakeOnlyVerifiedShortcuts) {
     EXPECT_EQ(traits.showing_means_on_screen, c.showing) << c.name << " " << c.version;
     EXPECT_EQ(traits.extents_coord_type, c.coords) << c.name << " " << c.version;
     EXPECT_EQ(traits.accessible_properties_in_one_call, c.get_all) << c.name << " " << c.version;
+  }
+}
+
+TEST(ToolkitTraits, OnlyChromiumListsActionsOnEveryNode) {
+  struct EveryNodeCase {
+    const char* name;
+    std::vector<std::string> actions;
+  };
+  const EveryNodeCase cases[] = {{"Chromium", {"doDefault", "showContextMenu"}},
+                                 {"chromium", {"doDefault", "showContextMenu"}},
+                                 {"Gecko", {}},
+                                 {"GTK", {}},
+                                 {"Qt", {}},
+                                 {"Chromiumx", {}},
+                                 {"", {}}};
+  for (const EveryNodeCase& c : cases) {
+    EXPECT_EQ(toolkit_traits(c.name, "143").actions_on_every_node, c.actions) << c.name;
+  }
+}
+
+TEST(ToolkitTraits, WhereEnabledIsMarkedItsAbsenceMeansDisabled) {
+  struct EnabledCase {
+    const char* name;
+    const char* version;
+    bool marked;
+  };
+  const EnabledCase cases[] = {{"GTK", "3.24.38", true}, {"GTK", "4.8.3", false}, {"Qt", "5.15.8", true},
+                               {"Gecko", "153", true},   {"Chromium", "143", true}, {"VCL", "7.4", true},
+                               {"", "", false},          {"gtk", "", false},        {"Qtx", "6", false}};
+  for (const EnabledCase& c : cases) {
+    EXPECT_EQ(toolkit_traits(c.name, c.version).enabled_state_marked, c.marked) << c.name << " " << c.version;
   }
 }
 

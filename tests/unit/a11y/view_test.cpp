@@ -1,4 +1,5 @@
 #include "a11y/view.h"
+#include "a11y/render.h"
 
 #include <gtest/gtest.h>
 
@@ -113,6 +114,56 @@ TEST(View, ActionableMeansMoreThanFocus) {
     auto nodes = make_nodes({{-1, ATSPI_ROLE_PUSH_BUTTON, "x", c.actions, c.states}});
     EXPECT_EQ(is_actionable(nodes[0]), c.expected);
   }
+}
+
+TEST(View, ActionsEveryNodeListsDoNotMakeANodeActionable) {
+  const std::vector<std::string> chromium = {"doDefault", "showContextMenu"};
+  struct Case {
+    std::vector<std::string> actions;
+    std::vector<AtspiStateType> states;
+    bool expected;
+  };
+  const Case cases[] = {
+      {{"doDefault", "showContextMenu"}, {}, false},
+      {{"showContextMenu"}, {}, false},
+      {{"press", "showContextMenu"}, {}, true},
+      {{"doDefault"}, {ATSPI_STATE_SELECTABLE}, true},
+      {{"doDefault", "showContextMenu"}, {ATSPI_STATE_EDITABLE}, true},
+  };
+  for (const Case& c : cases) {
+    auto nodes = make_nodes({{-1, ATSPI_ROLE_PANEL, "", c.actions, c.states}});
+    EXPECT_EQ(is_actionable(nodes[0], chromium), c.expected);
+  }
+  // Elsewhere they are actions like any other.
+  auto panel = make_nodes({{-1, ATSPI_ROLE_PANEL, "", {"doDefault"}}});
+  EXPECT_TRUE(is_actionable(panel[0]));
+}
+
+TEST(View, ASecondMenuBarWithTheSameMenusIsListedOnceWithoutThem) {
+  auto nodes = make_nodes({{-1, ATSPI_ROLE_FRAME, "W"},
+                           {0, ATSPI_ROLE_MENU_BAR, ""},
+                           {1, ATSPI_ROLE_MENU, "File", {"click"}},
+                           {1, ATSPI_ROLE_MENU, "Edit", {"click"}},
+                           {0, ATSPI_ROLE_MENU_BAR, ""},
+                           {4, ATSPI_ROLE_MENU, "File", {"click"}},
+                           {4, ATSPI_ROLE_MENU, "Edit", {"click"}},
+                           {0, ATSPI_ROLE_MENU_BAR, ""},
+                           {7, ATSPI_ROLE_MENU, "File", {"click"}}});
+  ViewOptions agent = view_options(true, true, std::nullopt);
+  agent.fold_repeated_menu_bars = true;
+  const ViewNode view = make_view(nodes, agent);
+  ASSERT_EQ(view.children.size(), 3u);
+  EXPECT_EQ(view.children[0].same_as, -1);
+  EXPECT_EQ(view.children[0].children.size(), 2u);
+  EXPECT_EQ(view.children[1].same_as, 1);
+  EXPECT_TRUE(view.children[1].children.empty());
+  EXPECT_EQ(view.children[2].same_as, -1) << "other menus: listed";
+  EXPECT_EQ(view.children[2].children.size(), 1u);
+  // Without the option both are listed in full.
+  const ViewNode full = make_view(nodes, view_options(true, true, std::nullopt));
+  EXPECT_EQ(full.children[1].children.size(), 2u);
+  const std::string outline = render_outline(snapshot_of(nodes), view);
+  EXPECT_NE(outline.find("e5 menu bar (the same menus as e2)\n"), std::string::npos) << outline;
 }
 
 TEST(View, Gtk4LabelsWithOnlyTheirTextWidgetActionsAreNotActionable) {
