@@ -2,9 +2,44 @@
 
 #include <atspi/atspi.h>
 
+#include "a11y/vocabulary.h"
+
 namespace companyos::a11y {
 
 bool WindowInfo::active() const { return has_state(states, ATSPI_STATE_ACTIVE); }
+
+namespace {
+
+// A page the window shows: a background tab's document is not waited for.
+bool is_shown_web_document(const Snapshot& tree, const Node& node) {
+  return node.role == ATSPI_ROLE_DOCUMENT_WEB &&
+         (!tree.showing_means_on_screen || has_state(node.states, ATSPI_STATE_SHOWING));
+}
+
+}  // namespace
+
+bool holds_web_document(const Snapshot& tree) {
+  for (const Node& node : tree.nodes) {
+    if (is_shown_web_document(tree, node)) return true;
+  }
+  return false;
+}
+
+bool web_document_incomplete(const Snapshot& tree) {
+  for (std::size_t i = 0; i < tree.nodes.size(); ++i) {
+    const Node& node = tree.nodes[i];
+    if (!is_shown_web_document(tree, node)) continue;
+    if (has_state(node.states, ATSPI_STATE_BUSY)) return true;
+    for (std::size_t j = i + 1; j < tree.nodes.size() && lies_under(tree, j, i); ++j) {
+      const Node& control = tree.nodes[j];
+      if ((control.interfaces & kInterfaceAction) != 0 && control.actions.empty() &&
+          has_state(control.states, ATSPI_STATE_FOCUSABLE) && has_state(control.states, ATSPI_STATE_SHOWING)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
 
 bool lies_under(const Snapshot& tree, std::size_t index, std::size_t ancestor) {
   for (int parent = tree.nodes[index].parent; parent >= 0;

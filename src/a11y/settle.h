@@ -56,6 +56,25 @@ class QuietWindow {
   int events_ = 0;
 };
 
+// A first look at a window holding a web document. A browser shows a page's tree while
+// it still builds it (Firefox's first state had the form's first field and not its
+// button), so the look is taken again until the document is no longer busy and the app
+// has been quiet since the last read — bounded, and saying when it was still loading.
+struct FirstLookRule {
+  std::chrono::milliseconds quiet{150};
+  std::chrono::milliseconds bound{3000};
+};
+
+enum class FirstLookStep {
+  kStands,        // not busy, and nothing changed since the read: hand it over
+  kReadAgain,     // busy, or events came since the read: read the window again
+  kStillLoading,  // out of time: hand over the last read, saying it was still loading
+};
+
+// After a read (was the document incomplete: busy, or controls without their actions?)
+// and a quiet spell since it (did events come?).
+FirstLookStep first_look_step(bool document_incomplete, const Settled& since_read, bool time_left);
+
 // Listens, from before an action until it has settled, to the events of the apps with
 // these unique bus names. Construct, run the action and settle on one thread: the events
 // are dispatched on a main context of its own, made the thread's default while it lives.

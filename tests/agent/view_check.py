@@ -11,11 +11,11 @@ NOT_ACTIONS = {"focus", "clickAncestor"}
 LABEL_WIDGET_ACTION_PREFIXES = ("clipboard.", "selection.", "link.")
 
 
-def is_actionable(role, actions, states):
+def is_actionable(role, actions, states, ignored_actions=()):
     if role == "separator":
         return False
     for action in actions:
-        if action in NOT_ACTIONS:
+        if action in NOT_ACTIONS or action in ignored_actions:
             continue
         if role == "label" and (action.startswith(LABEL_WIDGET_ACTION_PREFIXES) or action == "menu.popup"):
             continue
@@ -23,44 +23,62 @@ def is_actionable(role, actions, states):
     return "editable" in states or "selectable" in states
 
 
-def showing_actionable(bus, app, root_path=None, max_depth=40):
-    """(role, name) of every showing actionable element of the app's windows (or of the
-    subtree at ROOT_PATH). A node that is not showing is not walked further: nothing under
-    it is on screen."""
+def showing_actionable(bus, app, window_title=None, ignored_actions=(), max_depth=40):
+    """(role, name) of every showing actionable element of the app's window called
+    WINDOW_TITLE (every window when None). A node that is not showing is not walked
+    further: nothing under it is on screen. IGNORED_ACTIONS make nothing actionable (the
+    ones a toolkit lists on every node). A menu bar with the same menus as one walked
+    before is skipped: the view lists it once, saying so."""
     # The registry's name may differ in case from the one the tool is given ("FeatherPad").
     registered = atspi_probe.wait_for(f"{app} on the AT-SPI registry", 30, lambda: next(
         (name for name in atspi_probe.application_names(bus) if name.lower() == app.lower()), None))
     bus_name, app_root = atspi_probe.wait_for_app(bus, registered)
     found = []
+    menu_bars = set()
+
+    def read(path, name_too=True):
+        (role_number,) = bus.call(bus_name, path, "org.a11y.atspi.Accessible.GetRole")
+        role = atspi_probe.ROLE_NAMES.get(role_number, f"role {role_number}")
+        name = bus.get_property(bus_name, path, "org.a11y.atspi.Accessible", "Name") if name_too else ""
+        return role, name
+
+    def children_of(path):
+        (children,) = bus.call(bus_name, path, "org.a11y.atspi.Accessible.GetChildren")
+        return [child_path for child_bus, child_path in children
+                if child_path != atspi_probe.NULL_PATH and child_bus == bus_name]
 
     def visit(path, depth):
         try:
             states = atspi_probe.states_at(bus, bus_name, path)
-            if depth > 1 and "showing" not in states:
+            if "showing" not in states:
                 return
-            (role_number,) = bus.call(bus_name, path, "org.a11y.atspi.Accessible.GetRole")
-            role = atspi_probe.ROLE_NAMES.get(role_number, f"role {role_number}")
-            name = bus.get_property(bus_name, path, "org.a11y.atspi.Accessible", "Name")
+            role, name = read(path)
             try:
                 count = bus.get_property(bus_name, path, "org.a11y.atspi.Action", "NActions")
                 actions = [bus.call(bus_name, path, "org.a11y.atspi.Action.GetName", str(i))[0]
                            for i in range(count)]
             except atspi_probe.ProbeError:
                 actions = []  # no Action interface
-            if depth > 1 and is_actionable(role, actions, states):
+            if depth > 0 and is_actionable(role, actions, states, ignored_actions):
                 found.append((role, name))
             if depth >= max_depth:
                 return
-            (children,) = bus.call(bus_name, path, "org.a11y.atspi.Accessible.GetChildren")
+            children = children_of(path)
+            if role == "menu bar":
+                menus = tuple(read(child) for child in children)
+                if menus and menus in menu_bars:
+                    return
+                menu_bars.add(menus)
         except atspi_probe.ProbeError as error:
             if "UnknownObject" in str(error):
                 return  # the app destroyed it meanwhile
             raise
-        for child_bus, child_path in children:
-            if child_path != atspi_probe.NULL_PATH and child_bus == bus_name:
-                visit(child_path, depth + 1)
+        for child in children:
+            visit(child, depth + 1)
 
-    visit(root_path or app_root, 0)
+    for window in children_of(app_root):
+        if window_title is None or read(window)[1] == window_title:
+            visit(window, 0)
     return found
 
 

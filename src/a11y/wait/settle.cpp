@@ -47,6 +47,11 @@ Settled QuietWindow::outcome(TimePoint now, bool watched) const {
   return settled;
 }
 
+FirstLookStep first_look_step(bool document_incomplete, const Settled& since_read, bool time_left) {
+  if (!document_incomplete && since_read.events == 0 && !since_read.still_changing) return FirstLookStep::kStands;
+  return time_left ? FirstLookStep::kReadAgain : FirstLookStep::kStillLoading;
+}
+
 // Torn down in reverse: the registration, then the subscription (which needs the context
 // still the thread's default), then the context; the inbox outlives them.
 struct SettleWatch::Listening {

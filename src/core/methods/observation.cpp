@@ -38,6 +38,10 @@ const MethodDeclaration kSnapshot{
                {.name = "surface",
                 .help = "only the open menu, list or tooltip (menu, list, tooltip or any): the innermost "
                         "one open, in the named window or any window of the app"},
+               {.name = "loaded", .type = ParamType::kBoolean,
+                .help = "a first look: a web page the window shows is read again until it is no longer "
+                        "busy and the app has been quiet for 150 ms since the read, at most 3 s more "
+                        "(`loading: true` when it was still loading)"},
                {.name = "within",
                 .help = "only the subtree under this element (@<snapshot>:e<N>, or e<N> of the app's "
                         "newest snapshot), read with the whole node budget: how a window too big for "
@@ -45,7 +49,7 @@ const MethodDeclaration kSnapshot{
                 .excludes = "surface"},
                shared::observation_timeout()},
     .target = TargetKind::kWindow,
-    .returns = R"(`snapshot` id, `window`, `node_count`, `stats`, and as `format` asks: `tree` (every node: ref, role, name, description, accessible_id, value, states, actions, bounds, twin, children) and `outline` (text); with `surface`, the tree and outline start at the surface, and `surface` describes it as `surfaces` does; with `within`, they start at that element (`within`: its full ref), numbered anew)",
+    .returns = R"(`snapshot` id, `window`, `node_count`, `stats`, and as `format` asks: `tree` (every node: ref, role, name, description, accessible_id, value, states, actions, bounds, twin, children) and `outline` (text); with `surface`, the tree and outline start at the surface, and `surface` describes it as `surfaces` does; with `within`, they start at that element (`within`: its full ref), numbered anew; with `loaded`, `loading` (and `first_look_ms`) for a window that holds a web page)",
 };
 
 const MethodDeclaration kSurfaces{

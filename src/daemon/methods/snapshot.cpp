@@ -68,6 +68,44 @@ Result<std::string> within_ref(const nlohmann::json& params, const a11y::Snapsho
   return "@" + (*bound)["snapshot"].get<std::string>() + ":" + given;
 }
 
+// The params with the deadline grown by what a first look may wait.
+nlohmann::json with_first_look_budget(nlohmann::json params) {
+  const std::int64_t given = params.value("timeout_ms", std::int64_t{declared::kDefaultObservationTimeout.count()});
+  params["timeout_ms"] = std::min<std::int64_t>(given + a11y::FirstLookRule{}.bound.count() + 1000,
+                                                declared::kMaxObservationTimeout.count());
+  return params;
+}
+
+// A first look at a window that holds a web page: read again until the page is loaded and
+// the app quiet since the read (FirstLookRule), within the deadline.
+Result<std::shared_ptr<const a11y::Snapshot>> first_look(a11y::Observer& observer, const a11y::WindowQuery& query,
+                                                          std::shared_ptr<const a11y::Snapshot> read,
+                                                          Deadline deadline, nlohmann::json& said) {
+  if (!a11y::holds_web_document(*read)) return read;
+  const a11y::FirstLookRule rule;
+  const auto started = std::chrono::steady_clock::now();
+  // What the last read needs of the deadline, kept for it.
+  const Deadline until = std::min(started + rule.bound, deadline - std::chrono::milliseconds(800));
+  a11y::SettleWatch watch(observer, {read->bus_name}, until);
+  a11y::WindowQuery same = query;
+  same.window_id = read->window.id;
+  for (;;) {
+    const a11y::Settled since_read = watch.settle(a11y::SettleRule{rule.quiet, rule.bound, {}}, until);
+    const bool time_left = std::chrono::steady_clock::now() < until;
+    const auto step = a11y::first_look_step(a11y::web_document_incomplete(*read), since_read, time_left);
+    if (step != a11y::FirstLookStep::kReadAgain) {
+      said["loading"] = step == a11y::FirstLookStep::kStillLoading;
+      break;
+    }
+    auto again = observer.snapshot(same, deadline);
+    if (!again) return std::move(again).take_error();
+    read = std::move(again).value();
+  }
+  said["first_look_ms"] = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::steady_clock::now() - started).count();
+  return read;
+}
+
 }  // namespace
 
 const MethodSpec kSnapshot{
@@ -93,17 +131,19 @@ const MethodSpec kSnapshot{
         if (!kind) return reply(std::move(kind).take_error());
         surface_kind = *kind;
       }
+      const bool loaded = params.value("loaded", false);
       std::optional<std::string> within;
       if (params.contains("within")) {
         auto bound = within_ref(params, ctx.observer.store());
         if (!bound) return reply(std::move(bound).take_error());
         within = std::move(bound).value();
       }
-      run_observation(params, ctx, std::move(reply),
-                      [query = *query, view, outline, format = *format, surface, surface_kind, within](
+      run_observation(loaded ? with_first_look_budget(params) : params, ctx, std::move(reply),
+                      [query = *query, view, outline, format = *format, surface, surface_kind, within, loaded](
                           a11y::Observer& observer, Deadline deadline) mutable -> Result<nlohmann::json> {
                         std::shared_ptr<const a11y::Snapshot> snapshot;
                         nlohmann::json described;
+                        nlohmann::json first_look_said = nlohmann::json::object();
                         if (surface) {
                           auto open = innermost_surface(observer, query, surface_kind, *surface, deadline);
                           if (!open) return std::move(open).take_error();
@@ -118,12 +158,18 @@ const MethodSpec kSnapshot{
                           auto taken = observer.snapshot(query, deadline);
                           if (!taken) return std::move(taken).take_error();
                           snapshot = std::move(taken).value();
+                          if (loaded) {
+                            auto looked = first_look(observer, query, std::move(snapshot), deadline, first_look_said);
+                            if (!looked) return std::move(looked).take_error();
+                            snapshot = std::move(looked).value();
+                          }
                         }
                         if (view.interactive && view.compact) fold_as_agent_view(view, outline, *snapshot);
                         const auto tree = a11y::make_view(snapshot->nodes, view);
                         auto json = wire::snapshot_to_json(*snapshot, tree, format.tree);
                         if (format.outline) json["outline"] = a11y::render_outline(*snapshot, tree, outline);
                         if (surface) json["surface"] = std::move(described);
+                        json.update(first_look_said);
                         return json;
                       });
     },

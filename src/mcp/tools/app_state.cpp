@@ -103,7 +103,8 @@ Result<AppState> read_app_state(ToolContext& context, const StateRequest& reques
     window_id = window->value("id", "");
   }
 
-  nlohmann::json params = {{"app", state.app}, {"format", "outline"}};
+  // A first look: a page still loading is waited for (the daemon's `loaded`).
+  nlohmann::json params = {{"app", state.app}, {"format", "outline"}, {"loaded", true}};
   if (window_id) params["window"] = *window_id;
   if (!request.full) {
     params["interactive"] = true;
@@ -117,6 +118,7 @@ Result<AppState> read_app_state(ToolContext& context, const StateRequest& reques
   state.state = snapshot->value("snapshot", "");
   state.node_count = snapshot->value("node_count", 0);
   state.outline = snapshot->value("outline", "");
+  state.loading = snapshot->value("loading", false);
   if (state.state.empty() || state.window_id.empty()) {
     return make_error(ErrorCode::kInternal, "the daemon's snapshot reply names no snapshot or window");
   }
@@ -151,6 +153,10 @@ std::string state_text(const AppState& state) {
   if (!state.title.empty()) text += " \"" + state.title + "\"";
   text += " (" + std::to_string(state.node_count) +
           " nodes). Element numbers (eN) below belong to this state.\n";
+  if (state.loading) {
+    text += "The page was still loading when this was read: what it has not built yet is missing; look "
+            "again before you act on something you do not see.\n";
+  }
   text += state.outline;
   return text;
 }

@@ -29,6 +29,7 @@ struct AppState {
   std::string outline;
   std::optional<std::string> png_base64;
   std::string no_picture_reason;  // when a picture was asked for and none came
+  bool loading = false;           // a first look at a web page that had not finished loading
 };
 
 // The window an agent means by an app alone: its active window, else its only titled window

@@ -1,4 +1,6 @@
 #include "a11y/settle.h"
+#include "a11y/vocabulary.h"
+#include "snapshot_nodes.h"
 
 #include <gtest/gtest.h>
 
@@ -9,6 +11,32 @@ namespace {
 
 using std::chrono::milliseconds;
 using TimePoint = QuietWindow::TimePoint;
+
+TEST(FirstLook, StandsOnlyOnceTheDocumentIsLoadedAndTheAppQuiet) {
+  struct Case {
+    const char* what;
+    bool busy;
+    int events;
+    bool still_changing;
+    bool time_left;
+    FirstLookStep expected;
+  };
+  const Case cases[] = {
+      {"loaded and quiet", false, 0, false, true, FirstLookStep::kStands},
+      {"loaded and quiet, no time left", false, 0, false, false, FirstLookStep::kStands},
+      {"still busy", true, 0, false, true, FirstLookStep::kReadAgain},
+      {"the tree changed since the read", false, 3, false, true, FirstLookStep::kReadAgain},
+      {"still changing at the bound", false, 40, true, true, FirstLookStep::kReadAgain},
+      {"busy and out of time", true, 0, false, false, FirstLookStep::kStillLoading},
+      {"changed and out of time", false, 2, false, false, FirstLookStep::kStillLoading},
+  };
+  for (const Case& c : cases) {
+    Settled since_read;
+    since_read.events = c.events;
+    since_read.still_changing = c.still_changing;
+    EXPECT_EQ(first_look_step(c.busy, since_read, c.time_left), c.expected) << c.what;
+  }
+}
 
 TEST(QuietWindow, SettlesAfterAQuietSpellBoundedAndNotBeforeTheToolkitActs) {
   struct Case {
@@ -66,6 +94,50 @@ TEST(QuietWindow, NextLookIsWhenItWouldBeOverWithoutAnotherEvent) {
   EXPECT_EQ(window.next_look(), start + milliseconds(65));
   window.event(start + milliseconds(1490));
   EXPECT_EQ(window.next_look(), start + milliseconds(1500));
+}
+
+}  // namespace
+}  // namespace companyos::a11y
+
+namespace companyos::a11y {
+namespace {
+
+TEST(FirstLook, APageIsIncompleteWhileBusyOrWhileItsControlsLackTheirActions) {
+  using testing::make_nodes;
+  struct Case {
+    const char* what;
+    std::vector<Node> nodes;
+    bool holds;
+    bool incomplete;
+  };
+  const auto page = [](std::vector<AtspiStateType> document_states, std::vector<std::string> button_actions,
+                       std::vector<AtspiStateType> button_states) {
+    auto nodes = make_nodes({{-1, ATSPI_ROLE_FRAME, "Browser", {}, {ATSPI_STATE_SHOWING}},
+                             {0, ATSPI_ROLE_DOCUMENT_WEB, "form", {}, document_states},
+                             {1, ATSPI_ROLE_PUSH_BUTTON, "Go", button_actions, button_states},
+                             {0, ATSPI_ROLE_PUSH_BUTTON, "Back", {}, {ATSPI_STATE_SHOWING, ATSPI_STATE_FOCUSABLE}}});
+    for (Node& node : nodes) node.interfaces = kInterfaceAction;
+    return nodes;
+  };
+  const std::vector<AtspiStateType> shown = {ATSPI_STATE_SHOWING};
+  const std::vector<AtspiStateType> control = {ATSPI_STATE_SHOWING, ATSPI_STATE_FOCUSABLE};
+  const Case cases[] = {
+      {"loaded, its button with its action", page(shown, {"press"}, control), true, false},
+      {"busy", page({ATSPI_STATE_SHOWING, ATSPI_STATE_BUSY}, {"press"}, control), true, true},
+      {"its button read without actions", page(shown, {}, control), true, true},
+      {"a button not showing proves nothing", page(shown, {}, {ATSPI_STATE_FOCUSABLE}), true, false},
+      {"nor one that takes no focus", page(shown, {}, shown), true, false},
+      {"a background tab's page is not waited for", page({ATSPI_STATE_BUSY}, {}, control), false, false},
+      {"no page: the browser's own button is not judged",
+       make_nodes({{-1, ATSPI_ROLE_FRAME, "App", {}, shown}, {0, ATSPI_ROLE_PUSH_BUTTON, "Back", {}, control}}),
+       false, false},
+  };
+  for (const Case& c : cases) {
+    Snapshot snapshot = testing::snapshot_of(c.nodes);
+    snapshot.showing_means_on_screen = true;
+    EXPECT_EQ(holds_web_document(snapshot), c.holds) << c.what;
+    EXPECT_EQ(web_document_incomplete(snapshot), c.incomplete) << c.what;
+  }
 }
 
 }  // namespace
