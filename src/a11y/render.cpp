@@ -75,12 +75,8 @@ bool is_noise_state(std::string_view state) {
 
 // Roles whose value only says what their states say (checked, selected, expanded).
 bool value_repeats_state(std::uint32_t role) {
+  if (activates_like_a_button(role)) return true;
   switch (role) {
-    case ATSPI_ROLE_PUSH_BUTTON:
-    case ATSPI_ROLE_TOGGLE_BUTTON:
-    case ATSPI_ROLE_CHECK_BOX:
-    case ATSPI_ROLE_RADIO_BUTTON:
-    case ATSPI_ROLE_PUSH_BUTTON_MENU:
     case ATSPI_ROLE_MENU:
     case ATSPI_ROLE_MENU_ITEM:
     case ATSPI_ROLE_CHECK_MENU_ITEM:

@@ -173,6 +173,14 @@ bool is_wrapper_role(std::uint32_t role) {
   }
 }
 
+ViewOptions filtered_view(bool interactive, bool compact, std::optional<int> max_depth) {
+  ViewOptions options;
+  options.interactive = interactive;
+  options.compact = compact;
+  options.max_depth = max_depth;
+  return options;
+}
+
 ViewNode make_view(const std::vector<Node>& nodes, const ViewOptions& options) {
   return ViewBuilder(nodes, options).build();
 }

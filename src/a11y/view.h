@@ -33,6 +33,9 @@ struct ViewOptions {
   bool fold_repeated_menu_bars = false;
 };
 
+// The filters a caller names (snapshot's -i, --compact, --max-depth); the folds stay off.
+ViewOptions filtered_view(bool interactive, bool compact, std::optional<int> max_depth);
+
 struct ViewNode {
   int node = 0;                 // index into Snapshot::nodes
   std::vector<ViewNode> children;

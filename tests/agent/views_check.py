@@ -17,11 +17,10 @@ sys.path.insert(0, os.path.join(HERE, "..", "realapps"))
 sys.path.insert(0, os.path.join(HERE, "..", "desktop", "mcp"))
 from real_app import Daemon, RealApp, atspi_probe, wait_for, x_client_titles  # noqa: E402
 from checks import Checker  # noqa: E402
-from gecko_check import PREFS  # noqa: E402
 from libreoffice_check import DOCUMENT  # noqa: E402
 from mcp_session import McpSession, text_of  # noqa: E402
 from view_check import missing_from_view, showing_actionable  # noqa: E402
-from web_page import PAGE  # noqa: E402
+from web_page import chromium_argv, firefox_argv, write_page  # noqa: E402
 
 VIEW_LIMIT = 6000
 READY_DEADLINE_S = 60
@@ -38,25 +37,15 @@ class App:
 
 
 def apps(tmp):
-    page = os.path.join(tmp, "form.html")
-    with open(page, "w", encoding="utf-8") as f:
-        f.write(PAGE)
-    profile = os.path.join(tmp, "firefox")
-    os.mkdir(profile)
-    with open(os.path.join(profile, "user.js"), "w", encoding="utf-8") as f:
-        f.write(PREFS)
+    url = write_page(tmp)
     document = os.path.join(tmp, "notes.fodt")
     with open(document, "w", encoding="utf-8") as f:
         f.write(DOCUMENT)
     return [
         # A page's first look must hold the whole form: its last element too.
-        App("Firefox", ["firefox-esr", "--no-remote", "--profile", profile, "file://" + page], 'entry "Name"',
+        App("Firefox", firefox_argv(tmp, url), 'entry "Name"', last_text='push button "Go"'),
+        App("Chromium", chromium_argv(tmp, url), 'entry "Name"', every_node_actions=("doDefault", "showContextMenu"),
             last_text='push button "Go"'),
-        # --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
-        App("Chromium", ["chromium", "--no-sandbox", "--force-renderer-accessibility",
-                         "--user-data-dir=" + os.path.join(tmp, "chromium"), "--no-first-run",
-                         "--no-default-browser-check", "--disable-gpu", "file://" + page], 'entry "Name"',
-            every_node_actions=("doDefault", "showContextMenu"), last_text='push button "Go"'),
         App("soffice", ["soffice", "--writer", "--norestore", "--nologo", "--nodefault",
                         "-env:UserInstallation=file://" + os.path.join(tmp, "libreoffice"), document],
             'value="original"', env={"SAL_USE_VCLPLUGIN": "gtk3"}),

@@ -257,17 +257,9 @@ void check_twins(const std::vector<Node>& nodes) {
   }
 }
 
-ViewOptions view_options(bool interactive, bool compact, std::optional<int> max_depth) {
-  ViewOptions options;
-  options.interactive = interactive;
-  options.compact = compact;
-  options.max_depth = max_depth;
-  return options;
-}
-
 // The agent view's folds, with actions listed everywhere as Chromium lists them.
-ViewOptions agent_view_options() {
-  ViewOptions options = view_options(true, true, std::nullopt);
+ViewOptions agent_filtered_view() {
+  ViewOptions options = filtered_view(true, true, std::nullopt);
   options.fold_not_showing = true;
   options.fold_nameless_groups = true;
   options.ignored_actions = {"doDefault", "showContextMenu"};
@@ -282,8 +274,8 @@ void check_output(const Snapshot& snapshot, bool strings_were_utf8) {
   agent_outline.hidden_actions = {"doDefault", "showContextMenu"};
   agent_outline.content_values_only = true;
   for (const ViewOptions& options :
-       {ViewOptions{}, view_options(true, false, std::nullopt), view_options(false, true, 1),
-        view_options(true, true, 0), agent_view_options()}) {
+       {ViewOptions{}, filtered_view(true, false, std::nullopt), filtered_view(false, true, 1),
+        filtered_view(true, true, 0), agent_filtered_view()}) {
     const ViewNode view = make_view(snapshot.nodes, options);
     const std::string outline =
         render_outline(snapshot, view, options.ignored_actions.empty() ? outline_options : agent_outline);

@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from real_app import (RealApp, check_menu_survives, check_stopped_app, atspi_probe, cli, data, error, one, outcome,  # noqa: E402
                       wait_for, wait_for_surface, x_client_titles, Daemon)
 from checks import Checker  # noqa: E402
-from web_page import PAGE, check_text_input, page_shows  # noqa: E402
+from web_page import check_text_input, chromium_argv, page_shows, write_page  # noqa: E402
 
 APP = "Chromium"
 OBJECT_REPLACEMENT = "\ufffc"
@@ -106,15 +106,9 @@ def main():
     daemon.start()
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            page = os.path.join(tmp, "form.html")
-            with open(page, "w", encoding="utf-8") as f:
-                f.write(PAGE)
             rc, env = cli("settings", "set", "physical_input", "true")
             check.expect(rc == 0, f"physical input is allowed for --headed ({error(env)})")
-            # --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
-            argv = ["chromium", "--no-sandbox", "--force-renderer-accessibility",
-                    "--user-data-dir=" + os.path.join(tmp, "profile"), "--no-first-run",
-                    "--no-default-browser-check", "--disable-gpu", "file://" + page]
+            argv = chromium_argv(tmp, write_page(tmp))
             with Browser(APP, argv) as app:
                 wait_for("the page's title", lambda: any("form start" in t for t in x_client_titles()),
                          timeout=30)

@@ -22,24 +22,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from real_app import (RealApp, check_menu_survives, check_stopped_app, atspi_probe, cli, data, error,  # noqa: E402
                       one, open_surfaces, outcome, surface_tree, wait_for, x_client_titles, Daemon)
 from checks import Checker  # noqa: E402
-from web_page import PAGE, check_text_input, page_shows  # noqa: E402
+from web_page import check_text_input, firefox_argv, page_shows, write_page  # noqa: E402
 
 APP = "Firefox"
 OBJECT_REPLACEMENT = "\ufffc"
 
 # A fresh profile that opens the page and nothing else: no first-run, privacy or
 # default-browser pages, no updates, no telemetry.
-PREFS = """
-user_pref("browser.aboutwelcome.enabled", false);
-user_pref("browser.shell.checkDefaultBrowser", false);
-user_pref("browser.startup.homepage_override.mstone", "ignore");
-user_pref("startup.homepage_welcome_url", "");
-user_pref("startup.homepage_welcome_url.additional", "");
-user_pref("datareporting.policy.dataSubmissionEnabled", false);
-user_pref("toolkit.telemetry.reportingpolicy.firstRun", false);
-user_pref("app.update.auto", false);
-user_pref("browser.tabs.warnOnClose", false);
-"""
 
 
 def form_nodes(app):
@@ -179,16 +168,9 @@ def main():
     daemon.start()
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            page = os.path.join(tmp, "form.html")
-            with open(page, "w", encoding="utf-8") as f:
-                f.write(PAGE)
-            profile = os.path.join(tmp, "profile")
-            os.mkdir(profile)
-            with open(os.path.join(profile, "user.js"), "w", encoding="utf-8") as f:
-                f.write(PREFS)
+            argv = firefox_argv(tmp, write_page(tmp))
             rc, env = cli("settings", "set", "physical_input", "true")
             check.expect(rc == 0, f"physical input is allowed for --headed ({error(env)})")
-            argv = ["firefox-esr", "--no-remote", "--profile", profile, "file://" + page]
             with RealApp(APP, argv) as app:
                 wait_for("the page's title", lambda: any("form start" in t for t in x_client_titles()),
                          timeout=30)

@@ -6,6 +6,7 @@ _NET_WM_NAME, which is read here with xprop: the effects are judged from outside
 and outside the accessibility tree."""
 
 import json
+import os
 import re
 
 from real_app import atspi_probe, cli, data, error, one, outcome, wait_for, x_client_titles
@@ -45,6 +46,44 @@ document.getElementById('go').addEventListener('click', () => { clicked = true; 
 </script>
 </body></html>
 """
+
+FIREFOX_PREFS = """
+user_pref("browser.aboutwelcome.enabled", false);
+user_pref("browser.shell.checkDefaultBrowser", false);
+user_pref("browser.startup.homepage_override.mstone", "ignore");
+user_pref("startup.homepage_welcome_url", "");
+user_pref("startup.homepage_welcome_url.additional", "");
+user_pref("datareporting.policy.dataSubmissionEnabled", false);
+user_pref("toolkit.telemetry.reportingpolicy.firstRun", false);
+user_pref("app.update.auto", false);
+user_pref("browser.tabs.warnOnClose", false);
+"""
+
+
+def write_page(directory):
+    """The form page written into DIRECTORY; its file:// URL."""
+    page = os.path.join(directory, "form.html")
+    with open(page, "w", encoding="utf-8") as f:
+        f.write(PAGE)
+    return "file://" + page
+
+
+def firefox_argv(directory, url):
+    """Firefox ESR on URL with a fresh profile in DIRECTORY (no first-run pages)."""
+    profile = os.path.join(directory, "firefox-profile")
+    os.mkdir(profile)
+    with open(os.path.join(profile, "user.js"), "w", encoding="utf-8") as f:
+        f.write(FIREFOX_PREFS)
+    return ["firefox-esr", "--no-remote", "--profile", profile, url]
+
+
+def chromium_argv(directory, url):
+    """Chromium on URL with a fresh profile in DIRECTORY and its accessibility on."""
+    # --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
+    return ["chromium", "--no-sandbox", "--force-renderer-accessibility",
+            "--user-data-dir=" + os.path.join(directory, "chromium-profile"), "--no-first-run",
+            "--no-default-browser-check", "--disable-gpu", url]
+
 
 def page_state():
     """What the page last put in its title, as the X server shows it; None before any event."""

@@ -19,9 +19,7 @@ nlohmann::json settled_to_json(const a11y::Settled& settled) {
 
 // The agent view of one window, as `snapshot -i --compact --format outline` gives it.
 nlohmann::json agent_view(const a11y::Snapshot& snapshot) {
-  a11y::ViewOptions view;
-  view.interactive = true;
-  view.compact = true;
+  a11y::ViewOptions view = a11y::filtered_view(true, true, std::nullopt);
   a11y::OutlineOptions outline;
   fold_as_agent_view(view, outline, snapshot);
   const auto tree = a11y::make_view(snapshot.nodes, view);

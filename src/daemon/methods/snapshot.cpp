@@ -113,12 +113,10 @@ const MethodSpec kSnapshot{
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
       auto query = window_query_from(params);
       if (!query) return reply(std::move(query).take_error());
-      a11y::ViewOptions view;
-      view.interactive = params.value("interactive", false);
-      view.compact = params.value("compact", false);
-      if (params.contains("max_depth")) {
-        view.max_depth = static_cast<int>(params["max_depth"].get<std::int64_t>());
-      }
+      a11y::ViewOptions view = a11y::filtered_view(
+          params.value("interactive", false), params.value("compact", false),
+          params.contains("max_depth") ? std::optional<int>(static_cast<int>(params["max_depth"].get<std::int64_t>()))
+                                       : std::nullopt);
       auto format = snapshot_format(params.value("format", "both"));
       if (!format) return reply(std::move(format).take_error());
       a11y::OutlineOptions outline;

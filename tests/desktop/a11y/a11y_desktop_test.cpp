@@ -28,13 +28,6 @@ using testing::wait_for_app;
 using wire::element_details_to_json;
 using wire::snapshot_to_json;
 
-ViewOptions testing_view(bool interactive, bool compact, std::optional<int> max_depth) {
-  ViewOptions options;
-  options.interactive = interactive;
-  options.compact = compact;
-  options.max_depth = max_depth;
-  return options;
-}
 
 const Node* find_node(const Snapshot& snapshot, std::string_view role, std::string_view name) {
   for (const Node& node : snapshot.nodes) {
@@ -210,7 +203,7 @@ TEST_F(Snapshots, HasTheEntryAndButtonWithRolesNamesActionsAndBounds) {
 
   // The interactive outline keeps the button and drops the plain label.
   const std::string outline =
-      render_outline(*snapshot, make_view(snapshot->nodes, testing_view(true, false, std::nullopt)));
+      render_outline(*snapshot, make_view(snapshot->nodes, filtered_view(true, false, std::nullopt)));
   EXPECT_NE(outline.find("push button \"Write effect\""), std::string::npos) << outline;
   EXPECT_NE(outline.find("actions=click"), std::string::npos) << outline;
   EXPECT_EQ(outline.find("label \"Text\""), std::string::npos) << outline;
@@ -223,7 +216,7 @@ TEST_F(Snapshots, MaxDepthAndCompactSayWhatTheyHide) {
   start(fixture, "a11y-depth");
   auto snapshot = this->snapshot("a11y-depth");
   ASSERT_TRUE(snapshot);
-  const ViewNode shallow = make_view(snapshot->nodes, testing_view(false, false, 1));
+  const ViewNode shallow = make_view(snapshot->nodes, filtered_view(false, false, 1));
   std::size_t shown = 0;
   std::size_t hidden = 0;
   std::function<void(const ViewNode&)> count = [&](const ViewNode& view) {
@@ -245,7 +238,7 @@ TEST_F(Snapshots, MaxDepthAndCompactSayWhatTheyHide) {
   auto lines = [](const std::string& text) { return std::count(text.begin(), text.end(), '\n'); };
   const std::string full = render_outline(*snapshot, make_view(snapshot->nodes, {}));
   const std::string compact =
-      render_outline(*snapshot, make_view(snapshot->nodes, testing_view(false, true, std::nullopt)));
+      render_outline(*snapshot, make_view(snapshot->nodes, filtered_view(false, true, std::nullopt)));
   EXPECT_EQ(lines(full) - lines(compact), static_cast<long>(wrappers)) << compact;
   EXPECT_EQ(static_cast<std::size_t>(lines(full)), snapshot->nodes.size());
 }

@@ -22,11 +22,7 @@ struct Spec {
 };
 
 inline ViewOptions view_options(bool interactive, bool compact, std::optional<int> max_depth) {
-  ViewOptions result;
-  result.interactive = interactive;
-  result.compact = compact;
-  result.max_depth = max_depth;
-  return result;
+  return filtered_view(interactive, compact, max_depth);
 }
 
 // A snapshot "abc" of app "editor", window "Editor", holding these nodes.
