@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""A web form through `companyos mcp` alone: type a name, choose a colour in a <select>,
+tick a check box and press the button, in its shortest sequence — one look, set_value,
+click the <select> open, perform_action select on the option, perform_action check on the
+box, click the button (6 calls). Judged from outside: the page copies its form into its
+title, which the X server shows (web_page.py). After every action the returned state must
+already show its effect (the entry's value, the list open, the option selected, the box
+checked, the page's title saying it was clicked). The person switches physical input on
+(set_value types on a web input).
+
+Usage: form_task.py chromium   (inside scripts/desktop-session)"""
+
+import os
+import re
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "realapps"))
+sys.path.insert(0, os.path.join(HERE, "..", "desktop", "mcp"))
+from real_app import Daemon, RealApp, atspi_probe, cli, wait_for, x_client_titles  # noqa: E402
+from checks import Checker  # noqa: E402
+from mcp_session import McpSession, element_number, text_of  # noqa: E402
+from web_page import chromium_argv, page_state, write_page  # noqa: E402
+
+BROWSERS = {"chromium": ("Chromium", chromium_argv)}
+
+
+def line_of(state_text, role, name):
+    """The state's line for the one element ROLE "NAME", or ''."""
+    number = element_number(state_text, role, name)
+    if number is None:
+        return ""
+    return next((line for line in state_text.splitlines() if line.strip().startswith(f"e{number} ")), "")
+
+
+def states_of(line):
+    match = re.search(r" \[([^\]]*)\]", line)
+    return set(match.group(1).split(",")) if match else set()
+
+
+def main():
+    browser = sys.argv[1] if len(sys.argv) == 2 else ""
+    if browser not in BROWSERS:
+        print(__doc__, file=sys.stderr)
+        return 2
+    app, argv_for = BROWSERS[browser]
+    check = Checker(f"agent-form-{browser}")
+    daemon = Daemon()
+    daemon.start()
+    try:
+        cli("settings", "set", "physical_input", "true")
+        with tempfile.TemporaryDirectory() as tmp, RealApp(app, argv_for(tmp, write_page(tmp))):
+            wait_for("the page's title", lambda: any("form start" in t for t in x_client_titles()), timeout=30)
+            s = McpSession()
+            s.initialize()
+            calls = 0
+
+            def call(tool, arguments):
+                nonlocal calls
+                calls += 1
+                return text_of(s.call(tool, dict({"app": app}, **arguments)))
+
+            state = call("get_app_state", {"screenshot": False})
+            check.expect('push button "Go"' in state, "the first look holds the whole form")
+            steps = [
+                ("set_value", "entry", "Name", {"value": "Ada"},
+                 lambda st: 'value="Ada"' in line_of(st, "entry", "Name"), "the entry's value is Ada"),
+                ("click", "combo box", "Colour", {},
+                 lambda st: "expanded" in states_of(line_of(st, "combo box", "Colour")) and
+                 line_of(st, "menu item", "Green") != "", "the list is open, Green listed"),
+                ("perform_action", "menu item", "Green", {"action": "select"},
+                 lambda st: "selected" in states_of(line_of(st, "menu item", "Green")), "Green is selected"),
+                ("perform_action", "check box", "Subscribe", {"action": "check"},
+                 lambda st: "checked" in states_of(line_of(st, "check box", "Subscribe")), "the box is checked"),
+                ("click", "push button", "Go", {},
+                 lambda st: '"clicked":true' in st.split("\n", 2)[1], "the page's title says it was clicked"),
+            ]
+            for tool, role, name, extra, shows, effect in steps:
+                number = element_number(state, role, name)
+                check.expect(number is not None, f"the state lists {role} {name!r} once")
+                if number is None:
+                    print(state, flush=True)
+                    break
+                state = call(tool, dict({"element": number}, **extra))
+                check.expect(shows(state), f"after {tool} on {name!r}, the returned state already shows {effect} "
+                                           f"({state.splitlines()[0]})")
+            check.expect(calls <= 6, f"the task took {calls} calls (at most 6)")
+            try:
+                seen = wait_for("the page's own account of the form", lambda: (lambda p: p if p and p.get("clicked")
+                                                                               else None)(page_state()))
+            except atspi_probe.ProbeError:
+                seen = page_state() or {}
+            check.expect((seen.get("name"), seen.get("colour"), seen.get("subscribe"), seen.get("clicked")) ==
+                         ("Ada", "Green", True, True), f"the page saw the whole form filled and sent ({seen})")
+            check.expect(s.close() == 0 and not s.stray, "the server ends cleanly at EOF")
+    finally:
+        cli("settings", "set", "physical_input", "false")
+        daemon.stop()
+    return check.summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
