@@ -91,6 +91,9 @@ void render_settled_state(std::ostream& out, const nlohmann::json& data) {
   const nlohmann::json settled = state.value("settled", nlohmann::json::object());
   out << "settled after " << plain(settled.value("waited_ms", nlohmann::json(0))) << " ms";
   if (settled.value("still_changing", false)) out << " (still changing: the bound ended the wait)";
+  if (state.contains("opened_over")) {
+    out << "; a new window opened in front of window " << plain(state["opened_over"]) << ", its state follows";
+  }
   if (state.contains("handed_over_from")) {
     out << "; window " << plain(state["handed_over_from"]) << " closed, its app's window now in front follows";
   }

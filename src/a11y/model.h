@@ -114,14 +114,19 @@ struct Snapshot {
   // Actions its toolkit lists on every node (ToolkitTraits::actions_on_every_node).
   std::vector<std::string> actions_on_every_node;
   bool enabled_state_marked = false;  // ToolkitTraits::enabled_state_marked
+  bool frames_show_web_pages = false;  // ToolkitTraits::frames_show_web_pages
 };
 
 // Whether the window holds a web document (a browser's page) it shows, and whether one is
-// not complete yet: busy (still loading), or with controls read without their actions —
-// Firefox answers a page's controls with no actions for a moment after the page appears
-// (measured: the form's entry, check box and button all without actions at 0.7 s, with
-// them at 1.4 s), and an agent view drops what has none.
+// not complete yet: busy (still loading), empty, with controls read without their
+// actions, or with controls none of which is showing. Firefox answers a page's controls with no
+// actions for a moment after the page appears (measured: the form's entry, check box and
+// button all without actions at 0.7 s, with them at 1.4 s), and before it paints the page
+// none of them is showing; an agent view drops both.
+// A browser's main window (Snapshot::frames_show_web_pages, a frame) that holds no page
+// yet counts as incomplete too.
 bool holds_web_document(const Snapshot& tree);
+bool web_document_expected(const Snapshot& tree);
 bool web_document_incomplete(const Snapshot& tree);
 
 // True when the node at INDEX of TREE lies under the node at ANCESTOR (never itself).

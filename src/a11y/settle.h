@@ -7,6 +7,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +25,14 @@ struct SettleRule {
   // effect_delay): quiet before then proves nothing.
   std::chrono::milliseconds not_before{0};
 };
+
+// In a modal dialog an action's effect often comes after a silence: LibreOffice's Save
+// dialog answers the click on Save, writes the file without a word on the bus, and closes
+// ~190 ms later (measured), so a 40 ms quiet window read the dialog as still open.
+inline constexpr std::chrono::milliseconds kModalDialogQuiet{300};
+
+// The rule for an action in a window with these states: a modal one waits longer.
+SettleRule settle_rule_for(std::uint64_t window_states, std::chrono::milliseconds effect_delay);
 
 struct Settled {
   std::chrono::milliseconds waited{0};  // from the end of the action to the settled look

@@ -78,6 +78,8 @@ def main():
 
             state = call("get_app_state", {"screenshot": False})
             check.expect('push button "Go"' in state, "the first look holds the whole form")
+            if 'push button "Go"' not in state:
+                print(state, flush=True)
             steps = [
                 ("set_value", "entry", "Name", {"value": "Ada"},
                  lambda st: 'value="Ada"' in line_of(st, "entry", "Name"), "the entry's value is Ada"),

@@ -233,6 +233,7 @@ Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadli
   snapshot.showing_means_on_screen = app->traits().showing_means_on_screen;
   snapshot.actions_on_every_node = app->traits().actions_on_every_node;
   snapshot.enabled_state_marked = app->traits().enabled_state_marked;
+  snapshot.frames_show_web_pages = app->traits().frames_show_web_pages;
   SnapshotStats& stats = snapshot.stats;
   stats.peer_to_peer = app->peer_to_peer;
 

@@ -57,6 +57,7 @@ ToolkitTraits toolkit_traits(std::string_view toolkit_name, std::string_view too
     // New Tab), the hidden menu bar, closed popups and a closed <select>'s other options
     // lack showing; what is drawn has it.
     traits.showing_means_on_screen = true;
+    traits.frames_show_web_pages = true;
     traits.editable_text_takes_effect = false;
     traits.selection_interface_reaches_the_app = false;
     traits.action_names_shared_by_kind = false;
@@ -71,6 +72,7 @@ ToolkitTraits toolkit_traits(std::string_view toolkit_name, std::string_view too
   if (is_chromium(toolkit_name)) {
     traits.showing_means_on_screen = true;
     traits.actions_on_every_node = {"doDefault", "showContextMenu"};
+    traits.frames_show_web_pages = true;
   }
   if (!is_gtk(toolkit_name)) return traits;
   if (toolkit_version.starts_with("3.")) {

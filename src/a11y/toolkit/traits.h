@@ -76,6 +76,10 @@ struct ToolkitTraits {
   // the browsers' Back with no history lack it; what works has it). GTK 4.8 sets enabled on
   // nothing (GNOME Calculator's working buttons lack it), so there its absence says nothing.
   bool enabled_state_marked = false;
+  // The app is a browser: its main windows (frames) show a web page, whose document can be
+  // missing from the tree for a while after the window has its title (measured: Firefox's
+  // window titled by the page, with no document in it yet, for ~0.5 s).
+  bool frames_show_web_pages = false;
 };
 
 // The name a node is known by: the read name, with a repeated label shown once where the

@@ -9,6 +9,8 @@
 #include "a11y/wait/events.h"
 #include "a11y/wait/main_context.h"
 
+#include <atspi/atspi.h>
+
 namespace companyos::a11y {
 namespace {
 
@@ -45,6 +47,13 @@ Settled QuietWindow::outcome(TimePoint now, bool watched) const {
   settled.still_changing = now < quiet_at();
   settled.watched = watched;
   return settled;
+}
+
+SettleRule settle_rule_for(std::uint64_t window_states, std::chrono::milliseconds effect_delay) {
+  SettleRule rule;
+  rule.not_before = effect_delay;
+  if (has_state(window_states, ATSPI_STATE_MODAL)) rule.quiet = kModalDialogQuiet;
+  return rule;
 }
 
 FirstLookStep first_look_step(bool document_incomplete, const Settled& since_read, bool time_left) {

@@ -50,6 +50,7 @@ struct SettleTarget {
   std::string app;
   std::optional<std::string> window_id;
   std::vector<std::string> bus_names;
+  std::vector<std::string> windows_before;  // the app's windows known before the action
 };
 
 SettleTarget settle_target(a11y::Observer& observer, const a11y::ActionRequest& request, Deadline deadline) {
@@ -62,12 +63,14 @@ SettleTarget settle_target(a11y::Observer& observer, const a11y::ActionRequest& 
         where.bus_names = {stored->snapshot->window.bus_name};
       }
     }
+    where.windows_before = known_window_ids(observer, where.bus_names);
     return where;
   }
   const auto& selector = std::get<a11y::Selector>(request.target);
   where.app = selector.app;
   where.window_id = selector.window_id;
   where.bus_names = bus_names_of(observer, selector.app, deadline);
+  where.windows_before = known_window_ids(observer, where.bus_names);
   return where;
 }
 
@@ -77,9 +80,9 @@ nlohmann::json with_state(nlohmann::json json, a11y::Observer& observer, a11y::S
   if (watch == nullptr || where.app.empty()) return json;
   const std::optional<std::string> window =
       done.target.window_id.empty() ? where.window_id : std::optional<std::string>(done.target.window_id);
-  a11y::SettleRule rule;
-  rule.not_before = done.effect_delay;
-  json["state"] = settled_state(observer, *watch, rule, where.app, window, deadline);
+  const auto known = window ? observer.bus().known_window(*window) : std::nullopt;
+  const a11y::SettleRule rule = a11y::settle_rule_for(known ? known->states : 0, done.effect_delay);
+  json["state"] = settled_state(observer, *watch, rule, where.app, window, where.windows_before, deadline);
   return json;
 }
 

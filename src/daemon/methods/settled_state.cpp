@@ -75,10 +75,41 @@ std::vector<std::string> bus_names_of(a11y::Observer& observer, const std::strin
   return names;
 }
 
+std::vector<std::string> known_window_ids(a11y::Observer& observer, const std::vector<std::string>& bus_names) {
+  std::vector<std::string> ids;
+  for (const std::string& bus_name : bus_names) {
+    for (const a11y::WindowInfo& window : observer.bus().known_windows(bus_name)) ids.push_back(window.id);
+  }
+  return ids;
+}
+
+std::optional<std::string> window_opened_in_front(const std::vector<a11y::WindowInfo>& now,
+                                                  const std::vector<std::string>& before,
+                                                  const std::optional<std::string>& acted_on) {
+  // Without a listing from before, a new window cannot be told from an old one.
+  if (before.empty()) return std::nullopt;
+  for (const a11y::WindowInfo& window : now) {
+    if (!window.active() || (acted_on && window.id == *acted_on)) continue;
+    if (std::find(before.begin(), before.end(), window.id) == before.end()) return window.id;
+  }
+  return std::nullopt;
+}
+
 nlohmann::json settled_state(a11y::Observer& observer, a11y::SettleWatch& watch, const a11y::SettleRule& rule,
-                             const std::string& app, const std::optional<std::string>& window_id, Deadline deadline) {
+                             const std::string& app, const std::optional<std::string>& window_id,
+                             const std::vector<std::string>& windows_before, Deadline deadline) {
   const a11y::Settled settled = watch.settle(rule, deadline);
   nlohmann::json json = {{"settled", settled_to_json(settled)}};
+  if (auto listed = observer.windows(app, deadline)) {
+    if (const auto opened = window_opened_in_front(*listed, windows_before, window_id)) {
+      auto read = observer.snapshot(a11y::WindowQuery{.app = app, .window_id = opened, .title = {}}, deadline);
+      if (read) {
+        json.update(agent_view(**read));
+        if (window_id) json["opened_over"] = *window_id;
+        return json;
+      }
+    }
+  }
   auto read = observer.snapshot(a11y::WindowQuery{.app = app, .window_id = window_id, .title = {}}, deadline);
   if (!read && window_id) {
     if (auto front = window_now_in_front(observer, app, deadline); front && *front != *window_id) {

@@ -81,7 +81,7 @@ nlohmann::json with_first_look_budget(nlohmann::json params) {
 Result<std::shared_ptr<const a11y::Snapshot>> first_look(a11y::Observer& observer, const a11y::WindowQuery& query,
                                                           std::shared_ptr<const a11y::Snapshot> read,
                                                           Deadline deadline, nlohmann::json& said) {
-  if (!a11y::holds_web_document(*read)) return read;
+  if (!a11y::holds_web_document(*read) && !a11y::web_document_expected(*read)) return read;
   const a11y::FirstLookRule rule;
   const auto started = std::chrono::steady_clock::now();
   // What the last read needs of the deadline, kept for it.

@@ -113,7 +113,12 @@ Result<nlohmann::json> type_into_window(x11::Connection& connection, const deskt
 Result<nlohmann::json> act_and_settle(std::string_view what, a11y::Observer& observer, Deadline deadline,
                                       const a11y::WindowQuery& query, bool settle, const desktop::WindowAct& act) {
   std::optional<a11y::SettleWatch> watch;
-  if (settle) watch.emplace(observer, bus_names_of(observer, query.app, deadline), deadline);
+  std::vector<std::string> windows_before;
+  if (settle) {
+    auto bus_names = bus_names_of(observer, query.app, deadline);
+    windows_before = known_window_ids(observer, bus_names);
+    watch.emplace(observer, std::move(bus_names), deadline);
+  }
   std::optional<std::string> window_id;
   auto done = desktop::act_on_target_window(
       what, observer, deadline, query,
@@ -122,7 +127,7 @@ Result<nlohmann::json> act_and_settle(std::string_view what, a11y::Observer& obs
         return act(connection, target);
       });
   if (!done || !watch) return done;
-  (*done)["state"] = settled_state(observer, *watch, a11y::SettleRule{}, query.app, window_id, deadline);
+  (*done)["state"] = settled_state(observer, *watch, a11y::SettleRule{}, query.app, window_id, windows_before, deadline);
   return done;
 }
 

@@ -22,9 +22,14 @@ using methods::ParamType;
 constexpr std::chrono::milliseconds kActionTimeout{20000};
 
 // What settling said, for the agent: how long the app took, whether it was still changing,
-// and which window took over from one that closed.
+// and which window the state is of when it is not the one acted on: one the action opened,
+// or the one that took over from a window that closed.
 std::string settle_note(const nlohmann::json& state) {
   std::string note;
+  if (state.contains("opened_over")) {
+    note += "A new window opened in front of " + state["opened_over"].get<std::string>() +
+            " (the one acted on): this is its state.\n";
+  }
   if (state.contains("handed_over_from")) {
     note += "The window " + state["handed_over_from"].get<std::string>() +
             " closed; this is the app's window now in front.\n";

@@ -109,6 +109,7 @@ TEST(FirstLook, APageIsIncompleteWhileBusyOrWhileItsControlsLackTheirActions) {
     std::vector<Node> nodes;
     bool holds;
     bool incomplete;
+    bool browser = true;
   };
   const auto page = [](std::vector<AtspiStateType> document_states, std::vector<std::string> button_actions,
                        std::vector<AtspiStateType> button_states) {
@@ -121,23 +122,66 @@ TEST(FirstLook, APageIsIncompleteWhileBusyOrWhileItsControlsLackTheirActions) {
   };
   const std::vector<AtspiStateType> shown = {ATSPI_STATE_SHOWING};
   const std::vector<AtspiStateType> control = {ATSPI_STATE_SHOWING, ATSPI_STATE_FOCUSABLE};
+  auto painted_in_part = make_nodes({{-1, ATSPI_ROLE_FRAME, "Browser", {}, shown},
+                                     {0, ATSPI_ROLE_DOCUMENT_WEB, "form", {}, shown},
+                                     {1, ATSPI_ROLE_PUSH_BUTTON, "Go", {"press"}, control},
+                                     {1, ATSPI_ROLE_PUSH_BUTTON, "Below", {"press"}, {ATSPI_STATE_FOCUSABLE}}});
+  for (Node& node : painted_in_part) node.interfaces = kInterfaceAction;
+  auto background_busy = page(shown, {"press"}, control);
+  background_busy.push_back(make_nodes({{-1, ATSPI_ROLE_DOCUMENT_WEB, "New Tab", {}, {ATSPI_STATE_BUSY}}})[0]);
+  background_busy.back().parent = 0;
+  background_busy.back().ref = static_cast<int>(background_busy.size());
+  background_busy.front().children.push_back(static_cast<int>(background_busy.size()) - 1);
   const Case cases[] = {
       {"loaded, its button with its action", page(shown, {"press"}, control), true, false},
       {"busy", page({ATSPI_STATE_SHOWING, ATSPI_STATE_BUSY}, {"press"}, control), true, true},
       {"its button read without actions", page(shown, {}, control), true, true},
-      {"a button not showing proves nothing", page(shown, {}, {ATSPI_STATE_FOCUSABLE}), true, false},
+      {"its only control not showing yet: not painted", page(shown, {}, {ATSPI_STATE_FOCUSABLE}), true, true},
+      {"one control showing, one not: painted", painted_in_part, true, false},
       {"nor one that takes no focus", page(shown, {}, shown), true, false},
-      {"a background tab's page is not waited for", page({ATSPI_STATE_BUSY}, {}, control), false, false},
-      {"no page: the browser's own button is not judged",
+      {"only a background tab's page: the shown one is still to come", page({ATSPI_STATE_BUSY}, {}, control),
+       false, true},
+      {"a background tab's busy page is not waited for", background_busy, true, false},
+      {"an empty page: the blank one before the page's",
+       make_nodes({{-1, ATSPI_ROLE_FRAME, "form - Browser", {}, shown}, {0, ATSPI_ROLE_DOCUMENT_WEB, "", {}, shown}}),
+       true, true},
+      {"a browser's frame without its page yet", make_nodes({{-1, ATSPI_ROLE_FRAME, "form - Browser", {}, shown}}),
+       false, true},
+      {"no page in another app's window: its button is not judged",
        make_nodes({{-1, ATSPI_ROLE_FRAME, "App", {}, shown}, {0, ATSPI_ROLE_PUSH_BUTTON, "Back", {}, control}}),
-       false, false},
+       false, false, false},
   };
   for (const Case& c : cases) {
     Snapshot snapshot = testing::snapshot_of(c.nodes);
     snapshot.showing_means_on_screen = true;
+    snapshot.frames_show_web_pages = c.browser;
     EXPECT_EQ(holds_web_document(snapshot), c.holds) << c.what;
     EXPECT_EQ(web_document_incomplete(snapshot), c.incomplete) << c.what;
   }
+  // Not a browser: a frame without a page is complete.
+  Snapshot editor = testing::snapshot_of(make_nodes({{-1, ATSPI_ROLE_FRAME, "Editor", {}, shown}}));
+  EXPECT_FALSE(web_document_expected(editor));
+  EXPECT_FALSE(web_document_incomplete(editor));
+  // A browser's dialog shows no page.
+  Snapshot dialog = testing::snapshot_of(make_nodes({{-1, ATSPI_ROLE_DIALOG, "Save As", {}, shown}}));
+  dialog.frames_show_web_pages = true;
+  EXPECT_FALSE(web_document_expected(dialog));
+}
+
+}  // namespace
+}  // namespace companyos::a11y
+
+namespace companyos::a11y {
+namespace {
+
+TEST(SettleRuleFor, AModalDialogWaitsLongerForItsQuiet) {
+  const StateSet modal = (StateSet{1} << ATSPI_STATE_MODAL) | (StateSet{1} << ATSPI_STATE_ACTIVE);
+  const StateSet plain = StateSet{1} << ATSPI_STATE_ACTIVE;
+  EXPECT_EQ(settle_rule_for(modal, std::chrono::milliseconds(0)).quiet, kModalDialogQuiet);
+  EXPECT_EQ(settle_rule_for(plain, std::chrono::milliseconds(0)).quiet, SettleRule{}.quiet);
+  EXPECT_EQ(settle_rule_for(0, std::chrono::milliseconds(0)).quiet, SettleRule{}.quiet) << "an unknown window";
+  EXPECT_EQ(settle_rule_for(plain, std::chrono::milliseconds(300)).not_before, std::chrono::milliseconds(300));
+  EXPECT_EQ(settle_rule_for(modal, std::chrono::milliseconds(300)).bound, SettleRule{}.bound);
 }
 
 }  // namespace

@@ -75,6 +75,15 @@ TEST(ToolkitTraits, WhereEnabledIsMarkedItsAbsenceMeansDisabled) {
   }
 }
 
+TEST(ToolkitTraits, OnlyBrowsersFramesShowWebPages) {
+  for (const char* browser : {"Gecko", "gecko", "Chromium"}) {
+    EXPECT_TRUE(toolkit_traits(browser, "143").frames_show_web_pages) << browser;
+  }
+  for (const char* other : {"GTK", "Qt", "VCL", "", "Geckoo"}) {
+    EXPECT_FALSE(toolkit_traits(other, "3.24").frames_show_web_pages) << other;
+  }
+}
+
 TEST(ToolkitTraits, OnlyGtk4SpacesButtonActivations) {
   struct SpacingCase {
     const char* toolkit;
