@@ -19,7 +19,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "realapps"))
 sys.path.insert(0, os.path.join(HERE, "..", "desktop", "mcp"))
-from real_app import Daemon, RealApp, atspi_probe, cli, wait_for  # noqa: E402
+from agent_task import daemon_for_agent, title_of, wait_for_content  # noqa: E402
+from real_app import RealApp, atspi_probe  # noqa: E402
 from checks import Checker  # noqa: E402
 from mcp_session import McpSession, text_of  # noqa: E402
 from view_check import missing_from_view, showing_actionable  # noqa: E402
@@ -38,12 +39,6 @@ def first_line(reply):
     return text_of(reply).split("\n", 1)[0]
 
 
-def title_of(state_text):
-    """The window title in a state's header: State ID of APP window ID "TITLE" (N nodes)."""
-    match = re.search(r'^State \S+ of .+? window \S+ "(.*)" \(\d+ nodes\)', state_text, re.MULTILINE)
-    return match.group(1) if match else None
-
-
 def editor_number(state_text):
     found = [int(line.strip().split(" ", 1)[0][1:]) for line in state_text.splitlines()
              if re.match(r"\s*e\d+ text \[", line) and "multi-line" in line]
@@ -57,8 +52,11 @@ def editor_value(state_text, number):
 
 
 def saved_text(path):
-    with open(path, encoding="utf-8") as f:
-        return f.read()
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
 
 
 def main():
@@ -71,52 +69,41 @@ def main():
         path = os.path.join(tmp, "note.txt")
         with open(path, "w", encoding="utf-8") as f:
             f.write(OLD)
-        daemon = Daemon()
-        daemon.start()
-        try:
-            cli("settings", "set", "physical_input", "true")
-            with RealApp(app, EDITORS[app] + [path]):
-                s = McpSession()
-                s.initialize()
-                state = text_of(s.call("get_app_state", {"app": app, "screenshot": False}))
-                print(f"  the first view: {len(state)} characters", flush=True)
-                check.expect(len(state) <= VIEW_LIMIT, f"the view is at most 6,000 characters ({len(state)})")
-                elements = showing_actionable(atspi_probe.a11y_bus(), app)
-                lost = missing_from_view(state, elements)
-                check.expect(elements and not lost,
-                             f"it shows every one of the {len(elements)} showing actionable elements "
-                             f"an independent walk finds (missing: {lost})")
-                editor = editor_number(state)
-                check.expect(editor is not None, f"the state lists one multi-line editor (e{editor})")
-                if editor is None:
-                    return check.summary()
+        with daemon_for_agent(), RealApp(app, EDITORS[app] + [path]):
+            s = McpSession()
+            s.initialize()
+            state = text_of(s.call("get_app_state", {"app": app, "screenshot": False}))
+            print(f"  the first view: {len(state)} characters", flush=True)
+            check.expect(len(state) <= VIEW_LIMIT, f"the view is at most 6,000 characters ({len(state)})")
+            elements = showing_actionable(atspi_probe.a11y_bus(), app)
+            lost = missing_from_view(state, elements)
+            check.expect(elements and not lost,
+                         f"it shows every one of the {len(elements)} showing actionable elements "
+                         f"an independent walk finds (missing: {lost})")
+            editor = editor_number(state)
+            check.expect(editor is not None, f"the state lists one multi-line editor (e{editor})")
+            if editor is None:
+                return check.summary()
 
-                reply = s.call("set_value", {"app": app, "element": editor, "value": NEW})
-                state = text_of(reply)
-                check.expect(first_line(reply) == "Done (set_value), and read back.",
-                             f"set_value is read back ({first_line(reply)})")
-                shown = editor_value(state, editor)
-                check.expect(shown is not None and shown.rstrip("\n") == NEW,
-                             f"the returned state already shows the new text ({shown!r})")
-                check.expect((title_of(state) or "").startswith("*"),
-                             f"and the title marks it unsaved ({title_of(state)!r})")
+            reply = s.call("set_value", {"app": app, "element": editor, "value": NEW})
+            state = text_of(reply)
+            check.expect(first_line(reply) == "Done (set_value), and read back.",
+                         f"set_value is read back ({first_line(reply)})")
+            shown = editor_value(state, editor)
+            check.expect(shown is not None and shown.rstrip("\n") == NEW,
+                         f"the returned state already shows the new text ({shown!r})")
+            check.expect((title_of(state) or "").startswith("*"),
+                         f"and the title marks it unsaved ({title_of(state)!r})")
 
-                reply = s.call("keypress", {"app": app, "keys": ["cmdorctrl", "s"]})
-                state = text_of(reply)
-                title = title_of(state)
-                check.expect(title is not None and not title.startswith("*"),
-                             f"after ctrl+s the returned state already shows it saved ({title!r})")
-                try:
-                    wait_for("the saved file", lambda: saved_text(path).rstrip("\n") == NEW)
-                    on_disk = True
-                except atspi_probe.ProbeError:
-                    on_disk = False
-                check.expect(on_disk, f"the file holds exactly the new text ({saved_text(path)!r})")
-                check.expect(s.close() == 0 and not s.stray, "the server ends cleanly at EOF")
-                print("  the task took 3 calls", flush=True)
-        finally:
-            cli("settings", "set", "physical_input", "false")
-            daemon.stop()
+            reply = s.call("keypress", {"app": app, "keys": ["cmdorctrl", "s"]})
+            state = text_of(reply)
+            title = title_of(state)
+            check.expect(title is not None and not title.startswith("*"),
+                         f"after ctrl+s the returned state already shows it saved ({title!r})")
+            saved = wait_for_content("the saved file", lambda: saved_text(path), lambda text: text.rstrip("\n") == NEW)
+            check.expect(saved is not None and saved.rstrip("\n") == NEW, f"the file holds exactly the new text ({saved!r})")
+            check.expect(s.close() == 0 and not s.stray, "the server ends cleanly at EOF")
+            print("  the task took 3 calls", flush=True)
     return check.summary()
 
 

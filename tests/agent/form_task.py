@@ -20,7 +20,8 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "realapps"))
 sys.path.insert(0, os.path.join(HERE, "..", "desktop", "mcp"))
-from real_app import Daemon, RealApp, atspi_probe, cli, wait_for, x_client_titles  # noqa: E402
+from agent_task import daemon_for_agent, title_of, wait_for_content  # noqa: E402
+from real_app import RealApp, wait_for, x_client_titles  # noqa: E402
 from checks import Checker  # noqa: E402
 from mcp_session import McpSession, element_number, text_of  # noqa: E402
 from web_page import chromium_argv, firefox_argv, page_state, write_page  # noqa: E402
@@ -61,60 +62,50 @@ def main():
         return 2
     app, argv_for = BROWSERS[browser]
     check = Checker(f"agent-form-{browser}")
-    daemon = Daemon()
-    daemon.start()
-    try:
-        cli("settings", "set", "physical_input", "true")
-        with tempfile.TemporaryDirectory() as tmp, RealApp(app, argv_for(tmp, write_page(tmp))):
-            wait_for("the page's title", lambda: any("form start" in t for t in x_client_titles()), timeout=30)
-            s = McpSession()
-            s.initialize()
-            calls = 0
+    with daemon_for_agent(), tempfile.TemporaryDirectory() as tmp, RealApp(app, argv_for(tmp, write_page(tmp))):
+        wait_for("the page's title", lambda: any("form start" in t for t in x_client_titles()), timeout=30)
+        s = McpSession()
+        s.initialize()
+        calls = 0
 
-            def call(tool, arguments):
-                nonlocal calls
-                calls += 1
-                return text_of(s.call(tool, dict({"app": app}, **arguments)))
+        def call(tool, arguments):
+            nonlocal calls
+            calls += 1
+            return text_of(s.call(tool, dict({"app": app}, **arguments)))
 
-            state = call("get_app_state", {"screenshot": False})
-            check.expect('push button "Go"' in state, "the first look holds the whole form")
-            if 'push button "Go"' not in state:
+        state = call("get_app_state", {"screenshot": False})
+        check.expect('push button "Go"' in state, "the first look holds the whole form")
+        if 'push button "Go"' not in state:
+            print(state, flush=True)
+        steps = [
+            ("set_value", "entry", "Name", {"value": "Ada"},
+             lambda st: 'value="Ada"' in line_of(st, "entry", "Name"), "the entry's value is Ada"),
+            ("click", "combo box", "Colour", {},
+             lambda st: line_of(st, "menu item", "Green") != "", "the list open: Green listed"),
+            (None, "menu item", "Green", None,
+             lambda st: '"colour":"Green"' in (title_of(st) or ""), "the page's title says Green"),
+            ("perform_action", "check box", "Subscribe", {"action": "check"},
+             lambda st: "checked" in states_of(line_of(st, "check box", "Subscribe")), "the box is checked"),
+            ("click", "push button", "Go", {},
+             lambda st: '"clicked":true' in (title_of(st) or ""), "the page's title says it was clicked"),
+        ]
+        for tool, role, name, extra, shows, effect in steps:
+            number = element_number(state, role, name)
+            check.expect(number is not None, f"the state lists {role} {name!r} once")
+            if number is None:
                 print(state, flush=True)
-            steps = [
-                ("set_value", "entry", "Name", {"value": "Ada"},
-                 lambda st: 'value="Ada"' in line_of(st, "entry", "Name"), "the entry's value is Ada"),
-                ("click", "combo box", "Colour", {},
-                 lambda st: line_of(st, "menu item", "Green") != "", "the list open: Green listed"),
-                (None, "menu item", "Green", None,
-                 lambda st: '"colour":"Green"' in st.split("\n", 2)[1], "the page's title says Green"),
-                ("perform_action", "check box", "Subscribe", {"action": "check"},
-                 lambda st: "checked" in states_of(line_of(st, "check box", "Subscribe")), "the box is checked"),
-                ("click", "push button", "Go", {},
-                 lambda st: '"clicked":true' in st.split("\n", 2)[1], "the page's title says it was clicked"),
-            ]
-            for tool, role, name, extra, shows, effect in steps:
-                number = element_number(state, role, name)
-                check.expect(number is not None, f"the state lists {role} {name!r} once")
-                if number is None:
-                    print(state, flush=True)
-                    break
-                if tool is None:
-                    tool, extra = as_its_line_says(line_of(state, role, name))
-                state = call(tool, dict({"element": number}, **extra))
-                check.expect(shows(state), f"after {tool} on {name!r}, the returned state already shows {effect} "
-                                           f"({state.splitlines()[0]})")
-            check.expect(calls <= 6, f"the task took {calls} calls (at most 6)")
-            try:
-                seen = wait_for("the page's own account of the form", lambda: (lambda p: p if p and p.get("clicked")
-                                                                               else None)(page_state()))
-            except atspi_probe.ProbeError:
-                seen = page_state() or {}
-            check.expect((seen.get("name"), seen.get("colour"), seen.get("subscribe"), seen.get("clicked")) ==
-                         ("Ada", "Green", True, True), f"the page saw the whole form filled and sent ({seen})")
-            check.expect(s.close() == 0 and not s.stray, "the server ends cleanly at EOF")
-    finally:
-        cli("settings", "set", "physical_input", "false")
-        daemon.stop()
+                break
+            if tool is None:
+                tool, extra = as_its_line_says(line_of(state, role, name))
+            state = call(tool, dict({"element": number}, **extra))
+            check.expect(shows(state), f"after {tool} on {name!r}, the returned state already shows {effect} "
+                                       f"({state.splitlines()[0]})")
+        check.expect(calls <= 6, f"the task took {calls} calls (at most 6)")
+        seen = wait_for_content("the page's own account of the form", page_state,
+                                lambda state: state.get("clicked")) or {}
+        check.expect((seen.get("name"), seen.get("colour"), seen.get("subscribe"), seen.get("clicked")) ==
+                     ("Ada", "Green", True, True), f"the page saw the whole form filled and sent ({seen})")
+        check.expect(s.close() == 0 and not s.stray, "the server ends cleanly at EOF")
     return check.summary()
 
 

@@ -6,7 +6,6 @@ the app shows and that can be acted on, as an independent AT-SPI walk finds them
 Runs inside scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
 
 import os
-import re
 import sys
 import tempfile
 
@@ -15,7 +14,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "realapps"))
 sys.path.insert(0, os.path.join(HERE, "..", "desktop", "mcp"))
-from real_app import Daemon, RealApp, atspi_probe, wait_for, x_client_titles  # noqa: E402
+from real_app import RealApp, atspi_probe, wait_for, x_client_titles  # noqa: E402
+from agent_task import daemon_for_agent, title_of  # noqa: E402
 from checks import Checker  # noqa: E402
 from libreoffice_check import DOCUMENT  # noqa: E402
 from mcp_session import McpSession, text_of  # noqa: E402
@@ -77,8 +77,7 @@ def judge(check, app):
                          f"{app.name}'s first look holds the whole page, down to its {app.last_text}")
         # The state is of one window, the one the tool chose: the independent walk looks at
         # that one (its title is in the state's header).
-        header = re.search(r'^State \S+ of .+? window \S+ "(.*)" \(\d+ nodes\)', state, re.MULTILINE)
-        title = header.group(1) if header else None
+        title = title_of(state)
         elements = showing_actionable(atspi_probe.a11y_bus(), app.name, window_title=title,
                                       ignored_actions=app.every_node_actions)
         # Names change on their own (Chromium adds a tab's memory use a while after it
@@ -93,14 +92,9 @@ def judge(check, app):
 
 def main():
     check = Checker("agent-views")
-    daemon = Daemon()
-    daemon.start()
-    try:
-        with tempfile.TemporaryDirectory() as tmp:
-            for app in apps(tmp):
-                judge(check, app)
-    finally:
-        daemon.stop()
+    with daemon_for_agent(physical_input=False), tempfile.TemporaryDirectory() as tmp:
+        for app in apps(tmp):
+            judge(check, app)
     return check.summary()
 
 

@@ -19,17 +19,13 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "realapps"))
 sys.path.insert(0, os.path.join(HERE, "..", "desktop", "mcp"))
-from real_app import Daemon, RealApp, atspi_probe, cli, wait_for  # noqa: E402
+from agent_task import daemon_for_agent, title_of, wait_for_content  # noqa: E402
+from real_app import RealApp, wait_for  # noqa: E402
 from checks import Checker  # noqa: E402
 from mcp_session import McpSession, text_of  # noqa: E402
 
 APP = "soffice"
 SENTENCE = "An agent wrote this sentence."
-
-
-def title_of(state_text):
-    match = re.search(r'^State \S+ of .+? window \S+ "(.*)" \(\d+ nodes\)', state_text, re.MULTILINE)
-    return match.group(1) if match else None
 
 
 def name_field(state_text):
@@ -53,68 +49,58 @@ def saved_content(path):
 
 def main():
     check = Checker("agent-writer")
-    daemon = Daemon()
-    daemon.start()
-    try:
-        cli("settings", "set", "physical_input", "true")
-        with tempfile.TemporaryDirectory() as tmp:
-            target = os.path.join(tmp, "saved.odt")
-            argv = ["soffice", "--writer", "--norestore", "--nologo",
-                    "-env:UserInstallation=file://" + os.path.join(tmp, "profile")]
-            with RealApp(APP, argv, env={"SAL_USE_VCLPLUGIN": "gtk3"}):
-                s = McpSession()
-                s.initialize()
-                calls = 0
+    with daemon_for_agent(), tempfile.TemporaryDirectory() as tmp:
+        target = os.path.join(tmp, "saved.odt")
+        argv = ["soffice", "--writer", "--norestore", "--nologo",
+                "-env:UserInstallation=file://" + os.path.join(tmp, "profile")]
+        with RealApp(APP, argv, env={"SAL_USE_VCLPLUGIN": "gtk3"}):
+            s = McpSession()
+            s.initialize()
+            calls = 0
 
-                def call(tool, arguments):
-                    nonlocal calls
-                    calls += 1
-                    return text_of(s.call(tool, dict({"app": APP}, **arguments)))
-
-                # Writer lists its window before the document is in: the look that counts
-                # is the first one showing the document's paragraph.
-                state = wait_for("Writer's document", lambda: (lambda t: t if " paragraph " in t else None)(
-                    text_of(s.call("get_app_state", {"app": APP, "screenshot": False}))), timeout=60, interval=1)
+            def call(tool, arguments):
+                nonlocal calls
                 calls += 1
-                check.expect(len(state) <= 6000, f"the first view is at most 6,000 characters ({len(state)})")
+                return text_of(s.call(tool, dict({"app": APP}, **arguments)))
 
-                state = call("type", {"text": SENTENCE})
-                check.expect(f'value="{SENTENCE}"' in state, "after type, the state shows the sentence in the paragraph")
+            # Writer lists its window before the document is in: the look that counts
+            # is the first one showing the document's paragraph.
+            state = wait_for("Writer's document", lambda: (lambda t: t if " paragraph " in t else None)(
+                text_of(s.call("get_app_state", {"app": APP, "screenshot": False}))), timeout=60, interval=1)
+            calls += 1
+            check.expect(len(state) <= 6000, f"the first view is at most 6,000 characters ({len(state)})")
 
-                state = call("keypress", {"keys": ["cmdorctrl", "shift", "s"]})
-                check.expect("A new window opened in front of" in state and title_of(state) == "Save",
-                             f"after ctrl+shift+s, the state is the Save dialog's, said to be new ({title_of(state)!r})")
-                number, within = name_field(state)
-                check.expect(number is not None, f"the dialog lists one name field (e{number}, within e{within})")
-                if number is None:
-                    print(state, flush=True)
-                    return check.summary()
-                arguments = {"element": number, "value": target}
-                if within is not None:
-                    arguments["within"] = within
-                state = call("set_value", arguments)
-                check.expect(state.startswith("Done (set_value), and read back.") and f'value="{target}"' in state,
-                             f"set_value puts the path in the field, read back ({state.splitlines()[0]})")
+            state = call("type", {"text": SENTENCE})
+            check.expect(f'value="{SENTENCE}"' in state, "after type, the state shows the sentence in the paragraph")
 
-                save = next((int(m.group(1)) for m in re.finditer(r'^\s*e(\d+) push button "Save"', state, re.M)), None)
-                check.expect(save is not None, "the dialog lists its Save button")
-                if save is None:
-                    return check.summary()
-                state = call("click", {"element": save})
-                check.expect((title_of(state) or "").startswith("saved.odt"),
-                             f"after Save, the state is the document's, titled by its file ({title_of(state)!r})")
-                check.expect(calls <= 7, f"the task took {calls} calls (at most 7)")
-                try:
-                    content = wait_for("the saved document", lambda: (lambda c: c if c and SENTENCE in c else None)(
-                        saved_content(target)))
-                except atspi_probe.ProbeError:
-                    content = saved_content(target)
-                check.expect(content is not None and SENTENCE in content,
-                             "the saved .odt's content.xml holds the sentence")
-                check.expect(s.close() == 0 and not s.stray, "the server ends cleanly at EOF")
-    finally:
-        cli("settings", "set", "physical_input", "false")
-        daemon.stop()
+            state = call("keypress", {"keys": ["cmdorctrl", "shift", "s"]})
+            check.expect("A new window opened in front of" in state and title_of(state) == "Save",
+                         f"after ctrl+shift+s, the state is the Save dialog's, said to be new ({title_of(state)!r})")
+            number, within = name_field(state)
+            check.expect(number is not None, f"the dialog lists one name field (e{number}, within e{within})")
+            if number is None:
+                print(state, flush=True)
+                return check.summary()
+            arguments = {"element": number, "value": target}
+            if within is not None:
+                arguments["within"] = within
+            state = call("set_value", arguments)
+            check.expect(state.startswith("Done (set_value), and read back.") and f'value="{target}"' in state,
+                         f"set_value puts the path in the field, read back ({state.splitlines()[0]})")
+
+            save = next((int(m.group(1)) for m in re.finditer(r'^\s*e(\d+) push button "Save"', state, re.M)), None)
+            check.expect(save is not None, "the dialog lists its Save button")
+            if save is None:
+                return check.summary()
+            state = call("click", {"element": save})
+            check.expect((title_of(state) or "").startswith("saved.odt"),
+                         f"after Save, the state is the document's, titled by its file ({title_of(state)!r})")
+            check.expect(calls <= 7, f"the task took {calls} calls (at most 7)")
+            content = wait_for_content("the saved document", lambda: saved_content(target),
+                                       lambda text: SENTENCE in text)
+            check.expect(content is not None and SENTENCE in content,
+                         "the saved .odt's content.xml holds the sentence")
+            check.expect(s.close() == 0 and not s.stray, "the server ends cleanly at EOF")
     return check.summary()
 
 
