@@ -5,6 +5,7 @@ the app writes. Standard library and the realapps helpers only."""
 import contextlib
 import re
 
+from mcp_session import text_of
 from real_app import Daemon, atspi_probe, cli, wait_for
 
 HEADER = re.compile(r'^State \S+ of .+? window \S+ "(.*)" \(\d+ nodes\)', re.MULTILINE)
@@ -38,3 +39,15 @@ def wait_for_content(what, read, holds):
                                        else None)(read()))
     except atspi_probe.ProbeError:
         return read()
+
+
+class AgentCalls:
+    """An MCP session about one app, counting the tool calls a task makes: call(tool,
+    arguments) answers the text an agent reads."""
+
+    def __init__(self, session, app):
+        self.session, self.app, self.count = session, app, 0
+
+    def __call__(self, tool, arguments):
+        self.count += 1
+        return text_of(self.session.call(tool, dict({"app": self.app}, **arguments)))

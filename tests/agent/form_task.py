@@ -20,7 +20,7 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "realapps"))
 sys.path.insert(0, os.path.join(HERE, "..", "desktop", "mcp"))
-from agent_task import daemon_for_agent, title_of, wait_for_content  # noqa: E402
+from agent_task import AgentCalls, daemon_for_agent, title_of, wait_for_content  # noqa: E402
 from real_app import RealApp, wait_for, x_client_titles  # noqa: E402
 from checks import Checker  # noqa: E402
 from mcp_session import McpSession, element_number, text_of  # noqa: E402
@@ -66,12 +66,7 @@ def main():
         wait_for("the page's title", lambda: any("form start" in t for t in x_client_titles()), timeout=30)
         s = McpSession()
         s.initialize()
-        calls = 0
-
-        def call(tool, arguments):
-            nonlocal calls
-            calls += 1
-            return text_of(s.call(tool, dict({"app": app}, **arguments)))
+        call = AgentCalls(s, app)
 
         state = call("get_app_state", {"screenshot": False})
         check.expect('push button "Go"' in state, "the first look holds the whole form")
@@ -100,7 +95,7 @@ def main():
             state = call(tool, dict({"element": number}, **extra))
             check.expect(shows(state), f"after {tool} on {name!r}, the returned state already shows {effect} "
                                        f"({state.splitlines()[0]})")
-        check.expect(calls <= 6, f"the task took {calls} calls (at most 6)")
+        check.expect(call.count <= 6, f"the task took {call.count} calls (at most 6)")
         seen = wait_for_content("the page's own account of the form", page_state,
                                 lambda state: state.get("clicked")) or {}
         check.expect((seen.get("name"), seen.get("colour"), seen.get("subscribe"), seen.get("clicked")) ==

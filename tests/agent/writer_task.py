@@ -19,7 +19,7 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "realapps"))
 sys.path.insert(0, os.path.join(HERE, "..", "desktop", "mcp"))
-from agent_task import daemon_for_agent, title_of, wait_for_content  # noqa: E402
+from agent_task import AgentCalls, daemon_for_agent, title_of, wait_for_content  # noqa: E402
 from real_app import RealApp, wait_for  # noqa: E402
 from checks import Checker  # noqa: E402
 from mcp_session import McpSession, text_of  # noqa: E402
@@ -56,18 +56,13 @@ def main():
         with RealApp(APP, argv, env={"SAL_USE_VCLPLUGIN": "gtk3"}):
             s = McpSession()
             s.initialize()
-            calls = 0
-
-            def call(tool, arguments):
-                nonlocal calls
-                calls += 1
-                return text_of(s.call(tool, dict({"app": APP}, **arguments)))
+            call = AgentCalls(s, APP)
 
             # Writer lists its window before the document is in: the look that counts
             # is the first one showing the document's paragraph.
             state = wait_for("Writer's document", lambda: (lambda t: t if " paragraph " in t else None)(
                 text_of(s.call("get_app_state", {"app": APP, "screenshot": False}))), timeout=60, interval=1)
-            calls += 1
+            call.count += 1
             check.expect(len(state) <= 6000, f"the first view is at most 6,000 characters ({len(state)})")
 
             state = call("type", {"text": SENTENCE})
@@ -95,7 +90,7 @@ def main():
             state = call("click", {"element": save})
             check.expect((title_of(state) or "").startswith("saved.odt"),
                          f"after Save, the state is the document's, titled by its file ({title_of(state)!r})")
-            check.expect(calls <= 7, f"the task took {calls} calls (at most 7)")
+            check.expect(call.count <= 7, f"the task took {call.count} calls (at most 7)")
             content = wait_for_content("the saved document", lambda: saved_content(target),
                                        lambda text: SENTENCE in text)
             check.expect(content is not None and SENTENCE in content,
