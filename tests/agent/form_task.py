@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "desktop", "mcp"))
 from agent_task import AgentCalls, daemon_for_agent, title_of, wait_for_content  # noqa: E402
 from real_app import RealApp, wait_for, x_client_titles  # noqa: E402
 from checks import Checker  # noqa: E402
-from mcp_session import McpSession, element_number, text_of  # noqa: E402
+from mcp_session import McpSession, element_number  # noqa: E402
 from web_page import chromium_argv, firefox_argv, page_state, write_page  # noqa: E402
 
 BROWSERS = {"chromium": ("Chromium", chromium_argv), "firefox": ("Firefox", firefox_argv)}
