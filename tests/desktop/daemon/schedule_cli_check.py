@@ -130,8 +130,10 @@ def promote_to_level_4(check, automation_id, marker):
         if rc != 0:
             check.expect(False, f"supervised run {i + 1} starts ({run.get('code')}: {run.get('message')})")
             return False
-        if wait_finished(run["id"]).get("status") != "succeeded":
-            check.expect(False, f"supervised run {i + 1} succeeds")
+        finished = wait_finished(run["id"])
+        if finished.get("status") != "succeeded":
+            # The whole record says why (each step's exit, output and reason).
+            check.expect(False, f"supervised run {i + 1} succeeds ({json.dumps(finished)[:2000]})")
             return False
     check.expect(os.path.exists(marker), f"{RUNS_FOR_THE_GATE} supervised runs wrote the marker")
     rc, promoted = cli("automation", "promote", str(automation_id))
