@@ -321,18 +321,17 @@ Result<LiveTarget> resolve_ref(Observer& observer, const RefTarget& target, Dead
     nlohmann::json details = {{"ref", target.ref}};
     if (target.within) details["within"] = *target.within;
     // The snapshot named an ancestor that holds this twin alone: the way out, spelled out.
+    std::optional<std::string> scope;
     if (!target.within && stored->node->twin_scope >= 0) {
-      const std::string scope = format_ref(saved.id, saved.nodes[static_cast<std::size_t>(stored->node->twin_scope)].ref);
-      details["scope"] = scope;
-      Error error = not_unique(std::to_string(candidates.size()) + " elements of the window have the ref's identity",
-                               std::move(details), candidates);
-      error.suggestion = "repeat with --within " + scope + ": the element that holds only this one";
-      return error;
+      scope = format_ref(saved.id, saved.nodes[static_cast<std::size_t>(stored->node->twin_scope)].ref);
+      details["scope"] = *scope;
     }
-    return not_unique(std::to_string(candidates.size()) +
-                          (target.within ? " elements under the scope have the ref's identity"
-                                         : " elements of the window have the ref's identity"),
-                      std::move(details), candidates);
+    Error error = not_unique(std::to_string(candidates.size()) +
+                                 (target.within ? " elements under the scope have the ref's identity"
+                                                : " elements of the window have the ref's identity"),
+                             std::move(details), candidates);
+    if (scope) error.suggestion = "repeat with --within " + *scope + ": the element that holds only this one";
+    return error;
   }
   if (options.read_bounds) {
     if (auto read = read_candidate_fields(observer, saved.window, candidates, true, deadline);

@@ -99,9 +99,8 @@ void render_view(const Snapshot& snapshot, const ViewNode& view, int depth,
     out += " (the same menus as e" + std::to_string(snapshot.nodes[static_cast<std::size_t>(view.same_as)].ref) + ")";
   }
   if (view.not_showing > 0) {
-    const Node& node = snapshot.nodes[static_cast<std::size_t>(view.node)];
     const std::string count = std::to_string(view.not_showing);
-    out += node.role == ATSPI_ROLE_MENU ? " (closed, " + count + " items)" : " (+" + count + " not showing)";
+    out += shown.role == ATSPI_ROLE_MENU ? " (closed, " + count + " items)" : " (+" + count + " not showing)";
   }
   out.push_back('\n');
   for (const ViewNode& child : view.children) render_view(snapshot, child, depth + 1, options, out);

@@ -21,6 +21,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "realapps"))
 sys.path.insert(0, os.path.join(HERE, "..", "desktop", "mcp"))
 from agent_task import daemon_for_agent, title_of, wait_for_content  # noqa: E402
 from real_app import RealApp, atspi_probe  # noqa: E402
+from fixture_app import read_text  # noqa: E402
 from checks import Checker  # noqa: E402
 from mcp_session import McpSession, text_of  # noqa: E402
 from view_check import missing_from_view, showing_actionable  # noqa: E402
@@ -49,14 +50,6 @@ def editor_value(state_text, number):
     line = next((line for line in state_text.splitlines() if line.strip().startswith(f"e{number} ")), "")
     match = re.search(r' value="((?:[^"\\]|\\.)*)"', line)
     return match.group(1).replace("\\n", "\n") if match else None
-
-
-def saved_text(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except FileNotFoundError:
-        return None
 
 
 def main():
@@ -100,7 +93,7 @@ def main():
             title = title_of(state)
             check.expect(title is not None and not title.startswith("*"),
                          f"after ctrl+s the returned state already shows it saved ({title!r})")
-            saved = wait_for_content("the saved file", lambda: saved_text(path), lambda text: text.rstrip("\n") == NEW)
+            saved = wait_for_content("the saved file", lambda: read_text(path), lambda text: text.rstrip("\n") == NEW)
             check.expect(saved is not None and saved.rstrip("\n") == NEW, f"the file holds exactly the new text ({saved!r})")
             check.expect(s.close() == 0 and not s.stray, "the server ends cleanly at EOF")
             print("  the task took 3 calls", flush=True)

@@ -19,15 +19,7 @@ from real_app import (Daemon, RealApp, answers_independently, check_stopped_app,
                       error, one, open_and_escape, open_surfaces, outcome, surface_tree, wait_for,
                       wait_for_surface)
 from checks import Checker  # noqa: E402
-
-
-
-def read_file(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except FileNotFoundError:
-        return None
+from fixture_app import read_text  # noqa: E402
 
 
 def check_featherpad(check, tmp):
@@ -70,10 +62,10 @@ def check_featherpad(check, tmp):
         rc, env = cli("click", save["ref"])
         check.expect(rc == 0, f"click on File > Save is delivered ({error(env)})")
         try:
-            saved = wait_for("the saved file", lambda: read_file(path) if
-                             read_file(path) != "original\n" else None)
+            saved = wait_for("the saved file", lambda: read_text(path) if
+                             read_text(path) != "original\n" else None)
         except atspi_probe.ProbeError:
-            saved = read_file(path)
+            saved = read_text(path)
         check.expect(saved is not None and saved.rstrip("\n") == "written by companyOS and typed",
                      f"the file FeatherPad saved holds the text ({saved!r})")
 

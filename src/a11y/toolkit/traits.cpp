@@ -1,6 +1,7 @@
 #include "a11y/toolkit/traits.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <string_view>
 
 #include <atspi/atspi.h>
@@ -16,20 +17,17 @@ bool is_gecko(std::string_view name) { return equals_ignoring_ascii_case(name, "
 bool is_qt(std::string_view name) { return equals_ignoring_ascii_case(name, "qt"); }
 bool is_chromium(std::string_view name) { return equals_ignoring_ascii_case(name, "chromium"); }
 
-// Bridges seen answering Properties.GetAll on the Accessible interface without harm.
-bool answers_get_all(std::string_view name) {
-  for (std::string_view known : {"gtk", "gecko", "chromium", "vcl"}) {
-    if (equals_ignoring_ascii_case(name, known)) return true;
-  }
-  return false;
+bool named_one_of(std::string_view name, std::initializer_list<std::string_view> known) {
+  return std::any_of(known.begin(), known.end(),
+                     [name](std::string_view one) { return equals_ignoring_ascii_case(name, one); });
 }
+
+// Bridges seen answering Properties.GetAll on the Accessible interface without harm.
+bool answers_get_all(std::string_view name) { return named_one_of(name, {"gtk", "gecko", "chromium", "vcl"}); }
 
 bool marks_enabled(std::string_view name, std::string_view version) {
   if (is_gtk(name)) return version.starts_with("3.");
-  for (std::string_view known : {"qt", "gecko", "chromium", "vcl"}) {
-    if (equals_ignoring_ascii_case(name, known)) return true;
-  }
-  return false;
+  return named_one_of(name, {"qt", "gecko", "chromium", "vcl"});
 }
 
 }  // namespace

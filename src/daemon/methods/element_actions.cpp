@@ -63,13 +63,12 @@ SettleTarget settle_target(a11y::Observer& observer, const a11y::ActionRequest& 
         where.bus_names = {stored->snapshot->window.bus_name};
       }
     }
-    where.windows_before = known_window_ids(observer, where.bus_names);
-    return where;
+  } else {
+    const auto& selector = std::get<a11y::Selector>(request.target);
+    where.app = selector.app;
+    where.window_id = selector.window_id;
+    where.bus_names = bus_names_of(observer, selector.app, deadline);
   }
-  const auto& selector = std::get<a11y::Selector>(request.target);
-  where.app = selector.app;
-  where.window_id = selector.window_id;
-  where.bus_names = bus_names_of(observer, selector.app, deadline);
   where.windows_before = known_window_ids(observer, where.bus_names);
   return where;
 }

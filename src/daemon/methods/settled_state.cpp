@@ -30,14 +30,12 @@ nlohmann::json agent_view(const a11y::Snapshot& snapshot) {
 
 // The window that took over from one that closed: the app's active window, else its only
 // titled one.
-std::optional<std::string> window_now_in_front(a11y::Observer& observer, const std::string& app, Deadline deadline) {
-  auto windows = observer.windows(app, deadline);
-  if (!windows) return std::nullopt;
-  for (const auto& window : *windows) {
+std::optional<std::string> window_now_in_front(const std::vector<a11y::WindowInfo>& windows) {
+  for (const auto& window : windows) {
     if (window.active()) return window.id;
   }
   std::optional<std::string> titled;
-  for (const auto& window : *windows) {
+  for (const auto& window : windows) {
     if (window.title.empty()) continue;
     if (titled) return std::nullopt;
     titled = window.id;
@@ -100,7 +98,15 @@ nlohmann::json settled_state(a11y::Observer& observer, a11y::SettleWatch& watch,
                              const std::vector<std::string>& windows_before, Deadline deadline) {
   const a11y::Settled settled = watch.settle(rule, deadline);
   nlohmann::json json = {{"settled", settled_to_json(settled)}};
-  if (auto listed = observer.windows(app, deadline)) {
+  // The app's windows, listed at most once: up front only when there is a listing from
+  // before to tell a new window by, else only when the window acted on is gone.
+  std::optional<std::vector<a11y::WindowInfo>> listed;
+  const auto list_once = [&] {
+    if (listed) return;
+    if (auto windows = observer.windows(app, deadline)) listed = std::move(windows).value();
+  };
+  if (!windows_before.empty()) list_once();
+  if (listed) {
     if (const auto opened = window_opened_in_front(*listed, windows_before, window_id)) {
       auto read = observer.snapshot(a11y::WindowQuery{.app = app, .window_id = opened, .title = {}}, deadline);
       if (read) {
@@ -112,7 +118,8 @@ nlohmann::json settled_state(a11y::Observer& observer, a11y::SettleWatch& watch,
   }
   auto read = observer.snapshot(a11y::WindowQuery{.app = app, .window_id = window_id, .title = {}}, deadline);
   if (!read && window_id) {
-    if (auto front = window_now_in_front(observer, app, deadline); front && *front != *window_id) {
+    list_once();
+    if (auto front = listed ? window_now_in_front(*listed) : std::nullopt; front && *front != *window_id) {
       auto taken_over = observer.snapshot(a11y::WindowQuery{.app = app, .window_id = front, .title = {}}, deadline);
       if (taken_over) {
         json.update(agent_view(**taken_over));

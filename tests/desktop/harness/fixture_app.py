@@ -20,6 +20,12 @@ def read_bytes(path):
         return None
 
 
+def read_text(path):
+    """The UTF-8 text of the file at PATH, or None while it does not exist."""
+    content = read_bytes(path)
+    return None if content is None else content.decode("utf-8")
+
+
 class StartedProcess:
     """A process a test started with its stdout piped (self.process); as a context
     manager it is terminated on exit, then killed if it does not end in time."""
