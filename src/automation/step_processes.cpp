@@ -5,8 +5,6 @@
 
 #include <cerrno>
 #include <charconv>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <system_error>
 #include <utility>
@@ -14,38 +12,28 @@
 #include <glib.h>
 #include <spdlog/spdlog.h>
 
+#include "core/proc_files.h"
+
 namespace companyos::automation {
 namespace {
 
-std::string read_all(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 std::string boot_id() {
-  std::string id = read_all("/proc/sys/kernel/random/boot_id");
+  std::string id = read_small_file("/proc/sys/kernel/random/boot_id", 64).value_or(std::string());
   while (!id.empty() && (id.back() == '\n' || id.back() == ' ')) id.pop_back();
   return id;
-}
-
-std::optional<pid_t> as_pid(std::string_view text) {
-  pid_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || text.empty() || value <= 0) return std::nullopt;
-  return value;
 }
 
 // One pass over /proc for every record: each process's environment is read once. Own
 // processes only: another user's environment is not readable anyway.
 void find_carriers(std::vector<std::pair<StepRecord, KilledStep>>& steps) {
-  std::error_code error;
   const pid_t self = ::getpid();
-  for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
-    const auto pid = as_pid(entry.path().filename().string());
-    if (!pid || *pid == self) continue;
-    const std::string environ = read_all(entry.path() / "environ");
+  for (const pid_t pid : listed_pids()) {
+    if (pid == self) continue;
+    // Gone since the listing, or another user's: it carries no token of ours.
+    const auto environ = read_small_file("/proc/" + std::to_string(pid) + "/environ");
+    if (!environ) continue;
     for (auto& [record, step] : steps) {
-      if (carries_token(environ, record.token)) step.pids.push_back(*pid);
+      if (carries_token(*environ, record.token)) step.pids.push_back(pid);
     }
   }
 }
@@ -134,11 +122,14 @@ std::vector<KilledStep> StepProcessRecord::kill_left_over() {
   std::vector<std::pair<StepRecord, KilledStep>> steps;
   std::error_code error;
   const std::string boot = boot_id();
-  for (const auto& entry : std::filesystem::directory_iterator(directory_, error)) {
-    auto record = parse_record(entry.path().filename().string(), read_all(entry.path()));
+  // Incremented with an error code: the range-for's increment throws on an error.
+  for (std::filesystem::directory_iterator entry(directory_, error), end; !error && entry != end;
+       entry.increment(error)) {
+    auto record = parse_record(entry->path().filename().string(),
+                               read_small_file(entry->path(), 4096).value_or(std::string()));
     if (record && record->boot_id == boot) steps.emplace_back(*record, KilledStep{record->run_id, {}});
     std::error_code ignored;
-    std::filesystem::remove(entry.path(), ignored);
+    std::filesystem::remove(entry->path(), ignored);
   }
   if (steps.empty()) return {};
   find_carriers(steps);

@@ -10,9 +10,9 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <system_error>
+
+#include "core/proc_files.h"
 
 namespace companyos::automation {
 namespace {
@@ -33,16 +33,14 @@ std::optional<pid_t> as_pid(std::string_view text) {
 bool executable(const std::filesystem::path& path) { return ::access(path.c_str(), X_OK) == 0; }
 
 // The keeper's living children and unreaped zombies, from /proc: what the command started and
-// left (reparented here, as the keeper is their subreaper) and the command itself.
+// left (reparented here, as the keeper is their subreaper) and the command itself. A process
+// that ends while /proc is read is skipped: it is no child of ours then, or a zombie the next
+// round finds.
 std::vector<pid_t> children_of(pid_t parent) {
   std::vector<pid_t> children;
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
-    const auto pid = as_pid(entry.path().filename().string());
-    if (!pid) continue;
-    std::ifstream in(entry.path() / "stat");
-    const std::string line((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (parent_in_stat(line) == parent) children.push_back(*pid);
+  for (const pid_t pid : listed_pids()) {
+    const auto line = read_small_file("/proc/" + std::to_string(pid) + "/stat", 4096);
+    if (line && parent_in_stat(*line) == parent) children.push_back(pid);
   }
   return children;
 }
