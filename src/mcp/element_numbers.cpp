@@ -6,16 +6,25 @@
 
 namespace companyos::mcp {
 
-void ElementNumbers::remember(Seen seen) {
+void ElementNumbers::remember(Seen seen, std::string agent_view) {
   std::lock_guard lock(mutex_);
   auto same_window = std::find_if(entries_.begin(), entries_.end(),
                                   [&](const Entry& e) { return e.seen.window_id == seen.window_id; });
   if (same_window != entries_.end()) {
     same_window->seen = std::move(seen);
     same_window->order = next_order_++;
+    same_window->agent_view = std::move(agent_view);
   } else {
-    entries_.push_back(Entry{std::move(seen), next_order_++});
+    entries_.push_back(Entry{std::move(seen), next_order_++, std::move(agent_view)});
   }
+}
+
+std::optional<std::string> ElementNumbers::agent_view_of(const std::string& state) const {
+  std::lock_guard lock(mutex_);
+  for (const Entry& entry : entries_) {
+    if (entry.seen.state == state && !entry.agent_view.empty()) return entry.agent_view;
+  }
+  return std::nullopt;
 }
 
 std::optional<ElementNumbers::Seen> ElementNumbers::latest(const std::string& app,

@@ -26,7 +26,13 @@ class ElementNumbers {
   };
 
   // The state an agent has just been shown of this window; it replaces the window's older one.
-  void remember(Seen seen);
+  // `agent_view`: its outline when it is the agent view (not a full one), which the changes
+  // after an action are worked out against.
+  void remember(Seen seen, std::string agent_view = {});
+  // The newest state shown of the app (of that window, when given).
+  std::optional<Seen> latest(const std::string& app, const std::optional<std::string>& window_id) const;
+  // The agent view of `state` as the agent was shown it, while it is its window's newest.
+  std::optional<std::string> agent_view_of(const std::string& state) const;
   // The state element N is taken from: `state` when given (it must be the newest shown of
   // its window), else the app's newest. STALE_REF or ELEMENT_NOT_FOUND with advice.
   Result<Seen> state_for(const std::string& app, const std::optional<std::string>& window_id,
@@ -48,12 +54,10 @@ class ElementNumbers {
   Result<Picture> picture_of(const std::string& app, const std::optional<std::string>& window_id) const;
 
  private:
-  // The newest state shown of the app (of that window, when given).
-  std::optional<Seen> latest(const std::string& app, const std::optional<std::string>& window_id) const;
-
   struct Entry {
     Seen seen;
     std::uint64_t order = 0;
+    std::string agent_view;
   };
   mutable std::mutex mutex_;
   std::vector<Entry> entries_;

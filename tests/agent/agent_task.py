@@ -5,7 +5,7 @@ the app writes. Standard library and the realapps helpers only."""
 import contextlib
 import re
 
-from mcp_session import text_of
+from mcp_session import text_of, view_of
 from real_app import Daemon, atspi_probe, cli, wait_for
 
 HEADER = re.compile(r'^State \S+ of .+? window \S+ "(.*)" \(\d+ nodes\)', re.MULTILINE)
@@ -42,12 +42,26 @@ def wait_for_content(what, read, holds):
 
 
 class AgentCalls:
-    """An MCP session about one app, counting the tool calls a task makes: call(tool,
-    arguments) answers the text an agent reads."""
+    """An MCP session about one app, counting the tool calls a task makes and the characters
+    it was sent: call(tool, arguments) answers the text as an agent holds it in mind — an
+    action's changes applied to the state acted on (mcp_session.view_of)."""
 
     def __init__(self, session, app):
         self.session, self.app, self.count = session, app, 0
+        self.sent = 0       # characters of every answer's text, as sent
+        self.whole = 0      # the same had every action answered with its whole state
+        self.changes = 0    # answers that gave changes
 
     def __call__(self, tool, arguments):
         self.count += 1
-        return text_of(self.session.call(tool, dict({"app": self.app}, **arguments)))
+        reply = self.session.call(tool, dict({"app": self.app}, **arguments))
+        text, view = text_of(reply), view_of(reply)
+        self.sent += len(text)
+        self.whole += len(view)
+        self.changes += "view" in reply and view != text
+        return view
+
+    def report(self, task):
+        """One line for the log (and scripts/bench mcp): the characters the task was sent."""
+        print(f"agent-chars {task}: calls {self.count}, sent {self.sent}, whole states {self.whole}, "
+              f"answers as changes {self.changes}", flush=True)

@@ -16,7 +16,8 @@ sys.path.insert(0, os.path.join(HERE, "..", "realapps"))
 sys.path.insert(0, os.path.join(HERE, "..", "desktop", "mcp"))
 from real_app import Daemon, RealApp, atspi_probe, wait_for  # noqa: E402
 from checks import Checker  # noqa: E402
-from mcp_session import McpSession, element_number, text_of  # noqa: E402
+from mcp_session import McpSession, element_number  # noqa: E402
+from agent_task import AgentCalls  # noqa: E402
 
 APP = "gnome-calculator"
 # Each key, and what the display shows once the calculator has taken it.
@@ -51,8 +52,8 @@ def main():
         with RealApp(APP, [APP]):
             s = McpSession()
             s.initialize()
-            calls = 1
-            state = text_of(s.call("get_app_state", {"app": APP, "screenshot": False}))
+            call = AgentCalls(s, APP)
+            state = call("get_app_state", {"screenshot": False})
             print(f"  the first view: {len(state)} characters", flush=True)
             check.expect(len(state) <= 3000, f"the view is at most 3,000 characters ({len(state)})")
             check.expect("GtkSourceView" not in state and "AdwGizmo" not in state,
@@ -62,13 +63,12 @@ def main():
                 check.expect(number is not None, f"the state lists the {key} button once")
                 if number is None:
                     break
-                reply = s.call("click", {"app": APP, "element": number})
-                calls += 1
-                state = text_of(reply)
+                state = call("click", {"element": number})
                 values = displayed(state)
                 check.expect(shown in values,
                              f"after {key}, the returned state already shows {shown!r} ({values})")
-            check.expect(calls == 9, f"the task took {calls} calls")
+            check.expect(call.count == 9, f"the task took {call.count} calls")
+            call.report("calculator")
             bus = atspi_probe.a11y_bus()
             try:
                 found = wait_for("403 in the calculator", lambda: "403" in independent_values(bus, APP) or None)

@@ -19,11 +19,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "realapps"))
 sys.path.insert(0, os.path.join(HERE, "..", "desktop", "mcp"))
-from agent_task import daemon_for_agent, title_of, wait_for_content  # noqa: E402
+from agent_task import AgentCalls, daemon_for_agent, title_of, wait_for_content  # noqa: E402
 from real_app import RealApp, atspi_probe  # noqa: E402
 from fixture_app import read_text  # noqa: E402
 from checks import Checker  # noqa: E402
-from mcp_session import McpSession, text_of  # noqa: E402
+from mcp_session import McpSession  # noqa: E402
 from view_check import missing_from_view, showing_actionable  # noqa: E402
 
 EDITORS = {
@@ -34,10 +34,6 @@ EDITORS = {
 OLD = "the old text\n"
 NEW = "first line — ✓\nsecond line"
 VIEW_LIMIT = 6000
-
-
-def first_line(reply):
-    return text_of(reply).split("\n", 1)[0]
 
 
 def editor_number(state_text):
@@ -65,7 +61,8 @@ def main():
         with daemon_for_agent(), RealApp(app, EDITORS[app] + [path]):
             s = McpSession()
             s.initialize()
-            state = text_of(s.call("get_app_state", {"app": app, "screenshot": False}))
+            call = AgentCalls(s, app)
+            state = call("get_app_state", {"screenshot": False})
             print(f"  the first view: {len(state)} characters", flush=True)
             check.expect(len(state) <= VIEW_LIMIT, f"the view is at most 6,000 characters ({len(state)})")
             elements = showing_actionable(atspi_probe.a11y_bus(), app)
@@ -78,25 +75,24 @@ def main():
             if editor is None:
                 return check.summary()
 
-            reply = s.call("set_value", {"app": app, "element": editor, "value": NEW})
-            state = text_of(reply)
-            check.expect(first_line(reply) == "Done (set_value), and read back.",
-                         f"set_value is read back ({first_line(reply)})")
+            state = call("set_value", {"element": editor, "value": NEW})
+            check.expect(state.splitlines()[0] == "Done (set_value), and read back.",
+                         f"set_value is read back ({state.splitlines()[0]})")
             shown = editor_value(state, editor)
             check.expect(shown is not None and shown.rstrip("\n") == NEW,
                          f"the returned state already shows the new text ({shown!r})")
             check.expect((title_of(state) or "").startswith("*"),
                          f"and the title marks it unsaved ({title_of(state)!r})")
 
-            reply = s.call("keypress", {"app": app, "keys": ["cmdorctrl", "s"]})
-            state = text_of(reply)
+            state = call("keypress", {"keys": ["cmdorctrl", "s"]})
             title = title_of(state)
             check.expect(title is not None and not title.startswith("*"),
                          f"after ctrl+s the returned state already shows it saved ({title!r})")
             saved = wait_for_content("the saved file", lambda: read_text(path), lambda text: text.rstrip("\n") == NEW)
             check.expect(saved is not None and saved.rstrip("\n") == NEW, f"the file holds exactly the new text ({saved!r})")
             check.expect(s.close() == 0 and not s.stray, "the server ends cleanly at EOF")
-            print("  the task took 3 calls", flush=True)
+            check.expect(call.count == 3, f"the task took {call.count} calls")
+            call.report(app)
     return check.summary()
 
 

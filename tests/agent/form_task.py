@@ -96,6 +96,7 @@ def main():
             check.expect(shows(state), f"after {tool} on {name!r}, the returned state already shows {effect} "
                                        f"({state.splitlines()[0]})")
         check.expect(call.count <= 6, f"the task took {call.count} calls (at most 6)")
+        call.report(f"form-{browser}")
         seen = wait_for_content("the page's own account of the form", page_state,
                                 lambda state: state.get("clicked")) or {}
         check.expect((seen.get("name"), seen.get("colour"), seen.get("subscribe"), seen.get("clicked")) ==

@@ -63,6 +63,8 @@ def main():
             state = wait_for("Writer's document", lambda: (lambda t: t if " paragraph " in t else None)(
                 text_of(s.call("get_app_state", {"app": APP, "screenshot": False}))), timeout=60, interval=1)
             call.count += 1
+            call.sent += len(state)
+            call.whole += len(state)
             check.expect(len(state) <= 6000, f"the first view is at most 6,000 characters ({len(state)})")
 
             state = call("type", {"text": SENTENCE})
@@ -91,6 +93,7 @@ def main():
             check.expect((title_of(state) or "").startswith("saved.odt"),
                          f"after Save, the state is the document's, titled by its file ({title_of(state)!r})")
             check.expect(call.count <= 7, f"the task took {call.count} calls (at most 7)")
+            call.report("writer")
             content = wait_for_content("the saved document", lambda: saved_content(target),
                                        lambda text: SENTENCE in text)
             check.expect(content is not None and SENTENCE in content,

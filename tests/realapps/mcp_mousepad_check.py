@@ -16,7 +16,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "desktop", "mcp"))
 from real_app import Daemon, RealApp, atspi_probe, cli, wait_for  # noqa: E402
 from checks import Checker  # noqa: E402
-from mcp_session import McpSession, element_number, text_of  # noqa: E402
+from mcp_session import McpSession, element_number, text_of, view_of  # noqa: E402
 
 TEXT = "Written by an agent through MCP — ✓"
 
@@ -52,7 +52,7 @@ def main():
                 check.expect(first_line(set_reply) == "Done (set_value), and read back.",
                              f"set_value on the editor is read back ({first_line(set_reply)})")
 
-                file_menu = element_number(text_of(set_reply), "menu", "File")
+                file_menu = element_number(view_of(set_reply), "menu", "File")
                 clicked = s.call("click", {"app": "mousepad", "element": file_menu})
                 check.expect(first_line(clicked).startswith("The element's own action ran (click)"),
                              f"click File says the action ran ({first_line(clicked)})")

@@ -6,6 +6,7 @@
 
 #include "mcp/element_numbers.h"
 #include "mcp/outcome_line.h"
+#include "mcp/state_changes.h"
 #include "mcp/tools/app_state.h"
 #include "mcp/tools/daemon_reply.h"
 #include "mcp/tools/declarations.h"
@@ -42,12 +43,45 @@ std::string settle_note(const nlohmann::json& state) {
   return note;
 }
 
+// Which state an action is answered against: the one acted on, unless the agent asked for
+// the whole new state.
+struct AnswerBase {
+  std::optional<ElementNumbers::Seen> acted_on;
+  bool full = false;
+};
+
+AnswerBase answer_base(const nlohmann::json& arguments,
+                       std::optional<ElementNumbers::Seen> acted_on) {
+  AnswerBase base;
+  base.full = arguments.value("full", false);
+  base.acted_on = std::move(acted_on);
+  return base;
+}
+
+// The new state as the agent reads it: the changes since the state acted on when they are
+// of its window and shorter than the whole, else the whole.
+std::string state_for_agent(const AppState& state, const AnswerBase& base,
+                            const std::optional<std::string>& acted_on_view, nlohmann::json& structured) {
+  const std::string whole = state_text(state);
+  if (base.full || !base.acted_on || !acted_on_view || base.acted_on->window_id != state.window_id) return whole;
+  const auto changes = outline_changes(*acted_on_view, state.outline);
+  if (!changes) return whole;
+  std::string text = changes_text(state, base.acted_on->state, *changes);
+  if (text.size() >= whole.size()) return whole;
+  structured["changes_since"] = base.acted_on->state;
+  return text;
+}
+
 // The outcome line, then the new state of the window acted on (without a picture: the
 // agent asks for one when it needs it): the state the daemon read once the app had settled,
-// else (a refusal, or no state in the reply) a read now.
+// else (a refusal, or no state in the reply) a read now — as its changes since the state
+// acted on, or whole.
 ToolResult answer(ToolContext& context, const ActionOutcome& outcome, const std::string& app,
                   const std::optional<std::string>& window_id, const nlohmann::json& element,
-                  const nlohmann::json& envelope) {
+                  const nlohmann::json& envelope, const AnswerBase& base) {
+  // Read before the new state replaces it as its window's newest.
+  const std::optional<std::string> acted_on_view =
+      base.acted_on ? context.numbers().agent_view_of(base.acted_on->state) : std::nullopt;
   ToolResult result;
   result.is_error = outcome.is_error;
   result.content.push_back(text_block(outcome.line));
@@ -59,8 +93,8 @@ ToolResult answer(ToolContext& context, const ActionOutcome& outcome, const std:
                                                : read_app_state(context, StateRequest{app, window_id, false, false});
   if (state) {
     const std::string note = settled.is_object() ? settle_note(settled) : std::string();
-    result.content.push_back(text_block(note + state_text(*state)));
     result.structured["state"] = state->state;
+    result.content.push_back(text_block(note + state_for_agent(*state, base, acted_on_view, result.structured)));
   } else {
     result.content.push_back(text_block("The new state could not be read: " + state.error().message));
   }
@@ -94,7 +128,8 @@ ToolResult act_on_element(ToolContext& context, const nlohmann::json& arguments,
                    seen->state + "; " + std::string(kStaleNumberAdvice) + ".";
   }
   // The new state is read of the window the element's state came from.
-  return answer(context, outcome, app, seen->window_id, element, reply.envelope);
+  return answer(context, outcome, app, seen->window_id, element, reply.envelope,
+                answer_base(arguments, *seen));
 }
 
 ToolResult refused_arguments(std::string message, std::string suggestion) {
@@ -127,7 +162,8 @@ ToolResult click_point(ToolContext& context, const nlohmann::json& arguments) {
       {{"app", app}, {"window", picture->window_id}, {"x", x}, {"y", y}, {"headed", true}, {"settle", true}},
       kActionTimeout);
   if (reply.failure != CallFailure::kNone) return error_result(error_from_failure(reply));
-  return answer(context, describe_outcome(what, reply.envelope), app, picture->window_id, nullptr, reply.envelope);
+  return answer(context, describe_outcome(what, reply.envelope), app, picture->window_id, nullptr, reply.envelope,
+                answer_base(arguments, context.numbers().latest(app, picture->window_id)));
 }
 
 ToolResult click(ToolContext& context, const nlohmann::json& arguments) {
@@ -168,13 +204,14 @@ ToolResult type_keys(ToolContext& context, const nlohmann::json& arguments) {
   auto window_id = window_id_of(arguments);
   if (!window_id) window_id = default_window(context, app);
   if (window_id) params["window"] = *window_id;
+  const AnswerBase base = answer_base(arguments, context.numbers().latest(app, window_id));
   const CallOutcome reply = context.call("type_text", params, kActionTimeout);
   if (reply.failure != CallFailure::kNone) return error_result(error_from_failure(reply));
   const nlohmann::json data = reply.envelope.value("data", nlohmann::json::object());
   std::string what = std::string(paste ? "type by paste, " : "type, ") + std::to_string(data.value("typed", 0)) +
                      " characters";
   if (paste && reply.envelope.value("ok", false)) what += paste_facts(data);
-  return answer(context, describe_outcome(what, reply.envelope), app, window_id, nullptr, reply.envelope);
+  return answer(context, describe_outcome(what, reply.envelope), app, window_id, nullptr, reply.envelope, base);
 }
 
 ToolResult set_value(ToolContext& context, const nlohmann::json& arguments) {
@@ -218,6 +255,7 @@ ToolResult keypress(ToolContext& context, const nlohmann::json& arguments) {
   auto window_id = window_id_of(arguments);
   if (!window_id) window_id = default_window(context, app);
   if (window_id) params["window"] = *window_id;
+  const AnswerBase base = answer_base(arguments, context.numbers().latest(app, window_id));
   const CallOutcome reply = context.call("press", params, kActionTimeout);
   if (reply.failure != CallFailure::kNone) return error_result(error_from_failure(reply));
   ActionOutcome outcome = describe_outcome("keypress " + chord, reply.envelope);
@@ -231,7 +269,12 @@ ToolResult keypress(ToolContext& context, const nlohmann::json& arguments) {
   if (outcome.delivery == "delivered_unverified" && outcome.route.rfind("xtest", 0) != 0) {
     outcome.line = "Input was posted (keypress " + chord + "); nothing confirmed the effect.";
   }
-  return answer(context, outcome, app, window_id, nullptr, reply.envelope);
+  return answer(context, outcome, app, window_id, nullptr, reply.envelope, base);
+}
+
+ParamSpec full_param() {
+  return {.name = "full", .type = ParamType::kBoolean,
+          .help = "answer with the whole new state (default: only what changed since the state acted on)"};
 }
 
 ParamSpec within_param() {
@@ -248,6 +291,7 @@ std::vector<ParamSpec> element_params(std::vector<ParamSpec> extra) {
        .help = "the element's number N (eN in the state)", .range = IntRange{0, {}}},
       {.name = "state", .help = "the state the number comes from (default: the newest one shown of the app)"},
       within_param(),
+      full_param(),
   };
   params.insert(params.end(), extra.begin(), extra.end());
   return params;
@@ -260,6 +304,7 @@ constexpr const char* kActionSchema = R"({
     "verified": {"type": "boolean"},
     "route": {"type": "string"},
     "state": {"type": "string", "description": "the new state the element numbers now belong to"},
+    "changes_since": {"type": "string", "description": "present when the text gives only the changes since this state"},
     "element": {"type": ["integer", "null"]},
     "error": {"type": "string"}
   },
@@ -285,7 +330,8 @@ const ToolDeclaration kClick{
                {.name = "y", .type = ParamType::kInteger, .help = "with x: pixels from the picture's top edge",
                 .range = IntRange{0, methods::kMaxWindowCoordinate}},
                {.name = "window_id", .help = "with x and y: the window whose picture they come from (default: the "
-                                             "app's newest picture)"}},
+                                             "app's newest picture)"},
+               full_param()},
     .output_schema = kActionSchema,
     .annotations = {.destructive = true},
     .handler = click,
@@ -336,7 +382,8 @@ const ToolDeclaration kType{
                 .help = "the text, at most 10,000 characters (pasted: 1 MiB, any characters)"},
                {.name = "paste", .type = ParamType::kBoolean,
                 .help = "through the clipboard and ctrl+v; the clipboard's earlier content is put back after"},
-               {.name = "window_id", .help = "one of the app's windows (default: the one the daemon picks)"}},
+               {.name = "window_id", .help = "one of the app's windows (default: the one the daemon picks)"},
+               full_param()},
     .output_schema = kActionSchema,
     .annotations = {.destructive = true},
     .handler = type_keys,
@@ -352,7 +399,8 @@ const ToolDeclaration kKeypress{
                {.name = "keys", .type = ParamType::kArray, .required = true,
                 .help = "modifiers then one key, e.g. [\"cmdorctrl\",\"s\"] or [\"Return\"]",
                 .items = ParamType::kString},
-               {.name = "window_id", .help = "one of the app's windows (default: the one the daemon picks)"}},
+               {.name = "window_id", .help = "one of the app's windows (default: the one the daemon picks)"},
+               full_param()},
     .output_schema = kActionSchema,
     .annotations = {.destructive = true},
     .handler = keypress,

@@ -122,7 +122,8 @@ Result<AppState> read_app_state(ToolContext& context, const StateRequest& reques
   if (state.state.empty() || state.window_id.empty()) {
     return make_error(ErrorCode::kInternal, "the daemon's snapshot reply names no snapshot or window");
   }
-  context.numbers().remember({state.app, state.window_id, state.state});
+  context.numbers().remember({state.app, state.window_id, state.state},
+                             request.full ? std::string() : state.outline);
   if (request.picture) take_picture(context, state);
   return state;
 }
@@ -144,7 +145,7 @@ Result<AppState> settled_app_state(ToolContext& context, const std::string& app,
   if (read.state.empty() || read.window_id.empty()) {
     return make_error(ErrorCode::kInternal, "the daemon's settled state names no snapshot or window");
   }
-  context.numbers().remember({read.app, read.window_id, read.state});
+  context.numbers().remember({read.app, read.window_id, read.state}, read.outline);
   return read;
 }
 
@@ -159,6 +160,15 @@ std::string state_text(const AppState& state) {
   }
   text += state.outline;
   return text;
+}
+
+std::string changes_text(const AppState& state, const std::string& since, const std::string& changes) {
+  std::string text = "State " + state.state + " of " + state.app + " window " + state.window_id;
+  if (!state.title.empty()) text += " \"" + state.title + "\"";
+  text += " (" + std::to_string(state.node_count) + " nodes): changes since " + since;
+  if (changes.empty()) return text + "; nothing changed (full: true for the whole state).\n";
+  return text + " (+ new, ~ replaced, - gone, = renumbered; other lines as before; full: true for all).\n" +
+         changes;
 }
 
 nlohmann::json state_summary(const AppState& state) {

@@ -47,6 +47,9 @@ Result<AppState> settled_app_state(ToolContext& context, const std::string& app,
 
 // The text an agent reads: a header line naming the state, then the outline.
 std::string state_text(const AppState& state);
+// The same header for an action's answer that gives only the changes since the state
+// `since` (mcp/state_changes.h), then those changes.
+std::string changes_text(const AppState& state, const std::string& since, const std::string& changes);
 // {app, window_id, title, state, node_count}
 nlohmann::json state_summary(const AppState& state);
 // The summary's JSON Schema (an object literal), for the tools whose output holds one.

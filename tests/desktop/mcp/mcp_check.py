@@ -20,7 +20,7 @@ from checks import Checker  # noqa: E402
 from daemon_cli import FIXTURE, Daemon, cli  # noqa: E402
 from observe_cli_check import flatten  # noqa: E402
 from fixture_app import FixtureApp, unique_name  # noqa: E402
-from mcp_session import McpSession, element_number, meta, text_of  # noqa: E402
+from mcp_session import STATE_HEADER, McpSession, element_number, meta, text_of, view_of  # noqa: E402
 from x_server import picture_point  # noqa: E402
 
 TOOLS = ["list_apps", "list_windows", "get_app_state", "click", "set_value", "perform_action", "type", "keypress",
@@ -121,6 +121,31 @@ def stays_absent(path, seconds=0.5):
     return True
 
 
+def outline_lines(text):
+    """A state's outline: the lines after its header."""
+    lines = text.splitlines()
+    header = next(i for i, line in enumerate(lines) if STATE_HEADER.match(line))
+    return [line for line in lines[header + 1:] if line]
+
+
+def check_changes(check, s, app_name, reply, acted_on, entry, value):
+    """An action answers with what changed since the state acted on; applied to that state
+    (as docs/mcp.md tells an agent) they give what a new look reads; full: true the whole."""
+    sent, rebuilt = text_of(reply), view_of(reply)
+    structured = reply["result"]["structuredContent"]
+    changed = [line for line in sent.splitlines() if line.startswith("~ ") and f'e{entry} text "Text"' in line]
+    check.expect(structured.get("changes_since") == acted_on and len(changed) == 1 and value in changed[0],
+                 f"set_value answers with the changes since {acted_on}: the entry's line replaced ({changed})")
+    check.expect(len(sent) < len(rebuilt), f"the changes are shorter than the whole state ({len(sent)} "
+                                               f"characters against {len(rebuilt)})")
+    fresh = text_of(s.call("get_app_state", {"app": app_name, "screenshot": False}))
+    check.expect(outline_lines(rebuilt) == outline_lines(fresh),
+                 "the changes applied to the state acted on give what a new look reads")
+    whole = s.call("set_value", {"app": app_name, "element": entry, "value": value, "full": True})
+    check.expect("changes_since" not in whole["result"]["structuredContent"] and
+                 outline_lines(text_of(whole)) == outline_lines(fresh), "full: true answers with the whole state")
+
+
 def check_tools_on_fixture(check, app):
     s = McpSession()
     s.initialize()
@@ -153,14 +178,16 @@ def check_tools_on_fixture(check, app):
     check.expect(entry is not None and button is not None, f"the state numbers the entry ({entry}) and button ({button})")
 
     value = "from an agent — ünï"
-    set_reply = s.call("set_value", {"app": app.app_name, "element": entry, "value": value})["result"]
+    set_whole = s.call("set_value", {"app": app.app_name, "element": entry, "value": value})
+    set_reply = set_whole["result"]
     check.expect(text_of({"result": set_reply}).startswith("Done (set_value), and read back.") and
                  set_reply["structuredContent"]["delivery"] == "delivered_verified" and not set_reply["isError"],
                  "set_value by number is read back and says so")
     new_state = set_reply["structuredContent"]["state"]
     check.expect(new_state != first_state and ("State " + new_state) in text_of({"result": set_reply}),
                  "the action answers with the window's new state")
-    button = element_number(text_of({"result": set_reply}), "push button", "Write effect")
+    check_changes(check, s, app.app_name, set_whole, first_state, entry, value)
+    button = element_number(view_of(set_whole), "push button", "Write effect")
     click = s.call("click", {"app": app.app_name, "element": button})["result"]
     check.expect(text_of({"result": click}).startswith("The element's own action ran (click); nothing confirmed") and
                  click["structuredContent"]["delivery"] == "delivered_unverified",
@@ -193,10 +220,11 @@ def check_tools_on_fixture(check, app):
     s.call("set_value", {"app": app.app_name, "element": entry, "value": ""})
     cli("focus", f"@{s.last_state(app.app_name)}:e{entry}")
     for key in ("o", "k"):
-        pressed = s.call("keypress", {"app": app.app_name, "keys": [key]})["result"]
+        pressed_whole = s.call("keypress", {"app": app.app_name, "keys": [key]})
+        pressed = pressed_whole["result"]
         check.expect(text_of({"result": pressed}).startswith(f"Input was posted (keypress {key}); nothing confirmed")
                      and not pressed["isError"], f"keypress {key} says the input was posted")
-    button = element_number(text_of({"result": pressed}), "push button", "Write effect")
+    button = element_number(view_of(pressed_whole), "push button", "Write effect")
     s.call("click", {"app": app.app_name, "element": button})
     check.expect(app.wait_for_effect("", b"ok"), f"the keys reached the entry ({app.effect()!r})")
 
