@@ -1,7 +1,6 @@
 #include "mcp/agent_words.h"
 
 #include <array>
-#include <regex>
 #include <string_view>
 #include <utility>
 
@@ -106,30 +105,91 @@ std::string advice_by_code(ErrorCode code) {
   }
 }
 
-// The daemon's CLI words in a message or suggestion, as an agent says them.
+bool is_word_character(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+bool is_option_start(std::string_view text, std::size_t at) {
+  return at + 2 < text.size() && text.compare(at, 2, "--") == 0 && text[at + 2] >= 'a' && text[at + 2] <= 'z';
+}
+
+// Every occurrence of `from` (as a whole word when `whole_word`) replaced by `to`.
+std::string replaced(std::string_view text, std::string_view from, std::string_view to, bool whole_word) {
+  std::string out;
+  std::size_t start = 0;
+  for (std::size_t at = text.find(from); at != std::string_view::npos; at = text.find(from, at + 1)) {
+    if (at < start) continue;
+    const std::size_t end = at + from.size();
+    if (whole_word && ((at > 0 && is_word_character(text[at - 1])) ||
+                       (end < text.size() && is_word_character(text[end])))) {
+      continue;
+    }
+    out.append(text.substr(start, at - start));
+    out.append(to);
+    start = end;
+  }
+  out.append(text.substr(start));
+  return out;
+}
+
+// "--name" becomes "name", as an argument would be named.
+std::string without_option_dashes(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    if (is_option_start(text, at)) ++at;  // both dashes: this one and the next
+    else out.push_back(text[at]);
+  }
+  return out;
+}
+
+// The daemon's CLI words in a message or suggestion, as an agent says them. Plain string
+// work, not std::regex: these texts hold app-supplied names of any length, and libstdc++'s
+// regex recurses once per character it repeats over.
 std::string rewrite_cli_words(std::string text) {
-  static const std::array<std::pair<std::regex, const char*>, 10> kRewrites = {{
-      {std::regex(R"(--window( ID)?)"), "window_id"},
-      {std::regex(R"(--within)"), "within"},
-      {std::regex(R"(,? ?(then )?repeat(ing)? with --headed)"), ""},
-      {std::regex(R"(with the action method)"), "with perform_action"},
-      {std::regex(R"(\bset-value\b)"), "set_value"},
-      {std::regex(R"(\btype-text\b)"), "type"},
-      {std::regex(R"(\bclick-at\b)"), "click at a point"},
-      {std::regex(R"(\ba snapshot\b)"), "a state"},
-      {std::regex(R"(\bsnapshot\b)"), "state"},
-      // Any other option: its name alone, as an argument would be named.
-      {std::regex(R"(--([a-z][a-z_-]*))"), "$1"},
+  struct Rewrite {
+    std::string_view from;
+    std::string_view to;
+    bool whole_word;
+  };
+  static constexpr std::array<Rewrite, 20> kRewrites = {{
+      {"--window ID", "window_id", false},
+      {"--window", "window_id", false},
+      {"--within", "within", false},
+      // ",? ?(then )?repeat(ing)? with --headed", the longest forms first
+      {", then repeating with --headed", "", false},
+      {",then repeating with --headed", "", false},
+      {" then repeating with --headed", "", false},
+      {"then repeating with --headed", "", false},
+      {", then repeat with --headed", "", false},
+      {",then repeat with --headed", "", false},
+      {" then repeat with --headed", "", false},
+      {"then repeat with --headed", "", false},
+      {", repeating with --headed", "", false},
+      {", repeat with --headed", "", false},
+      {" repeating with --headed", "", false},
+      {" repeat with --headed", "", false},
+      {"repeating with --headed", "", false},
+      {"repeat with --headed", "", false},
+      {"with the action method", "with perform_action", false},
+      {"set-value", "set_value", true},
+      {"type-text", "type", true},
   }};
-  for (const auto& [pattern, replacement] : kRewrites) text = std::regex_replace(text, pattern, replacement);
-  return text;
+  for (const Rewrite& rewrite : kRewrites) text = replaced(text, rewrite.from, rewrite.to, rewrite.whole_word);
+  text = replaced(text, "click-at", "click at a point", true);
+  text = replaced(text, "a snapshot", "a state", true);
+  text = replaced(text, "snapshot", "state", true);
+  return without_option_dashes(text);
 }
 
 }  // namespace
 
 bool speaks_cli(const std::string& text) {
-  static const std::regex kOption(R"((^|[\s(`'"])--[a-z])");
-  if (std::regex_search(text, kOption)) return true;
+  // "--x" at the start or after a space, "(", "`", "'" or a double quote.
+  for (std::size_t at = text.find("--"); at != std::string::npos; at = text.find("--", at + 1)) {
+    const bool after_boundary = at == 0 || std::string_view(" \t\n\r\f\v(`'\"").find(text[at - 1]) != std::string_view::npos;
+    if (after_boundary && is_option_start(text, at)) return true;
+  }
   for (const std::string_view word : kCliOnlyCommands) {
     if (text.find(word) != std::string::npos) return true;
   }

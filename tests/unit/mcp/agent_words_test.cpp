@@ -76,6 +76,38 @@ TEST(AgentWords, SpeaksCliFindsOptionsAndCommands) {
   for (const Case& c : cases) EXPECT_EQ(speaks_cli(c.text), c.cli) << c.text;
 }
 
+TEST(AgentWords, CliWordsBecomeToolWords) {
+  struct Case {
+    std::string message;
+    std::string said;
+  };
+  const std::vector<Case> cases = {
+      {"add --window ID with one of them", "add window_id with one of them"},
+      {"narrow it with --within REF", "narrow it with within REF"},
+      {"the entry ignores it, then repeat with --headed", "the entry ignores it"},
+      {"turn physical input on, repeating with --headed.", "turn physical input on."},
+      {"use one of the available actions with the action method", "use one of the available actions with perform_action"},
+      {"set-value refused; take a snapshot", "set_value refused; take a state"},
+      {"snapshots and the snapshot", "snapshots and the state"},
+      {"click-at x y, or type-text", "click at a point x y, or type"},
+      {"raise --timeout-ms and ---x", "raise timeout-ms and -x"},
+      {"snapshotting stays", "snapshotting stays"},
+  };
+  for (const Case& c : cases) {
+    const Error said = in_agent_words(make_error(ErrorCode::kInvalidArgs, c.message));
+    EXPECT_EQ(said.message, c.said) << c.message;
+  }
+}
+
+// App-supplied names reach these texts at any length: std::regex recursed per character
+// and could run out of stack on them.
+TEST(AgentWords, HugeAppSuppliedTextIsRewrittenWithoutTrouble) {
+  const std::string name = "--" + std::string(500000, 'a') + " set-value " + std::string(500000, '-');
+  const Error said = in_agent_words(make_error(ErrorCode::kElementNotFound, "no element named " + name));
+  EXPECT_EQ(said.message.size(), std::string("no element named ").size() + name.size() - 2 + 0);
+  EXPECT_FALSE(speaks_cli(said.message));
+}
+
 TEST(AgentWords, ARefusalThatNeedsAChoiceListsTheChoices) {
   const Error windows = make_error(
       ErrorCode::kAmbiguousTarget, "4 windows match; name exactly one",
