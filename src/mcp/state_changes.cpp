@@ -151,8 +151,9 @@ class ChangesWriter {
     }
   }
 
-  // The first new line at or after the block, and the indentation its containers have less of.
-  void write_context(std::size_t begin, std::size_t end) {
+  // The containers of the block's first line (matched lines before it, less indented), and
+  // with `anchor` the line just before it, which places a block that starts with an added line.
+  void write_context(std::size_t begin, std::size_t end, bool anchor) {
     std::size_t after_index = 0;  // where in the new lines the block starts
     std::size_t indent = 0;
     bool found = false;
@@ -170,7 +171,6 @@ class ChangesWriter {
     // The matched lines before the block, nearest first: the containers (less indented),
     // and the line just before it, which places the block.
     std::vector<std::size_t> context;
-    bool anchor = true;
     for (std::size_t k = begin; k-- > 0;) {
       const Op& op = ops_[k];
       if (op.kind != OpKind::kMatch) continue;
@@ -192,10 +192,17 @@ class ChangesWriter {
   // Lines removed and added between two unchanged ones. An added line with the number of a
   // removed one replaces it ("~"), paired in order so both states' orders hold.
   void write_block(std::size_t begin, std::size_t end) {
-    write_context(begin, end);
     std::vector<std::size_t> removed;
     std::vector<std::size_t> added;
     for (std::size_t k = begin; k < end; ++k) (ops_[k].kind == OpKind::kRemove ? removed : added).push_back(k);
+    struct Written {
+      std::string line;
+      std::size_t consumed;  // 0 for an added line, which consumes nothing
+    };
+    std::vector<Written> lines;
+    const auto remove = [&](std::size_t k) {
+      lines.push_back({"- " + std::string(a_[ops_[k].before].text), ops_[k].before + 1});
+    };
     std::size_t next_removed = 0;
     for (const std::size_t add : added) {
       const Line& line = b_[ops_[add].after];
@@ -208,17 +215,18 @@ class ChangesWriter {
         }
       }
       if (!pair) {
-        emit("+ " + std::string(line.text), consumed_);
+        lines.push_back({"+ " + std::string(line.text), 0});
         continue;
       }
-      for (; next_removed < *pair; ++next_removed) write_removed(removed[next_removed]);
-      emit("~ " + std::string(line.text), ops_[removed[*pair]].before + 1);
+      for (; next_removed < *pair; ++next_removed) remove(removed[next_removed]);
+      lines.push_back({"~ " + std::string(line.text), ops_[removed[*pair]].before + 1});
       next_removed = *pair + 1;
     }
-    for (; next_removed < removed.size(); ++next_removed) write_removed(removed[next_removed]);
+    for (; next_removed < removed.size(); ++next_removed) remove(removed[next_removed]);
+    // A "-" or "~" line finds its place by itself; a "+" line is placed after what came before.
+    write_context(begin, end, !lines.empty() && lines.front().consumed == 0);
+    for (const Written& written : lines) emit(written.line, written.consumed);
   }
-
-  void write_removed(std::size_t k) { emit("- " + std::string(a_[ops_[k].before].text), ops_[k].before + 1); }
 
   void emit(const std::string& line, std::size_t consumed) {
     out_ += line;

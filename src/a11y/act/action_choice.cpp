@@ -199,6 +199,12 @@ Result<ChosenRoute> choose_route(ActionKind kind, const ElementFacts& element,
     case ActionKind::kClick: {
       const int index = find_preferred(element.actions, kClickNames);
       if (index >= 0) return do_action(element, index);
+      // A click on a check box or radio button flips or picks it: web engines name that
+      // action for its effect (Gecko and Chromium: check, uncheck; Gecko's radio: select).
+      if (is_checkable(element.role, element.states)) {
+        const int flip = find_preferred(element.actions, kToggleNames);
+        if (flip >= 0) return do_action(element, flip, true);
+      }
       return unsupported(kind, element,
                          "it lists no click, press, activate, invoke, jump, open, switch or "
                          "clickAncestor action");

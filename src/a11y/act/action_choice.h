@@ -4,7 +4,9 @@
 // physical input is never a fallback.
 //
 // Names match case-insensitively (ASCII), and the first preference the element lists wins:
-//   click     click, press, activate, invoke, jump, open, switch, clickAncestor
+//   click     click, press, activate, invoke, jump, open, switch, clickAncestor; on a
+//             checkable element with none of those, its toggle's names (a web check box's
+//             check or uncheck, Gecko's radio button's select)
 //   toggle    (checkable: check box, toggle button, radio button, check/radio menu item,
 //             or the checkable state) toggle, check, uncheck, click, press, activate,
 //             select

@@ -57,6 +57,10 @@ TEST(ActionChoice, ClickPrefersClickThenPressActivateInvokeJump) {
       {"link", ActionKind::kClick, element(ATSPI_ROLE_LINK, {"jump"}), "jump"},
       {"combo", ActionKind::kClick, element(ATSPI_ROLE_COMBO_BOX, {"press"}), "press"},
       {"no click-like name", ActionKind::kClick, element(ATSPI_ROLE_TEXT, {"edit", "focus"}), ""},
+      {"web check box: its check", ActionKind::kClick, element(ATSPI_ROLE_CHECK_BOX, {"check"}), "check"},
+      {"web check box, checked: uncheck", ActionKind::kClick, element(ATSPI_ROLE_CHECK_BOX, {"uncheck"}), "uncheck"},
+      {"Gecko radio button: select", ActionKind::kClick, element(ATSPI_ROLE_RADIO_BUTTON, {"select"}), "select"},
+      {"not checkable: check is no click", ActionKind::kClick, element(ATSPI_ROLE_TEXT, {"check"}), ""},
       {"no actions", ActionKind::kClick, element(ATSPI_ROLE_LABEL, {}), ""},
       {"prefix is not a match", ActionKind::kClick, element(ATSPI_ROLE_PUSH_BUTTON, {"clicked", "pressing"}), ""},
       {"empty names", ActionKind::kClick, element(ATSPI_ROLE_PUSH_BUTTON, {"", ""}), ""},
@@ -83,7 +87,6 @@ TEST(ActionChoice, ToggleOnlyCheckableElements) {
       {"Gecko label", ActionKind::kClick, element(ATSPI_ROLE_LABEL, {"clickAncestor"}), "clickAncestor"},
       {"click before clickAncestor", ActionKind::kClick,
        element(ATSPI_ROLE_LABEL, {"clickAncestor", "click"}), "click"},
-      {"a check action is no click", ActionKind::kClick, element(ATSPI_ROLE_CHECK_BOX, {"check"}), ""},
   });
   auto route = choose_route(ActionKind::kToggle, element(ATSPI_ROLE_CHECK_BOX, {"click"}), kNone, kNone);
   ASSERT_TRUE(route.ok());
