@@ -58,7 +58,7 @@ class AgentCalls:
         text, view = text_of(reply), view_of(reply)
         self.sent += len(text)
         self.whole += len(view)
-        self.changes += "view" in reply and view != text
+        self.changes += bool(reply.get("result", {}).get("structuredContent", {}).get("changes_since"))
         return view
 
     def report(self, task):

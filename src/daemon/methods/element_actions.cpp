@@ -14,6 +14,7 @@
 #include "core/delivery.h"
 #include "wire/bare_ref.h"
 #include "daemon/context.h"
+#include "daemon/methods/combo_option.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
 #include "daemon/methods/opened.h"
@@ -128,6 +129,9 @@ void perform(const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
                       return opened(clicked->action, wire::pointer_click_to_json(*clicked));
                     }
                     auto done = engine.perform(request, deadline);
+                    if (!done && Kind == ActionKind::kSetValue && is_combo_box_refusal(done.error())) {
+                      done = pick_combo_option(observer, engine, request, deadline);
+                    }
                     if (!done) return std::move(done).take_error();
                     return opened(*done, wire::action_reply_to_json(*done));
                   });

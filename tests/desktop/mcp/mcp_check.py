@@ -146,6 +146,24 @@ def check_changes(check, s, app_name, reply, acted_on, entry, value):
                  outline_lines(text_of(whole)) == outline_lines(fresh), "full: true answers with the whole state")
 
 
+def check_combo_box(check, s, app):
+    """set_value on a combo box with an option's label picks that option in one call (the
+    fixture writes the combo's text to its .combo file); an unknown label changes nothing."""
+    state = view_of(s.call("get_app_state", {"app": app.app_name, "screenshot": False}))
+    combo = element_number(state, "combo box", "Color")
+    picked = s.call("set_value", {"app": app.app_name, "element": combo, "value": "Green"})["result"]
+    check.expect(not picked["isError"] and text_of({"result": picked}).startswith("Done (set_value), and read back."),
+                 f"set_value Green on the combo box is read back ({text_of({'result': picked}).splitlines()[0]})")
+    check.expect(app.wait_for_effect(".combo", b"Green"), "the fixture saw Green chosen (its .combo file)")
+    combo = element_number(view_of(s.call("get_app_state", {"app": app.app_name, "screenshot": False})),
+                           "combo box", "Color")
+    unknown = s.call("set_value", {"app": app.app_name, "element": combo, "value": "Purple"})["result"]
+    check.expect(unknown["isError"] and text_of({"result": unknown}).startswith("Nothing was done:") and
+                 "no option with that label" in text_of({"result": unknown}),
+                 f"a label no option has is refused ({text_of({'result': unknown}).splitlines()[0]})")
+    check.expect(app.effect(".combo") == b"Green", "and the combo box kept Green")
+
+
 def check_tools_on_fixture(check, app):
     s = McpSession()
     s.initialize()
@@ -187,6 +205,7 @@ def check_tools_on_fixture(check, app):
     check.expect(new_state != first_state and ("State " + new_state) in text_of({"result": set_reply}),
                  "the action answers with the window's new state")
     check_changes(check, s, app.app_name, set_whole, first_state, entry, value)
+    check_combo_box(check, s, app)
     button = element_number(view_of(set_whole), "push button", "Write effect")
     click = s.call("click", {"app": app.app_name, "element": button})["result"]
     check.expect(text_of({"result": click}).startswith("The element's own action ran (click); nothing confirmed") and
