@@ -6,7 +6,8 @@ more, activates File > Save by its ref, and reads the file the app wrote. It tog
 search bar's "Match Case" check box and reads its state with an independent AT-SPI walk
 (Properties.Get one at a time: Qt 5.15's bridge crashes the app on GetAll). A stopped app
 (SIGSTOP) answers APP_UNRESPONSIVE within the deadline, and the app is alive after every
-step. SpeedCrunch's window is snapshotted and its controls found. Runs inside
+step. A Qt combo box's option is refused by set-value, not built, and the combo box keeps its
+item. SpeedCrunch's window is snapshotted and its controls found. Runs inside
 scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
 
 import os
@@ -96,6 +97,30 @@ def check_featherpad(check, tmp):
         check_stopped_app(check, app)
 
 
+def check_combo_box_refused(check, tmp):
+    """set-value on a Qt combo box with an option's label is refused as not built, before
+    anything is sent: Qt's list takes the selection but the combo box keeps its item. Read
+    from outside: the combo box's own name (Qt names it by its current text) stays."""
+    with RealApp("FeatherPad", ["featherpad", "--standalone", os.path.join(tmp, "prefs.txt")]) as app:
+        _, nodes = app.snapshot()
+        preferences = one(nodes, "Preferences", role="menu item", name="Preferences")
+        cli("action", preferences["ref"], "Press")
+        names = lambda: [e["name"] for e in data(cli("find", "--app", "FeatherPad", "--role", "combo box")[1])
+                         .get("elements", [])]
+        try:
+            wait_for("the Preferences dialog's combo boxes", lambda: "North" in names() or None, timeout=30)
+        except atspi_probe.ProbeError:
+            check.expect(False, f"the Preferences dialog shows its North combo box ({names()})")
+            return
+        rc, env = cli("set-value", "--app", "FeatherPad", "--role", "combo box", "--name", "North", "West")
+        details = error(env).get("details", {})
+        check.expect(rc != 0 and details.get("kind") == "combo_option_not_built" and
+                     details.get("delivery") == "not_delivered",
+                     f"set-value West on Qt's combo box is refused, not built ({error(env)})")
+        check.expect("North" in names() and "West" not in names(), f"the combo box still shows North ({names()})")
+        check.expect(app.alive(), "FeatherPad is alive after the refusal")
+
+
 def check_speedcrunch(check):
     with RealApp("SpeedCrunch", ["speedcrunch"]) as app:
         snap, nodes = app.snapshot()
@@ -116,6 +141,7 @@ def main():
         check.expect(rc == 0, f"physical input is allowed for --headed ({error(env)})")
         with tempfile.TemporaryDirectory() as tmp:
             check_featherpad(check, tmp)
+            check_combo_box_refused(check, tmp)
         check_speedcrunch(check)
     finally:
         daemon.stop()

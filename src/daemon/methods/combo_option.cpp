@@ -6,6 +6,7 @@
 #include <thread>
 #include <variant>
 
+#include "a11y/live_resolve.h"
 #include "a11y/ref.h"
 #include "a11y/vocabulary.h"
 #include "core/delivery.h"
@@ -20,7 +21,8 @@ constexpr std::chrono::milliseconds kListPoll{50};
 
 // The roles an option of a combo box has: GTK 3's, Gecko's and Chromium's menu items, Qt's
 // list items.
-constexpr std::array<std::string_view, 2> kOptionRoles = {"menu item", "list item"};
+constexpr std::string_view kQtOptionRole = "list item";
+constexpr std::array<std::string_view, 2> kOptionRoles = {"menu item", kQtOptionRole};
 
 // A selector for the option labelled `label` with `role`, under the combo box `combo`.
 Result<a11y::Selector> option_under(a11y::Observer& observer, const a11y::ActionTarget& combo,
@@ -129,6 +131,19 @@ Result<a11y::ActionReply> pick_combo_option(a11y::Observer& observer, a11y::Acti
   for (const std::string_view role : kOptionRoles) {
     auto option = option_under(observer, request.target, role, request.argument);
     if (!option) return with_delivery(std::move(option).take_error(), Delivery::kNotDelivered);
+    if (role == kQtOptionRole) {
+      // Qt's item view takes the selection, but the combo box keeps its current item: a
+      // pick there would be reported and not be true.
+      auto found = a11y::resolve_live(observer, *option, deadline);
+      if (!found && found.error().code == ErrorCode::kElementNotFound) continue;
+      if (!found) return with_delivery(std::move(found).take_error(), Delivery::kNotDelivered);
+      return with_delivery(make_error(ErrorCode::kActionNotSupported,
+                                      "not built: picking an option of this combo box (a Qt combo box keeps its "
+                                      "current item when its list's item is selected)",
+                                      {{"kind", "combo_option_not_built"}},
+                                      "open it (click) and choose the option with the keyboard"),
+                           Delivery::kNotDelivered);
+    }
     auto picked = engine.perform(as_kind(request, ActionKind::kSelect, *option), deadline);
     if (picked) {
       picked->kind = ActionKind::kSetValue;

@@ -1,10 +1,11 @@
 // set-value on a combo box with an option's label: the option is picked in one call, through
 // the engine's select. The option is found by its label under the combo box (a menu item, as
-// GTK 3, Gecko and Chromium show them, or a list item, as Qt does) and selected as `select`
-// would (the combo box's Selection, the item's own action); where only an open list's copy
-// takes it (Gecko's <select>: option_needs_open_list), the combo box is clicked open, its
-// list awaited, and the copy picked within that list. The select's read-back verifies the
-// option is selected.
+// GTK 3, Gecko and Chromium show them) and selected as `select` would (the combo box's
+// Selection, the list's, the item's own action); where only an open list's copy takes it
+// (Gecko's <select>: option_needs_open_list), the combo box is clicked open, its list
+// awaited, and the copy picked within that list. The select's read-back verifies the option
+// is selected. A Qt combo box's options (list items) are refused, not built: selecting one
+// selects it in the list and leaves the combo box's current item as it was.
 #pragma once
 
 #include "a11y/action_engine.h"
@@ -20,7 +21,8 @@ namespace companyos::daemon::methods {
 bool is_combo_box_refusal(const Error& error);
 
 // Picks the option labelled request.argument of the combo box request.target names.
-// ELEMENT_NOT_FOUND (not delivered) when it has no such option.
+// ELEMENT_NOT_FOUND (not delivered) when it has no such option; ACTION_NOT_SUPPORTED
+// (combo_option_not_built, not delivered) for a Qt combo box's.
 Result<a11y::ActionReply> pick_combo_option(a11y::Observer& observer, a11y::ActionEngine& engine,
                                             const a11y::ActionRequest& request, Deadline deadline);
 
