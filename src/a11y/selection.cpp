@@ -37,6 +37,19 @@ Result<std::vector<const AppInfo*>> select_apps(const std::vector<AppInfo>& apps
   return selected;
 }
 
+std::optional<std::string> default_window_of(const std::vector<WindowInfo>& windows) {
+  for (const WindowInfo& window : windows) {
+    if (window.active()) return window.id;
+  }
+  std::optional<std::string> titled;
+  for (const WindowInfo& window : windows) {
+    if (window.title.empty()) continue;
+    if (titled) return std::nullopt;
+    titled = window.id;
+  }
+  return titled;
+}
+
 Result<WindowInfo> select_window(const std::vector<const AppInfo*>& apps,
                                  const WindowQuery& query) {
   std::vector<WindowInfo> all;
@@ -66,6 +79,13 @@ Result<WindowInfo> select_window(const std::vector<const AppInfo*>& apps,
     return make_error(ErrorCode::kWindowNotFound,
                       all.empty() ? "the app has no windows" : "no window of the app matches",
                       std::move(details), "pick a window id from the candidates");
+  }
+  if (matches.size() > 1 && !query.window_id && !query.title) {
+    if (const auto chosen = default_window_of(matches)) {
+      for (const WindowInfo& window : matches) {
+        if (window.id == *chosen) return window;
+      }
+    }
   }
   if (matches.size() > 1) {
     details["candidates"] = window_candidates(matches);

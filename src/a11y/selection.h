@@ -27,9 +27,15 @@ Result<std::vector<const AppInfo*>> select_apps(const std::vector<AppInfo>& apps
                                                 const std::string& app_name);
 // One window of the selected apps. Apps with responsive=false could hide a match:
 // unless the window id picks a window of an app that answered, the result is
-// APP_UNRESPONSIVE rather than a guess.
+// APP_UNRESPONSIVE rather than a guess. A query naming no window or title means the app's
+// default window (default_window_of) when it has several; AMBIGUOUS_TARGET with the
+// candidates when it has none.
 Result<WindowInfo> select_window(const std::vector<const AppInfo*>& apps,
                                  const WindowQuery& query);
+
+// The window an app alone means among its windows: the active one, else the only one with
+// a title (helper windows without a title never count); nullopt when neither picks one.
+std::optional<std::string> default_window_of(const std::vector<WindowInfo>& windows);
 
 nlohmann::json window_candidates(const std::vector<WindowInfo>& windows);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "a11y/render.h"
+#include "a11y/selection.h"
 #include "companyos/methods.h"
 #include "a11y/view.h"
 #include "wire/a11y_replies.h"
@@ -26,21 +27,6 @@ nlohmann::json agent_view(const a11y::Snapshot& snapshot) {
   auto json = wire::snapshot_to_json(snapshot, tree, false);
   json["outline"] = a11y::render_outline(snapshot, tree, outline);
   return json;
-}
-
-// The window that took over from one that closed: the app's active window, else its only
-// titled one.
-std::optional<std::string> window_now_in_front(const std::vector<a11y::WindowInfo>& windows) {
-  for (const auto& window : windows) {
-    if (window.active()) return window.id;
-  }
-  std::optional<std::string> titled;
-  for (const auto& window : windows) {
-    if (window.title.empty()) continue;
-    if (titled) return std::nullopt;
-    titled = window.id;
-  }
-  return titled;
 }
 
 }  // namespace
@@ -119,7 +105,7 @@ nlohmann::json settled_state(a11y::Observer& observer, a11y::SettleWatch& watch,
   auto read = observer.snapshot(a11y::WindowQuery{.app = app, .window_id = window_id, .title = {}}, deadline);
   if (!read && window_id) {
     list_once();
-    if (auto front = listed ? window_now_in_front(*listed) : std::nullopt; front && *front != *window_id) {
+    if (auto front = listed ? a11y::default_window_of(*listed) : std::nullopt; front && *front != *window_id) {
       auto taken_over = observer.snapshot(a11y::WindowQuery{.app = app, .window_id = front, .title = {}}, deadline);
       if (taken_over) {
         json.update(agent_view(**taken_over));

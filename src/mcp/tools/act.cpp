@@ -201,8 +201,8 @@ ToolResult type_keys(ToolContext& context, const nlohmann::json& arguments) {
   const bool paste = arguments.value("paste", false);
   nlohmann::json params = {{"app", app}, {"text", arguments["text"]}, {"headed", true}, {"settle", true}};
   if (paste) params["paste"] = true;
-  auto window_id = window_id_of(arguments);
-  if (!window_id) window_id = default_window(context, app);
+  // Without one, the daemon takes the app's default window (a11y::default_window_of).
+  const auto window_id = window_id_of(arguments);
   if (window_id) params["window"] = *window_id;
   const AnswerBase base = answer_base(arguments, context.numbers().latest(app, window_id));
   const CallOutcome reply = context.call("type_text", params, kActionTimeout);
@@ -252,8 +252,8 @@ ToolResult keypress(ToolContext& context, const nlohmann::json& arguments) {
   }
   // The request asks for physical input; the daemon's setting physical_input still decides.
   nlohmann::json params = {{"app", app}, {"chord", chord}, {"headed", true}, {"settle", true}};
-  auto window_id = window_id_of(arguments);
-  if (!window_id) window_id = default_window(context, app);
+  // Without one, the daemon takes the app's default window (a11y::default_window_of).
+  const auto window_id = window_id_of(arguments);
   if (window_id) params["window"] = *window_id;
   const AnswerBase base = answer_base(arguments, context.numbers().latest(app, window_id));
   const CallOutcome reply = context.call("press", params, kActionTimeout);

@@ -73,28 +73,12 @@ const char* const kStateSummarySchema = R"({
   "required": ["app", "window_id", "state"]
 })";
 
-std::optional<std::string> default_window(ToolContext& context, const std::string& app) {
-  auto listed = daemon_data(context.call("windows", {{"app", app}}, kReadTimeout));
-  if (!listed) return std::nullopt;
-  const nlohmann::json windows = listed->value("windows", nlohmann::json::array());
-  if (windows.size() < 2) return std::nullopt;
-  std::vector<std::string> active;
-  std::vector<std::string> titled;
-  for (const nlohmann::json& window : windows) {
-    if (window.value("active", false)) active.push_back(window.value("id", ""));
-    if (!window.value("title", "").empty()) titled.push_back(window.value("id", ""));
-  }
-  if (active.size() == 1) return active.front();
-  if (titled.size() == 1) return titled.front();
-  return std::nullopt;
-}
-
 Result<AppState> read_app_state(ToolContext& context, const StateRequest& request) {
   AppState state;
   std::optional<std::string> window_id = request.window_id;
   if (request.app) {
+    // Without a window, the daemon takes the app's default one (a11y::default_window_of).
     state.app = *request.app;
-    if (!window_id) window_id = default_window(context, state.app);
   } else {
     // No app named: the named window's, or the active window's.
     auto window = listed_window(context, window_id);

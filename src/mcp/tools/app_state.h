@@ -32,11 +32,6 @@ struct AppState {
   bool loading = false;           // a first look at a web page that had not finished loading
 };
 
-// The window an agent means by an app alone: its active window, else its only titled window
-// (helper windows without a title never count); nullopt when the app has one window or no
-// such choice exists — the daemon then decides, or refuses with the candidates.
-std::optional<std::string> default_window(ToolContext& context, const std::string& app);
-
 // Reads the state and remembers it as the window's newest (element numbers map onto it).
 Result<AppState> read_app_state(ToolContext& context, const StateRequest& request);
 

@@ -1,5 +1,6 @@
 #include "a11y/selection.h"
 
+#include <atspi/atspi.h>
 #include <gtest/gtest.h>
 
 namespace companyos::a11y {
@@ -22,7 +23,15 @@ std::vector<AppInfo> desktop() {
                      {window("w4", "Same", "twins"), window("w5", "Same", "twins")}};
   AppInfo keepass{"KeePassXC", ":1.5", 103, "qt", "5", true, true, {}};
   AppInfo hung{"hung", ":1.6", 104, "", "", false, false, {}};
-  return {editor, viewer, twin_title, keepass, hung};
+  WindowInfo front = window("w7", "Front", "browser");
+  front.states = StateSet{1} << ATSPI_STATE_ACTIVE;
+  AppInfo browser{"browser", ":1.7", 105, "chromium", "1", true, false,
+                  {window("w6", "Back", "browser"), front, window("w8", "", "browser")}};
+  AppInfo helpers{"helpers", ":1.8", 106, "chromium", "1", true, false,
+                  {window("w9", "", "helpers"), window("w10", "Page", "helpers"), window("w11", "", "helpers")}};
+  AppInfo untitled{"untitled", ":1.9", 107, "gtk", "3.24", true, false,
+                   {window("w12", "", "untitled"), window("w13", "", "untitled")}};
+  return {editor, viewer, twin_title, keepass, hung, browser, helpers, untitled};
 }
 
 TEST(Selection, PicksExactlyOneWindow) {
@@ -37,7 +46,11 @@ TEST(Selection, PicksExactlyOneWindow) {
       {"case-insensitive app", {"VIEWER", {}, {}}, "w3"},
       {"by id", {"editor", "w2", {}}, "w2"},
       {"by title", {"editor", {}, "Draft"}, "w1"},
-      {"several windows", {"editor", {}, {}}, std::nullopt, ErrorCode::kAmbiguousTarget},
+      {"several titled windows, none active", {"editor", {}, {}}, std::nullopt, ErrorCode::kAmbiguousTarget},
+      {"several windows: the active one", {"browser", {}, {}}, "w7"},
+      {"a title picks even against the active one", {"browser", {}, "Back"}, "w6"},
+      {"untitled helpers never count", {"helpers", {}, {}}, "w10"},
+      {"only untitled windows", {"untitled", {}, {}}, std::nullopt, ErrorCode::kAmbiguousTarget},
       {"same titles", {"twins", {}, "Same"}, std::nullopt, ErrorCode::kAmbiguousTarget},
       {"no such title", {"editor", {}, "draft"}, std::nullopt, ErrorCode::kWindowNotFound},
       {"another app's id", {"editor", "w3", {}}, std::nullopt, ErrorCode::kWindowNotFound},
@@ -76,7 +89,7 @@ TEST(Selection, ErrorsListTheCandidates) {
   ASSERT_FALSE(none.ok());
   EXPECT_EQ(none.error().details["candidates"].size(), 2u);
   auto no_app = select_apps(apps, "nothing");
-  EXPECT_EQ(no_app.error().details["apps"].size(), 5u);
+  EXPECT_EQ(no_app.error().details["apps"].size(), apps.size());
 }
 
 TEST(Selection, AnUnresponsiveTwinDoesNotBlockAWindowPickedById) {

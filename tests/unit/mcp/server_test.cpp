@@ -278,32 +278,25 @@ TEST_F(ServerTest, ListingsSayPidsAnswersAndBounds) {
 
 // An app alone means its active window, else its only titled one: Chromium's untitled
 // helper windows made get_app_state and type refuse as ambiguous.
-TEST_F(ServerTest, AnAppAloneMeansItsActiveElseItsOnlyTitledWindow) {
+// The default window is the daemon's rule (a11y::default_window_of, tested in Selection):
+// the server names no window of its own, so the CLI and MCP mean the same window.
+TEST_F(ServerTest, AnAppAloneLeavesTheWindowToTheDaemon) {
   initialize();
   const auto window_asked = [this](const std::string& method) {
     std::lock_guard lock(daemon_.mutex);
-    json last = nullptr;
+    json last = "never asked";
     for (const auto& [name, params] : daemon_.requests) {
       if (name == method) last = params.value("window", json(nullptr));
     }
     return last;
   };
-  daemon_.replies["windows"] = {
-      {"ok", true},
-      {"data", {{"windows", json::array({{{"id", "wh1"}, {"app", "Chromium"}, {"title", ""}},
-                                          {{"id", "wmain"}, {"app", "Chromium"}, {"title", "Form - Chromium"}},
-                                          {{"id", "wh2"}, {"app", "Chromium"}, {"title", ""}}})}}}};
   call(1, "get_app_state", {{"app", "Chromium"}, {"screenshot", false}});
-  EXPECT_EQ(window_asked("snapshot"), "wmain");
-  daemon_.replies["windows"]["data"]["windows"][2]["active"] = true;
+  EXPECT_EQ(window_asked("snapshot"), nullptr);
   daemon_.replies["type_text"] = {{"ok", true}, {"data", {{"delivery", "delivered_unverified"}, {"typed", 1}}}};
   call(2, "type", {{"app", "Chromium"}, {"text", "x"}});
-  EXPECT_EQ(window_asked("type_text"), "wh2");
-  // Two titled windows and none active: the daemon decides (and refuses with the choices).
-  daemon_.replies["windows"]["data"]["windows"][2]["active"] = false;
-  daemon_.replies["windows"]["data"]["windows"][0]["title"] = "Other";
-  call(3, "get_app_state", {{"app", "Chromium"}, {"screenshot", false}});
-  EXPECT_EQ(window_asked("snapshot"), nullptr);
+  EXPECT_EQ(window_asked("type_text"), nullptr);
+  call(3, "type", {{"app", "Chromium"}, {"text", "x"}, {"window_id", "w2"}});
+  EXPECT_EQ(window_asked("type_text"), "w2");
 }
 
 TEST_F(ServerTest, AnAppsStringsReachTheModelEscaped) {

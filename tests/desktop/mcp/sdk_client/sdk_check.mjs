@@ -50,9 +50,11 @@ if (state.isError) process.exit(1);
 const firstState = state.structuredContent.state;
 const entry = elementNumber(textOf(state), 'text', 'Text');
 const value = 'typed by the SDK — ✓';
-const set = await client.callTool({ name: 'set_value', arguments: { app, element: entry, value } });
-expect(textOf(set).startsWith('Done (set_value), and read back.') && set.structuredContent.verified === true,
-  'set_value by element number is read back');
+// full: true answers with the whole new state (by default only what changed).
+const set = await client.callTool({ name: 'set_value', arguments: { app, element: entry, value, full: true } });
+expect(textOf(set).startsWith('Done (set_value), and read back.') && set.structuredContent.verified === true &&
+  set.structuredContent.changes_since === undefined,
+  'set_value by element number is read back, with the whole new state');
 const button = elementNumber(textOf(set), 'push button', 'Write effect');
 const click = await client.callTool({ name: 'click', arguments: { app, element: button } });
 expect(textOf(click).startsWith("The element's own action ran (click)") && !click.isError,
