@@ -88,12 +88,57 @@ bool value_repeats_state(std::uint32_t role) {
   }
 }
 
+const Node* twin_scope_of(const Snapshot& snapshot, const Node& node) {
+  return node.twin_scope >= 0 ? &snapshot.nodes[static_cast<std::size_t>(node.twin_scope)] : nullptr;
+}
+
+// The line of an unnamed, childless, unfolded button without its leading "e<N>", or ""
+// for any other node: equal texts mean buttons alike but for their number.
+std::string alike_key(const Snapshot& snapshot, const ViewNode& view, const OutlineOptions& options) {
+  const Node& node = snapshot.nodes[static_cast<std::size_t>(view.node)];
+  if (!view.children.empty() || view.hidden > 0 || view.not_showing > 0 || view.same_as >= 0 ||
+      !activates_like_a_button(node.role) || !readable(node.name).empty()) {
+    return {};
+  }
+  const std::string line = render_outline_line(node, options, twin_scope_of(snapshot, node));
+  return line.substr(line.find(' '));
+}
+
+constexpr std::size_t kFewestAlikeInOneLine = 3;
+
+void render_view(const Snapshot& snapshot, const ViewNode& view, int depth,
+                 const OutlineOptions& options, std::string& out);
+
+void render_children(const Snapshot& snapshot, const ViewNode& view, int depth, const OutlineOptions& options,
+                     std::string& out) {
+  const auto& children = view.children;
+  std::size_t k = 0;
+  while (k < children.size()) {
+    if (options.alike_unnamed_buttons_in_one_line) {
+      const std::string key = alike_key(snapshot, children[k], options);
+      std::size_t end = k + 1;
+      while (!key.empty() && end < children.size() && alike_key(snapshot, children[end], options) == key) ++end;
+      if (!key.empty() && end - k >= kFewestAlikeInOneLine) {
+        out.append(static_cast<std::size_t>(depth) * 2, ' ');
+        for (std::size_t i = k; i < end; ++i) {
+          if (i > k) out.push_back(',');
+          out += "e" + std::to_string(snapshot.nodes[static_cast<std::size_t>(children[i].node)].ref);
+        }
+        out += key + " (" + std::to_string(end - k) + " alike)\n";
+        k = end;
+        continue;
+      }
+    }
+    render_view(snapshot, children[k], depth, options, out);
+    ++k;
+  }
+}
+
 void render_view(const Snapshot& snapshot, const ViewNode& view, int depth,
                  const OutlineOptions& options, std::string& out) {
   out.append(static_cast<std::size_t>(depth) * 2, ' ');
   const Node& shown = snapshot.nodes[static_cast<std::size_t>(view.node)];
-  const Node* scope = shown.twin_scope >= 0 ? &snapshot.nodes[static_cast<std::size_t>(shown.twin_scope)] : nullptr;
-  out += render_outline_line(shown, options, scope);
+  out += render_outline_line(shown, options, twin_scope_of(snapshot, shown));
   if (view.hidden > 0) out += " (+" + std::to_string(view.hidden) + " hidden)";
   if (view.same_as >= 0) {
     out += " (the same menus as e" + std::to_string(snapshot.nodes[static_cast<std::size_t>(view.same_as)].ref) + ")";
@@ -103,7 +148,7 @@ void render_view(const Snapshot& snapshot, const ViewNode& view, int depth,
     out += shown.role == ATSPI_ROLE_MENU ? " (closed, " + count + " items)" : " (+" + count + " not showing)";
   }
   out.push_back('\n');
-  for (const ViewNode& child : view.children) render_view(snapshot, child, depth + 1, options, out);
+  render_children(snapshot, view, depth + 1, options, out);
 }
 
 }  // namespace

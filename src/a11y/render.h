@@ -30,12 +30,17 @@ struct OutlineOptions {
   // A button (push, toggle, check, radio, menu button) whose one action is how it is
   // pressed lists no actions: its role says so, and the click tool takes that action.
   bool button_press_implied = false;
+  // Three or more sibling buttons in a row without a name, children or folds, whose lines
+  // differ only in their number, take one line: "e<A>,e<B>,e<C> <the line> (3 alike)".
+  bool alike_unnamed_buttons_in_one_line = false;
 };
 
 // Line grammar (fields after the role appear only when they have content):
 //   <indent>e<N> <role> ["<name>"] [<states>] actions=<a,b> value="<v>"|value=withheld
 //   desc="<d>" id=<accessible id> twin=<group> [within e<S>] @<x>,<y> <w>x<h> (+<K> hidden)
 // where e<S> is the twin's scope (Node::twin_scope): pass it as within to reach this twin.
+// With alike_unnamed_buttons_in_one_line, a line may start with several numbers
+// ("e40,e41,e43 push button (3 alike)"): each is one of the buttons.
 // Two spaces of indent per view level. Strings are quoted with \" \\ \n \t escaped; values
 // longer than 200 characters are cut and end in "…". States omit the ones nearly every
 // node has (visible, showing, sensitive, opaque) — JSON lists them all.

@@ -90,8 +90,12 @@ def as_shown(name):
 def missing_from_view(state_text, elements):
     """The elements of ELEMENTS no line of the view shows (by role and name): as many lines
     must show a (role, name) as the app has showing elements of it."""
-    lines = [line.strip().split(" ", 1)[1] for line in state_text.splitlines()
-             if line.strip().startswith("e") and " " in line.strip()]
+    lines = []
+    for line in state_text.splitlines():
+        words = line.strip().split(" ", 1)
+        if len(words) == 2 and words[0].startswith("e"):
+            # "e3,e4,e5 push button … (3 alike)" shows three buttons
+            lines += [words[1]] * len(words[0].split(","))
     missing = []
     wanted = {}
     for role, name in elements:

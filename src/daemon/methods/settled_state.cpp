@@ -44,6 +44,7 @@ void fold_as_agent_view(a11y::ViewOptions& view, a11y::OutlineOptions& outline, 
                            "resizable",       "manages-descendants", "selectable-text", "supports-autocompletion"};
   outline.disabled_instead_of_enabled = snapshot.enabled_state_marked;
   outline.button_press_implied = true;
+  outline.alike_unnamed_buttons_in_one_line = true;
 }
 
 nlohmann::json with_settle_budget(nlohmann::json params) {

@@ -190,3 +190,45 @@ TEST(Render, ATwinsLineNamesTheScopeThatReachesIt) {
 
 }  // namespace
 }  // namespace companyos::a11y
+
+namespace companyos::a11y {
+namespace {
+
+TEST(Render, AlikeUnnamedButtonsShareOneLineInTheAgentView) {
+  // 0 frame; 1 panel; 2-5 four unnamed buttons alike; 6 a named one; 7-8 two unnamed (too
+  // few); 9 panel; 10-12 three unnamed, the middle one checked (not alike).
+  auto nodes = testing::make_nodes({{-1, ATSPI_ROLE_FRAME, "W", {}, {ATSPI_STATE_SHOWING}},
+                                    {0, ATSPI_ROLE_PANEL, "Keys"},
+                                    {1, ATSPI_ROLE_PUSH_BUTTON, "", {"press"}},
+                                    {1, ATSPI_ROLE_PUSH_BUTTON, "", {"press"}},
+                                    {1, ATSPI_ROLE_PUSH_BUTTON, "", {"press"}},
+                                    {1, ATSPI_ROLE_PUSH_BUTTON, "", {"press"}},
+                                    {1, ATSPI_ROLE_PUSH_BUTTON, "OK", {"press"}},
+                                    {1, ATSPI_ROLE_PUSH_BUTTON, "", {"press"}},
+                                    {1, ATSPI_ROLE_PUSH_BUTTON, "", {"press"}},
+                                    {0, ATSPI_ROLE_PANEL, "Toggles"},
+                                    {9, ATSPI_ROLE_TOGGLE_BUTTON, "", {"press"}},
+                                    {9, ATSPI_ROLE_TOGGLE_BUTTON, "", {"press"}, {ATSPI_STATE_CHECKED}},
+                                    {9, ATSPI_ROLE_TOGGLE_BUTTON, "", {"press"}}});
+  const Snapshot snapshot = testing::snapshot_of(nodes);
+  const ViewNode view = make_view(snapshot.nodes, testing::view_options(false, false, std::nullopt));
+  OutlineOptions agent;
+  agent.alike_unnamed_buttons_in_one_line = true;
+  EXPECT_EQ(render_outline(snapshot, view, agent),
+            "e1 frame \"W\"\n"
+            "  e2 panel \"Keys\"\n"
+            "    e3,e4,e5,e6 push button actions=press (4 alike)\n"
+            "    e7 push button \"OK\" actions=press\n"
+            "    e8 push button actions=press\n"
+            "    e9 push button actions=press\n"
+            "  e10 panel \"Toggles\"\n"
+            "    e11 toggle button actions=press\n"
+            "    e12 toggle button [checked] actions=press\n"
+            "    e13 toggle button actions=press\n");
+  // Without the option (the CLI's outline), one line each.
+  const std::string each = render_outline(snapshot, view);
+  EXPECT_NE(each.find("    e3 push button actions=press\n    e4 push button"), std::string::npos) << each;
+}
+
+}  // namespace
+}  // namespace companyos::a11y
