@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Verifies the generated user units with systemd-analyze: any complaint fails the test
-# (systemd-analyze exits 0 on some warnings, so its output must be empty too).
+# Installs the build into a scratch root with the prefix /usr (as the Debian package does),
+# then verifies the installed user units with systemd-analyze: any complaint fails the test
+# (systemd-analyze exits 0 on some warnings, so its output must be empty too). The
+# service must name the daemon where the install put it.
 set -euo pipefail
-units_dir=$1
+build_dir=$1
 if ! command -v systemd-analyze >/dev/null; then
   echo "systemd-analyze not installed; skipping"
   exit 77
@@ -10,6 +12,11 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -m 0700 "$work/runtime"
+DESTDIR="$work/root" cmake --install "$build_dir" --prefix /usr >/dev/null
+units_dir="$work/root/usr/lib/systemd/user"
+grep -qx 'ExecStart=/usr/bin/companyosd --log-level info' "$units_dir/companyosd.service"
+test -x "$work/root/usr/bin/companyosd" && test -x "$work/root/usr/bin/companyos"
+test -x "$work/root/usr/libexec/companyos/companyos-step-keeper"
 cp "$units_dir/companyosd.service" "$units_dir/companyosd.socket" "$work/"
 # The unit's ExecStart names the install path; point it at a file that exists here.
 sed -i "s|^ExecStart=[^ ]*|ExecStart=/bin/true|" "$work/companyosd.service"
