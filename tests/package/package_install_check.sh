@@ -3,7 +3,8 @@
 # already has: scripts/package --prebuilt), installed with apt-get, checked from outside,
 # removed and purged. Needs root (it installs into the system); scripts/test runs it as a
 # phase of a full run, where CI is root.
-#   - the files are where Debian puts them (binaries, step keeper, user units, docs);
+#   - the files are where Debian puts them (binaries, step keeper, user units, docs), and
+#     man -w finds the three man pages;
 #   - the installed companyosd serves a private socket and the installed companyos status
 #     answers through it;
 #   - systemd-analyze verify passes on the installed units, and the socket is enabled for
@@ -45,6 +46,9 @@ check "the user units are in /usr/lib/systemd/user" \
 check "the service starts the installed daemon" \
   grep -qx 'ExecStart=/usr/bin/companyosd --log-level info' /usr/lib/systemd/user/companyosd.service
 check "the docs are in /usr/share/doc/companyos" test -f /usr/share/doc/companyos/README.md.gz -a -d /usr/share/doc/companyos/docs
+check "man -w finds companyos(1)" man -w 1 companyos
+check "man -w finds companyosd(8)" man -w 8 companyosd
+check "man -w finds companyos-automation(5)" man -w 5 companyos-automation
 check "the socket is enabled for every user" test -L /etc/systemd/user/sockets.target.wants/companyosd.socket
 mkdir -m 0700 "$work/runtime"
 verify() {
