@@ -51,10 +51,13 @@ Result<a11y::Selector> option_under(a11y::Observer& observer, const a11y::Action
   return option;
 }
 
+// The caller's request as another kind on another target; the caller's expectation goes
+// with the pick (a select), never with the click that opens the list.
 a11y::ActionRequest as_kind(const a11y::ActionRequest& request, ActionKind kind, a11y::ActionTarget target) {
   a11y::ActionRequest changed;
   changed.kind = kind;
   changed.target = std::move(target);
+  if (kind == ActionKind::kSelect) changed.expect = request.expect;
   changed.strict = request.strict;
   changed.verify_timeout = request.verify_timeout;
   changed.answer_timeout = request.answer_timeout;
