@@ -49,6 +49,8 @@ void add_element_action_commands(CLI::App& app, Invocation& out);
 void add_wait_commands(CLI::App& app, Invocation& out);
 void add_automation_commands(CLI::App& app, Invocation& out);
 void add_mcp_command(CLI::App& app, Invocation& out);
+// Needs the root of the command tree: the script lists every command under it.
+void add_completion_command(CLI::App& app, Invocation& out);
 
 // Every command above, in the order --help lists them.
 void add_all_commands(CLI::App& app, Invocation& out);

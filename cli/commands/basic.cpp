@@ -31,6 +31,7 @@ void add_all_commands(CLI::App& app, Invocation& out) {
   add_wait_commands(app, out);
   add_automation_commands(app, out);
   add_mcp_command(app, out);
+  add_completion_command(app, out);
 }
 
 void add_basic_commands(CLI::App& app, Invocation& out) {
