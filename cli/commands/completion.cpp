@@ -18,17 +18,14 @@ struct CompletionNode {
 };
 
 void collect(const CLI::App& command, const std::string& path, std::vector<CompletionNode>& out) {
+  const std::vector<const CLI::App*> subs = command.get_subcommands([](const CLI::App*) { return true; });
   CompletionNode node{path, {}};
-  for (const CLI::App* sub : command.get_subcommands([](const CLI::App*) { return true; })) {
-    node.words.push_back(sub->get_name());
-  }
+  for (const CLI::App* sub : subs) node.words.push_back(sub->get_name());
   for (const CLI::Option* option : command.get_options()) {
     for (const std::string& name : option->get_lnames()) node.words.push_back("--" + name);
   }
-  out.push_back(node);
-  for (const CLI::App* sub : command.get_subcommands([](const CLI::App*) { return true; })) {
-    collect(*sub, path + "/" + sub->get_name(), out);
-  }
+  out.push_back(std::move(node));
+  for (const CLI::App* sub : subs) collect(*sub, path + "/" + sub->get_name(), out);
 }
 
 std::string joined(const std::vector<std::string>& words) {

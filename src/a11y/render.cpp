@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
+#include <vector>
 
 #include "a11y/ref.h"
 #include "a11y/toolkit/traits.h"
@@ -112,13 +114,19 @@ void render_view(const Snapshot& snapshot, const ViewNode& view, int depth,
 void render_children(const Snapshot& snapshot, const ViewNode& view, int depth, const OutlineOptions& options,
                      std::string& out) {
   const auto& children = view.children;
+  // Each child's key, worked out once (a button's line is rendered for it); none without
+  // the option.
+  std::vector<std::string> keys;
+  if (options.alike_unnamed_buttons_in_one_line) {
+    for (const ViewNode& child : children) keys.push_back(alike_key(snapshot, child, options));
+  }
   std::size_t k = 0;
   while (k < children.size()) {
-    if (options.alike_unnamed_buttons_in_one_line) {
-      const std::string key = alike_key(snapshot, children[k], options);
+    if (k < keys.size() && !keys[k].empty()) {
+      const std::string& key = keys[k];
       std::size_t end = k + 1;
-      while (!key.empty() && end < children.size() && alike_key(snapshot, children[end], options) == key) ++end;
-      if (!key.empty() && end - k >= kFewestAlikeInOneLine) {
+      while (end < keys.size() && keys[end] == key) ++end;
+      if (end - k >= kFewestAlikeInOneLine) {
         out.append(static_cast<std::size_t>(depth) * 2, ' ');
         for (std::size_t i = k; i < end; ++i) {
           if (i > k) out.push_back(',');

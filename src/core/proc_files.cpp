@@ -41,16 +41,19 @@ std::optional<std::string> read_to_end(int fd, std::size_t limit) {
   return bytes;
 }
 
+std::optional<pid_t> parse_pid(std::string_view text) {
+  pid_t pid = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), pid);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() || pid <= 0) return std::nullopt;
+  return pid;
+}
+
 std::vector<pid_t> listed_pids() {
   std::vector<pid_t> pids;
   const std::unique_ptr<DIR, CloseDirectory> directory(::opendir("/proc"));
   if (!directory) return pids;
   while (const dirent* entry = ::readdir(directory.get())) {
-    const std::string_view name(entry->d_name);
-    pid_t pid = 0;
-    const auto [end, error] = std::from_chars(name.data(), name.data() + name.size(), pid);
-    if (name.empty() || error != std::errc() || end != name.data() + name.size() || pid <= 0) continue;
-    pids.push_back(pid);
+    if (const auto pid = parse_pid(entry->d_name)) pids.push_back(*pid);
   }
   return pids;
 }

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace companyos {
@@ -20,6 +21,9 @@ namespace companyos {
 std::optional<std::string> read_small_file(const std::filesystem::path& path, std::size_t limit = 1 << 20);
 // The same from an open descriptor, up to its end or `limit` bytes; nullopt on a read error.
 std::optional<std::string> read_to_end(int fd, std::size_t limit);
+
+// A pid as /proc and command lines spell it: a positive decimal number and nothing else.
+std::optional<pid_t> parse_pid(std::string_view text);
 
 // The pids /proc lists now (its entries that are positive numbers), in no order.
 std::vector<pid_t> listed_pids();

@@ -143,6 +143,24 @@ std::string without_option_dashes(std::string_view text) {
   return out;
 }
 
+// ",? ?(then )?repeat(ing)? with --headed" taken out: advice only a terminal could follow.
+std::string without_headed_advice(std::string text) {
+  for (const std::string_view advice : {"repeating with --headed", "repeat with --headed"}) {
+    for (std::size_t at = text.find(advice); at != std::string::npos; at = text.find(advice, at)) {
+      std::size_t start = at;
+      const auto take_before = [&](std::string_view word) {
+        if (start >= word.size() && text.compare(start - word.size(), word.size(), word) == 0) start -= word.size();
+      };
+      take_before("then ");
+      take_before(" ");
+      take_before(",");
+      text.erase(start, at + advice.size() - start);
+      at = start;
+    }
+  }
+  return text;
+}
+
 // The daemon's CLI words in a message or suggestion, as an agent says them. Plain string
 // work, not std::regex: these texts hold app-supplied names of any length, and libstdc++'s
 // regex recurses once per character it repeats over.
@@ -152,33 +170,20 @@ std::string rewrite_cli_words(std::string text) {
     std::string_view to;
     bool whole_word;
   };
-  static constexpr std::array<Rewrite, 20> kRewrites = {{
+  // In order: "a snapshot" before "snapshot".
+  static constexpr std::array<Rewrite, 9> kRewrites = {{
       {"--window ID", "window_id", false},
       {"--window", "window_id", false},
       {"--within", "within", false},
-      // ",? ?(then )?repeat(ing)? with --headed", the longest forms first
-      {", then repeating with --headed", "", false},
-      {",then repeating with --headed", "", false},
-      {" then repeating with --headed", "", false},
-      {"then repeating with --headed", "", false},
-      {", then repeat with --headed", "", false},
-      {",then repeat with --headed", "", false},
-      {" then repeat with --headed", "", false},
-      {"then repeat with --headed", "", false},
-      {", repeating with --headed", "", false},
-      {", repeat with --headed", "", false},
-      {" repeating with --headed", "", false},
-      {" repeat with --headed", "", false},
-      {"repeating with --headed", "", false},
-      {"repeat with --headed", "", false},
       {"with the action method", "with perform_action", false},
       {"set-value", "set_value", true},
       {"type-text", "type", true},
+      {"click-at", "click at a point", true},
+      {"a snapshot", "a state", true},
+      {"snapshot", "state", true},
   }};
+  text = without_headed_advice(std::move(text));
   for (const Rewrite& rewrite : kRewrites) text = replaced(text, rewrite.from, rewrite.to, rewrite.whole_word);
-  text = replaced(text, "click-at", "click at a point", true);
-  text = replaced(text, "a snapshot", "a state", true);
-  text = replaced(text, "snapshot", "state", true);
   return without_option_dashes(text);
 }
 

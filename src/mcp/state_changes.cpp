@@ -154,20 +154,11 @@ class ChangesWriter {
   // The containers of the block's first line (matched lines before it, less indented), and
   // with `anchor` the line just before it, which places a block that starts with an added line.
   void write_context(std::size_t begin, std::size_t end, bool anchor) {
-    std::size_t after_index = 0;  // where in the new lines the block starts
-    std::size_t indent = 0;
-    bool found = false;
-    for (std::size_t k = begin; k < end && !found; ++k) {
-      if (ops_[k].kind == OpKind::kAdd) {
-        after_index = ops_[k].after;
-        indent = b_[ops_[k].after].indent;
-        found = true;
-      }
-    }
-    if (!found) {
-      indent = a_[ops_[begin].before].indent;
-      after_index = begin > 0 ? ops_[begin - 1].after + 1 : 0;
-    }
+    // The block's first line: its first added one, else its first removed one.
+    const auto first = ops_.begin() + static_cast<std::ptrdiff_t>(begin);
+    const auto last = ops_.begin() + static_cast<std::ptrdiff_t>(end);
+    const auto added = std::find_if(first, last, [](const Op& op) { return op.kind == OpKind::kAdd; });
+    std::size_t indent = added != last ? b_[added->after].indent : a_[first->before].indent;
     // The matched lines before the block, nearest first: the containers (less indented),
     // and the line just before it, which places the block.
     std::vector<std::size_t> context;
@@ -176,7 +167,6 @@ class ChangesWriter {
       if (op.kind != OpKind::kMatch) continue;
       if (op.before < consumed_) break;
       const Line& line = b_[op.after];
-      if (op.after >= after_index) continue;
       if (anchor || line.indent < indent) {
         if (delta(op) == 0) context.push_back(k);
         indent = std::min(indent, line.indent);

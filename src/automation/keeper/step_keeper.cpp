@@ -21,15 +21,6 @@ namespace {
 // sees, and what they had started becomes the keeper's for the next round.
 constexpr int kMaxEndRounds = 1000;
 
-std::optional<pid_t> as_pid(std::string_view text) {
-  pid_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size() || value <= 0) {
-    return std::nullopt;
-  }
-  return value;
-}
-
 bool executable(const std::filesystem::path& path) { return ::access(path.c_str(), X_OK) == 0; }
 
 // The keeper's living children and unreaped zombies, from /proc: what the command started and
@@ -199,7 +190,7 @@ Result<KeeperArguments> parse_keeper_arguments(const std::vector<std::string_vie
                       "usage: " + std::string(kStepKeeperName) + " --parent PID -- PROGRAM ARGV0 [ARG...]");
   };
   if (words.size() < 2 || words[0] != "--parent") return usage("--parent PID comes first");
-  const auto parent = as_pid(words[1]);
+  const auto parent = parse_pid(words[1]);
   if (!parent) return usage("--parent needs a positive pid, not '" + std::string(words[1]) + "'");
   if (words.size() < 3 || words[2] != "--") return usage("'--' comes after the parent's pid");
   if (words.size() < 4 || words[3].empty() || words[3].front() != '/') {

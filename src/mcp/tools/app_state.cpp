@@ -133,11 +133,19 @@ Result<AppState> settled_app_state(ToolContext& context, const std::string& app,
   return read;
 }
 
-std::string state_text(const AppState& state) {
+namespace {
+
+// "State <id> of <app> window <id> "<title>" (<N> nodes)": what both texts start with.
+std::string state_header(const AppState& state) {
   std::string text = "State " + state.state + " of " + state.app + " window " + state.window_id;
   if (!state.title.empty()) text += " \"" + state.title + "\"";
-  text += " (" + std::to_string(state.node_count) +
-          " nodes). Element numbers (eN) below belong to this state.\n";
+  return text + " (" + std::to_string(state.node_count) + " nodes)";
+}
+
+}  // namespace
+
+std::string state_text(const AppState& state) {
+  std::string text = state_header(state) + ". Element numbers (eN) below belong to this state.\n";
   if (state.loading) {
     text += "The page was still loading when this was read: what it has not built yet is missing; look "
             "again before you act on something you do not see.\n";
@@ -147,9 +155,7 @@ std::string state_text(const AppState& state) {
 }
 
 std::string changes_text(const AppState& state, const std::string& since, const std::string& changes) {
-  std::string text = "State " + state.state + " of " + state.app + " window " + state.window_id;
-  if (!state.title.empty()) text += " \"" + state.title + "\"";
-  text += " (" + std::to_string(state.node_count) + " nodes): changes since " + since;
+  const std::string text = state_header(state) + ": changes since " + since;
   if (changes.empty()) return text + "; nothing changed (full: true for the whole state).\n";
   return text + " (+ new, ~ replaced, - gone, = renumbered; other lines as before; full: true for all).\n" +
          changes;

@@ -73,6 +73,18 @@ TEST(ReadToEnd, AFileOfAProcessThatEndedIsNothingNotAnException) {
   EXPECT_FALSE(read_to_end(fd.get(), 1 << 20).has_value());
 }
 
+TEST(ParsePid, TakesAPositiveDecimalNumberAndNothingElse) {
+  struct Case {
+    const char* text;
+    std::optional<pid_t> pid;
+  };
+  for (const Case& c : {Case{"1", 1}, Case{"4194304", 4194304}, Case{"0", std::nullopt}, Case{"-3", std::nullopt},
+                        Case{"", std::nullopt}, Case{"12a", std::nullopt}, Case{" 12", std::nullopt},
+                        Case{"self", std::nullopt}, Case{"99999999999999999999", std::nullopt}}) {
+    EXPECT_EQ(parse_pid(c.text), c.pid) << c.text;
+  }
+}
+
 TEST(ListedPids, ListsThisProcessAndNoNonsense) {
   const auto pids = listed_pids();
   EXPECT_NE(std::find(pids.begin(), pids.end(), ::getpid()), pids.end());

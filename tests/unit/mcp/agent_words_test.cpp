@@ -86,6 +86,7 @@ TEST(AgentWords, CliWordsBecomeToolWords) {
       {"narrow it with --within REF", "narrow it with within REF"},
       {"the entry ignores it, then repeat with --headed", "the entry ignores it"},
       {"turn physical input on, repeating with --headed.", "turn physical input on."},
+      {"type it,then repeat with --headed and check", "type it and check"},
       {"use one of the available actions with the action method", "use one of the available actions with perform_action"},
       {"set-value refused; take a snapshot", "set_value refused; take a state"},
       {"snapshots and the snapshot", "snapshots and the state"},
