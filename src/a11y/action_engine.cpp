@@ -397,6 +397,7 @@ Status ActionRun::deliver_by_keyboard() {
                               .focus_element = [this] { return focus_for_keyboard(); },
                               .select_all = request_.kind == ActionKind::kSetValue,
                               .to_end = request_.kind == ActionKind::kType,
+                              .keys = {},
                               .text = request_.argument};
   if (auto typed = keyboard_(typing); !typed) {
     Error error = std::move(typed).take_error();

@@ -8,6 +8,7 @@
 #include <stop_token>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "a11y/act/action_kind.h"
 #include "a11y/action_expectation.h"
@@ -20,13 +21,16 @@ namespace companyos::a11y {
 
 // What set-value or type --headed asks of the keyboard: with `window` the active one,
 // give the element the focus (focus_element, which sends nothing to the keyboard), then
-// select all its text (select_all) or move the caret to its end (to_end), then type
-// `text`. Errors before the first key say not_delivered; after it, delivered_unverified.
+// select all its text (select_all) or move the caret to its end (to_end), press the named
+// `keys` one at a time ("down", "return": how an open list is moved and committed), then
+// type `text`. Errors before the first key say not_delivered; after it,
+// delivered_unverified.
 struct KeyboardTyping {
   const WindowInfo& window;
   std::function<Status()> focus_element;
   bool select_all = false;
   bool to_end = false;
+  std::vector<std::string_view> keys;
   std::string_view text;
 };
 // The physical keyboard, as the caller provides it (the physical-input gate is the

@@ -57,6 +57,9 @@ std::vector<Surface> open_surfaces(const Snapshot& snapshot) {
     // expanded, its items keep showing).
     const bool under_combo = parent != nullptr && parent->role == ATSPI_ROLE_COMBO_BOX;
     if (under_combo && says_closed(*parent)) continue;
+    // Qt keeps a closed combo box's list and its items showing, at no size (measured on
+    // Qt 5.15: 0x0 closed, the popup's size open); a list with no area is not open.
+    if (*kind == SurfaceKind::kList && node.bounds && (node.bounds->width <= 0 || node.bounds->height <= 0)) continue;
     if (*kind == SurfaceKind::kMenu && says_closed(node)) continue;
     // A menu item or combo box above the surface opens it; where the menu itself lists
     // the action, it is its own entry (GTK 3's menu bar).

@@ -4,7 +4,8 @@
 // marks it showing; Gecko copies an open <select>'s options into a list of its own; some
 // toolkits make a popup a top-level of its own — so a surface is found by one rule that
 // holds for all of them: a menu-like node is open when it shows and so does one of its
-// items (docs/toolkits.md, "Menus and popups").
+// items, and a combo box's list when it also has an area (Qt keeps a closed one showing at
+// 0x0) (docs/toolkits.md, "Menus and popups").
 #pragma once
 
 #include <optional>

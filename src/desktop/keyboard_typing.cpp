@@ -60,6 +60,18 @@ Status type_into(const a11y::KeyboardTyping& typing) {
       return nothing_typed(std::move(st).take_error());
     }
   }
+  bool sent_a_key = typing.select_all || typing.to_end;
+  for (const std::string_view name : typing.keys) {
+    const auto keysym = x11::friendly_keysym(name);
+    if (!keysym) {
+      Error unknown = make_error(ErrorCode::kInvalidArgs, "no key is named \"" + std::string(name) + "\"");
+      return sent_a_key ? some_typed(std::move(unknown)) : nothing_typed(std::move(unknown));
+    }
+    if (auto st = x11::send_key_chord(*connection, chord(*keysym, false)); !st) {
+      return sent_a_key ? some_typed(std::move(st).take_error()) : nothing_typed(std::move(st).take_error());
+    }
+    sent_a_key = true;
+  }
   if (typing.text.empty()) {
     if (!typing.select_all) return ok_status();
     // Nothing to type over the selection: delete it.

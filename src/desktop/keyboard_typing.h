@@ -2,7 +2,7 @@
 // through XTest. Under the physical-input lock it pairs the element's window with its X11
 // window, brings it forward and confirms it is the active one, lets the engine give the
 // element the focus, checks the window is still active, then selects all (ctrl+a) or moves
-// to the end (ctrl+End) and types the text. Nothing is typed into any other window. The
+// to the end (ctrl+End), presses the named keys and types the text. Nothing is typed into any other window. The
 // physical-input gate is the caller's.
 #pragma once
 

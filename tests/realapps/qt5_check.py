@@ -6,9 +6,9 @@ more, activates File > Save by its ref, and reads the file the app wrote. It tog
 search bar's "Match Case" check box and reads its state with an independent AT-SPI walk
 (Properties.Get one at a time: Qt 5.15's bridge crashes the app on GetAll). A stopped app
 (SIGSTOP) answers APP_UNRESPONSIVE within the deadline, and the app is alive after every
-step. A Qt combo box's option is refused by set-value, not built, and the combo box keeps its
-item. SpeedCrunch's window is snapshotted and its controls found. Runs inside
-scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
+step. A Qt combo box's option is picked by set-value through the open list's keys (refused,
+nothing changed, with physical input off). SpeedCrunch's window is snapshotted and its
+controls found. Runs inside scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
 
 import os
 import sys
@@ -97,10 +97,12 @@ def check_featherpad(check, tmp):
         check_stopped_app(check, app)
 
 
-def check_combo_box_refused(check, tmp):
-    """set-value on a Qt combo box with an option's label is refused as not built, before
-    anything is sent: Qt's list takes the selection but the combo box keeps its item. Read
-    from outside: the combo box's own name (Qt names it by its current text) stays."""
+def check_combo_box_pick(check, tmp):
+    """set-value on a Qt combo box with an option's label: with physical input off it is
+    refused (option_needs_the_keyboard) and nothing changes; on, the list is opened, moved by
+    keys and committed, the reply is verified, and an independent AT-SPI walk finds the combo
+    box named by its new item (Qt names a combo box by its current text). An unknown label is
+    refused and the combo box keeps its item."""
     with RealApp("FeatherPad", ["featherpad", "--standalone", os.path.join(tmp, "prefs.txt")]) as app:
         _, nodes = app.snapshot()
         preferences = one(nodes, "Preferences", role="menu item", name="Preferences")
@@ -112,13 +114,33 @@ def check_combo_box_refused(check, tmp):
         except atspi_probe.ProbeError:
             check.expect(False, f"the Preferences dialog shows its North combo box ({names()})")
             return
-        rc, env = cli("set-value", "--app", "FeatherPad", "--role", "combo box", "--name", "North", "West")
+        pick = ("set-value", "--app", "FeatherPad", "--role", "combo box", "--name", "North", "West")
+
+        cli("settings", "set", "physical_input", "false")
+        rc, env = cli(*pick)
         details = error(env).get("details", {})
-        check.expect(rc != 0 and details.get("kind") == "combo_option_not_built" and
-                     details.get("delivery") == "not_delivered",
-                     f"set-value West on Qt's combo box is refused, not built ({error(env)})")
+        check.expect(rc != 0 and details.get("kind") == "option_needs_the_keyboard" and
+                     details.get("delivery") == "not_delivered" and "physical_input" in error(env).get("suggestion", ""),
+                     f"with physical input off, set-value West is refused and says why ({error(env)})")
         check.expect("North" in names() and "West" not in names(), f"the combo box still shows North ({names()})")
-        check.expect(app.alive(), "FeatherPad is alive after the refusal")
+        cli("settings", "set", "physical_input", "true")
+
+        rc, env = cli("set-value", "--app", "FeatherPad", "--role", "combo box", "--name", "North", "Nowhere")
+        check.expect(rc != 0 and error(env).get("code") == "ELEMENT_NOT_FOUND",
+                     f"an option the combo box lacks is refused ({error(env)})")
+        check.expect("North" in names(), f"the combo box still shows North ({names()})")
+
+        rc, env = cli(*pick)
+        check.expect(rc == 0 and outcome(env) == "delivered_verified" and
+                     data(env).get("route") == "xtest:keyboard:list",
+                     f"set-value West picks it with the list's keys, verified ({outcome(env)}, {error(env)})")
+        bus = atspi_probe.a11y_bus()
+        shown = lambda: sorted(n.name for n in atspi_probe.walk(bus, app.bus_name(bus), one_property_at_a_time=True,
+                                                                 skip_vanished=True)
+                               if n.role == "combo box" and n.name in ("North", "West"))
+        check.expect(shown() == ["West"], f"an independent read finds the combo box showing West ({shown()})")
+        check.expect(open_surfaces("FeatherPad") == [], "the list is closed after the pick")
+        check.expect(app.alive(), "FeatherPad is alive after the pick")
 
 
 def check_speedcrunch(check):
@@ -141,7 +163,7 @@ def main():
         check.expect(rc == 0, f"physical input is allowed for --headed ({error(env)})")
         with tempfile.TemporaryDirectory() as tmp:
             check_featherpad(check, tmp)
-            check_combo_box_refused(check, tmp)
+            check_combo_box_pick(check, tmp)
         check_speedcrunch(check)
     finally:
         daemon.stop()

@@ -1,23 +1,20 @@
 #include "daemon/methods/combo_option.h"
 
 #include <array>
-#include <chrono>
 #include <string_view>
-#include <thread>
 #include <variant>
 
 #include "a11y/live_resolve.h"
 #include "a11y/ref.h"
 #include "a11y/vocabulary.h"
 #include "core/delivery.h"
+#include "daemon/methods/combo/open_list.h"
+#include "daemon/methods/combo/option_keys.h"
 
 namespace companyos::daemon::methods {
 namespace {
 
 using a11y::ActionKind;
-
-// How often an opened combo box is looked at for its list.
-constexpr std::chrono::milliseconds kListPoll{50};
 
 // The roles an option of a combo box has: GTK 3's, Gecko's and Chromium's menu items, Qt's
 // list items.
@@ -51,56 +48,17 @@ Result<a11y::Selector> option_under(a11y::Observer& observer, const a11y::Action
   return option;
 }
 
-// The caller's request as another kind on another target; the caller's expectation goes
-// with the pick (a select), never with the click that opens the list.
-a11y::ActionRequest as_kind(const a11y::ActionRequest& request, ActionKind kind, a11y::ActionTarget target) {
-  a11y::ActionRequest changed;
-  changed.kind = kind;
-  changed.target = std::move(target);
-  if (kind == ActionKind::kSelect) changed.expect = request.expect;
-  changed.strict = request.strict;
-  changed.verify_timeout = request.verify_timeout;
-  changed.answer_timeout = request.answer_timeout;
-  changed.caller_gone = request.caller_gone;
-  return changed;
-}
-
 bool needs_open_list(const Error& error) {
   return error.code == ErrorCode::kActionNotSupported &&
          error.details.value("kind", std::string()) == "option_needs_open_list";
 }
 
-std::uint32_t combo_box_role() { return static_cast<std::uint32_t>(a11y::role_from_name("combo box")); }
-
-// The open drop-down list of the window, as a ref (a list, or a menu a combo box opens, with
-// an item showing), once one shows; nullopt at the deadline.
-std::optional<std::string> open_list(a11y::Observer& observer, const std::string& window_id, Deadline deadline) {
-  for (;;) {
-    if (const auto window = observer.bus().known_window(window_id)) {
-      if (auto open = observer.surfaces_in(*window, deadline)) {
-        for (const a11y::OpenSurface& found : *open) {
-          // Gecko's copy of an open <select> is a menu under a combo box of its own.
-          const auto& surface = found.surface;
-          const bool under_a_combo_box =
-              surface.opener >= 0 &&
-              found.snapshot->nodes[static_cast<std::size_t>(surface.opener)].role == combo_box_role();
-          if (surface.items == 0 || (surface.kind != a11y::SurfaceKind::kList && !under_a_combo_box)) continue;
-          const auto& node = found.snapshot->nodes[static_cast<std::size_t>(surface.node)];
-          return a11y::format_ref(found.snapshot->id, node.ref);
-        }
-      }
-    }
-    if (std::chrono::steady_clock::now() + kListPoll >= deadline) return std::nullopt;
-    std::this_thread::sleep_for(kListPoll);
-  }
-}
-
 // The combo box clicked open, then the option's copy in its open list picked.
 Result<a11y::ActionReply> pick_from_open_list(a11y::Observer& observer, a11y::ActionEngine& engine,
                                               const a11y::ActionRequest& request, Deadline deadline) {
-  auto opened = engine.perform(as_kind(request, ActionKind::kClick, request.target), deadline);
+  auto opened = engine.perform(combo::as_kind(request, ActionKind::kClick, request.target), deadline);
   if (!opened) return std::move(opened).take_error();
-  const auto list = open_list(observer, opened->target.window_id, deadline);
+  const auto list = combo::open_list(observer, opened->target.window_id, deadline);
   if (!list) {
     return with_delivery(make_error(ErrorCode::kTimeout, "the combo box was clicked but no list opened",
                                     {{"kind", "list_not_opened"}}, "look at the app's state again"),
@@ -111,11 +69,12 @@ Result<a11y::ActionReply> pick_from_open_list(a11y::Observer& observer, a11y::Ac
   copy.window_id = opened->target.window_id;
   copy.role = static_cast<std::uint32_t>(a11y::role_from_name("menu item"));
   copy.name = request.argument;
-  copy.within = *list;
-  auto picked = engine.perform(as_kind(request, ActionKind::kSelect, copy), deadline);
+  copy.within = a11y::format_ref(list->snapshot->id,
+                                 list->snapshot->nodes[static_cast<std::size_t>(list->surface.node)].ref);
+  auto picked = engine.perform(combo::as_kind(request, ActionKind::kSelect, copy), deadline);
   if (!picked) {
     // The list stays open otherwise; a second click on the combo box closes it.
-    [[maybe_unused]] auto closed = engine.perform(as_kind(request, ActionKind::kClick, request.target), deadline);
+    [[maybe_unused]] auto closed = engine.perform(combo::as_kind(request, ActionKind::kClick, request.target), deadline);
     return with_delivery(std::move(picked).take_error(), Delivery::kDeliveredUnverified);
   }
   return picked;
@@ -135,19 +94,14 @@ Result<a11y::ActionReply> pick_combo_option(a11y::Observer& observer, a11y::Acti
     auto option = option_under(observer, request.target, role, request.argument);
     if (!option) return with_delivery(std::move(option).take_error(), Delivery::kNotDelivered);
     if (role == kQtOptionRole) {
-      // Qt's item view takes the selection, but the combo box keeps its current item: a
-      // pick there would be reported and not be true.
+      // Qt's item view takes the selection, but the combo box keeps its current item: only
+      // the open list's keys change it.
       auto found = a11y::resolve_live(observer, *option, deadline);
       if (!found && found.error().code == ErrorCode::kElementNotFound) continue;
       if (!found) return with_delivery(std::move(found).take_error(), Delivery::kNotDelivered);
-      return with_delivery(make_error(ErrorCode::kActionNotSupported,
-                                      "not built: picking an option of this combo box (a Qt combo box keeps its "
-                                      "current item when its list's item is selected)",
-                                      {{"kind", "combo_option_not_built"}},
-                                      "open it (click) and choose the option with the keyboard"),
-                           Delivery::kNotDelivered);
+      return combo::pick_option_with_keys(observer, engine, request, deadline);
     }
-    auto picked = engine.perform(as_kind(request, ActionKind::kSelect, *option), deadline);
+    auto picked = engine.perform(combo::as_kind(request, ActionKind::kSelect, *option), deadline);
     if (picked) {
       picked->kind = ActionKind::kSetValue;
       return picked;

@@ -23,6 +23,20 @@ std::string found(const Snapshot& snapshot) {
   return text;
 }
 
+// The snapshot with its node `index` at `bounds`.
+Snapshot with_bounds(Snapshot snapshot, std::size_t index, Bounds bounds) {
+  snapshot.nodes.at(index).bounds = bounds;
+  return snapshot;
+}
+
+Snapshot qt_combo_box_list() {
+  return snapshot_of(make_nodes({{-1, ATSPI_ROLE_DIALOG, "Preferences", {}, {kShowing}},
+                                 {0, ATSPI_ROLE_COMBO_BOX, "North", {"ShowMenu", "Press"}, {kShowing}},
+                                 {1, ATSPI_ROLE_LIST, "", {}, {kShowing}},
+                                 {2, ATSPI_ROLE_LIST_ITEM, "North", {"Toggle"}, {kShowing}},
+                                 {2, ATSPI_ROLE_LIST_ITEM, "West", {"Toggle"}, {kShowing}}}));
+}
+
 TEST(Surfaces, FoundByOneRuleAcrossToolkits) {
   struct Case {
     const char* what;
@@ -92,6 +106,11 @@ TEST(Surfaces, FoundByOneRuleAcrossToolkits) {
                                {1, ATSPI_ROLE_LIST_BOX, "", {}, {kShowing}},
                                {2, ATSPI_ROLE_LIST_ITEM, "Large", {}, {kShowing}}})),
        "list@2<1:1"},
+      {"Qt: a closed combo box's list shows, with its items, at no size",
+       with_bounds(qt_combo_box_list(), 2, Bounds{0, 0, 0, 0}), ""},
+      {"Qt: the open combo box's list has the popup's size",
+       with_bounds(qt_combo_box_list(), 2, Bounds{531, 696, 66, 100}), "list@2<1:2"},
+      {"a combo box's list of no known size counts by its items", qt_combo_box_list(), "list@2<1:2"},
       {"a list not under a combo box is content, not a surface",
        snapshot_of(make_nodes({{-1, ATSPI_ROLE_FRAME, "Form", {}, {kShowing}},
                                {0, ATSPI_ROLE_LIST_BOX, "", {}, {kShowing}},
