@@ -46,15 +46,14 @@ std::optional<T> read_in_variant(sd_bus_message* message, char type) {
   return read_basic<T>(message, type);
 }
 
-// The object path of one (so) reference.
+}  // namespace
+
 std::optional<std::string> read_reference_path(sd_bus_message* message) {
   const char* bus_name = nullptr;
   const char* path = nullptr;
   if (sd_bus_message_read(message, "(so)", &bus_name, &path) <= 0) return std::nullopt;
   return std::string(path);
 }
-
-}  // namespace
 
 std::optional<std::vector<std::string>> read_reference_paths(sd_bus_message* message, std::size_t max_paths) {
   Container array(message, 'a', "(so)");

@@ -25,6 +25,8 @@ inline constexpr const char* kGetItemsRecord = "(so)(so)(so)iiassusau";
 Result<std::vector<RawNode>> read_get_items(sd_bus_message* reply,
                                             std::size_t max_items = static_cast<std::size_t>(-1));
 
+// (so) (an object reference, e.g. GetSelectedChild's) → the object's path.
+std::optional<std::string> read_reference_path(sd_bus_message* message);
 // a(so) (GetChildren) → the objects' paths, the first max_paths of them (an app may claim
 // a million children; what is not kept is never copied out of the message).
 std::optional<std::vector<std::string>> read_reference_paths(

@@ -16,6 +16,9 @@ namespace {
 
 constexpr const char* kActionInterface = "org.a11y.atspi.Action";
 constexpr const char* kTextInterface = "org.a11y.atspi.Text";
+constexpr const char* kSelectionInterface = "org.a11y.atspi.Selection";
+// The object reference AT-SPI answers for "no object" (no child selected).
+constexpr std::string_view kNullPath = "/org/a11y/atspi/null";
 
 bool is_content_role(std::uint32_t role) {
   switch (role) {
@@ -85,6 +88,9 @@ class DetailReader {
         } else {
           read_counted_text(node);
         }
+        break;
+      case ValueSource::kSelectedChild:
+        read_selected_child_name(node);
         break;
       case ValueSource::kNone:
         break;
@@ -223,6 +229,24 @@ class DetailReader {
                    "ss", "org.a11y.atspi.Value", "CurrentValue");
   }
 
+  // Selection.GetSelectedChild(0), then that child's name: two calls, so one element read
+  // alone (get) has it as a snapshot does.
+  void read_selected_child_name(Node& node) {
+    pipeline_.call(node.path.c_str(), kSelectionInterface, "GetSelectedChild",
+                   [this, &node](sd_bus_message* reply) {
+                     if (error_name(reply) != nullptr) return;
+                     auto child = read_reference_path(reply);
+                     if (!child || *child == kNullPath) return;
+                     pipeline_.call(child->c_str(), kPropertiesInterface, "Get",
+                                    [&node](sd_bus_message* name) {
+                                      if (error_name(name) != nullptr) return;
+                                      if (auto read = read_variant_string(name)) node.value = std::move(*read);
+                                    },
+                                    "ss", kAccessibleInterface, "Name");
+                   },
+                   "i", std::int32_t{0});
+  }
+
   void read_whole_text(Node& node) {
     pipeline_.call(node.path.c_str(), kTextInterface, "GetText",
                    [this, &node](sd_bus_message* reply) {
@@ -276,6 +300,7 @@ ValueSource value_source(std::uint32_t role, std::uint32_t interfaces) {
   if (is_password_role(role)) return ValueSource::kWithheld;
   if (interfaces & kInterfaceValue) return ValueSource::kValue;
   if (interfaces & kInterfaceText) return ValueSource::kText;
+  if (role == ATSPI_ROLE_COMBO_BOX && (interfaces & kInterfaceSelection)) return ValueSource::kSelectedChild;
   return ValueSource::kNone;
 }
 
@@ -298,7 +323,7 @@ DetailPlan plan_details(const Node& node, const DetailOptions& options,
   plan.value = value_source(node.role, node.interfaces);
   if (plan.value == ValueSource::kText && options.text_values == TextValues::kWhereTextIsTheValue &&
       !text_is_value(node.role, node.interfaces, node.states, node.name)) {
-    plan.value = ValueSource::kNone;
+    plan.value = value_source(node.role, node.interfaces & ~kInterfaceText);
   }
   // Only single-line text: a document can be far longer than the limit, and only a
   // counted read stops at the limit inside the app.

@@ -6,7 +6,9 @@
 //   names actions are chosen by come from GetName(i), read once per kind of node (same
 //   role, same localized names and descriptions) and shared by that kind's other nodes.
 // - value: never for password text; Value.CurrentValue where the node has Value; else its
-//   Text where that text is its value (text_is_value). Text is read with GetText(0, -1)
+//   Text where that text is its value (text_is_value); else, for a combo box with
+//   Selection, the name of its selected child (a closed GTK 3 combo box shows its item
+//   nowhere else: its items are folded and none says selected). Text is read with GetText(0, -1)
 //   where the toolkit returns the whole text for it (GTK3 single-line text), else as
 //   CharacterCount then GetText(0, count); never with INT_MAX (GTK3 reads past the end).
 #pragma once
@@ -45,8 +47,9 @@ struct DetailOptions {
 // those nodes pay for it; twins stay exact either way.
 enum class AccessibleIds { kWhereIdentityNeedsThem, kAll, kNone };
 
-// Where a node's value comes from: never for password text, else Value before Text.
-enum class ValueSource { kNone, kWithheld, kValue, kText };
+// Where a node's value comes from: never for password text, else Value before Text, else a
+// combo box's selected child's name.
+enum class ValueSource { kNone, kWithheld, kValue, kText, kSelectedChild };
 ValueSource value_source(std::uint32_t role, std::uint32_t interfaces);
 
 // Whether a Text node's text is its value, read into the snapshot: true for editable text

@@ -134,6 +134,10 @@ def check_semantic_actions(check, app):
     rc, env, _ = cli("select", *sel(app, "menu item", "Blue"))
     check.expect(delivered(rc, env, "delivered_verified") and app.wait_for_effect(".combo", b"Blue"),
                  "select by selector picks Blue")
+    # The closed combo box's item, which the app wrote (FILE.combo), is its value in a new look.
+    combos = [n for n in snapshot(app).nodes if n["role"] == "combo box" and n["name"] == "Color"]
+    check.expect(len(combos) == 1 and combos[0].get("value") == (app.effect(".combo") or b"").decode(),
+                 f"the closed combo box shows the item the app holds as its value ({combos})")
     row = shot.ref("table cell", "Parent")
     rc, env, _ = cli("expand", row)
     check.expect(delivered(rc, env, "delivered_verified") and app.wait_for_effect(".tree", b"1"),

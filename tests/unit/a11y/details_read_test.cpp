@@ -31,6 +31,8 @@ struct FakeNode {
   std::string accessible_id = {};
   double value = 0;
   bool fails_get_name = false;  // answers GetName with an error (a node that just died)
+  std::string name = {};            // the Name property
+  std::string selected_child = {};  // GetSelectedChild(0)'s path; "" answers the null object
 };
 
 // Answers AT-SPI calls from a table of nodes by path, the way GTK3's bridge does
@@ -81,12 +83,17 @@ class FakeApp {
       const std::size_t stop = end < 0 ? node.text.size() : static_cast<std::size_t>(end);
       const std::string text = node.text.substr(static_cast<std::size_t>(start), stop);
       sd_bus_reply_method_return(call, "s", text.c_str());
+    } else if (member == "GetSelectedChild") {
+      const std::string child = node.selected_child.empty() ? "/org/a11y/atspi/null" : node.selected_child;
+      sd_bus_reply_method_return(call, "(so)", ":1.1", child.c_str());
     } else if (member == "Get") {
       const char* interface = nullptr;
       const char* property = nullptr;
       sd_bus_message_read(call, "ss", &interface, &property);
       if (std::strcmp(property, "CharacterCount") == 0) {
         sd_bus_reply_method_return(call, "v", "i", static_cast<std::int32_t>(node.text.size()));
+      } else if (std::strcmp(property, "Name") == 0) {
+        sd_bus_reply_method_return(call, "v", "s", node.name.c_str());
       } else if (std::strcmp(property, "AccessibleId") == 0) {
         sd_bus_reply_method_return(call, "v", "s", node.accessible_id.c_str());
       } else {
@@ -273,6 +280,39 @@ TEST(DetailsRead, AStoppedAppCostsTheDeadline) {
   EXPECT_TRUE(pipeline.expired());
   EXPECT_LT(Clock::now() - started, 1s);
   EXPECT_TRUE(nodes[0].actions.empty());
+}
+
+TEST(DetailsRead, AComboBoxShowsItsSelectedChildsNameAsItsValue) {
+  const std::uint32_t combo = kInterfaceSelection | kInterfaceAction | kInterfaceComponent;
+  struct Case {
+    const char* what;
+    FakeNode fake;
+    Node node;
+    std::optional<std::string> value;
+    int get_selected_child_calls;
+  };
+  const Case cases[] = {
+      {"GTK 3: the active item's name", FakeNode{.selected_child = "/green"},
+       node_at("/c", ATSPI_ROLE_COMBO_BOX, combo), "Green", 1},
+      {"nothing selected: no value", FakeNode{}, node_at("/c", ATSPI_ROLE_COMBO_BOX, combo), std::nullopt, 1},
+      {"the selected child went away: no value", FakeNode{.selected_child = "/gone"},
+       node_at("/c", ATSPI_ROLE_COMBO_BOX, combo), std::nullopt, 1},
+      {"a list with Selection is no combo box: not asked", FakeNode{.selected_child = "/green"},
+       node_at("/c", ATSPI_ROLE_LIST_BOX, combo), std::nullopt, 0},
+      {"Value wins over the selection", FakeNode{.value = 3, .selected_child = "/green"},
+       node_at("/c", ATSPI_ROLE_COMBO_BOX, combo | kInterfaceValue), "3", 0},
+  };
+  for (const Case& c : cases) {
+    FakeApp app({{c.node.path, c.fake}, {"/green", FakeNode{.name = "Green"}}});
+    testing::Peer peer([&app](sd_bus_message* call) { return app.respond(call); });
+    Pipeline pipeline(peer.connect(), {}, Clock::now() + 10s);
+    DetailOptions options;
+    options.accessible_id = false;
+    std::vector<Node> nodes{c.node};
+    ASSERT_TRUE(read_details(pipeline, nodes, options, kGtk3)) << c.what;
+    EXPECT_EQ(nodes[0].value, c.value) << c.what;
+    EXPECT_EQ(app.calls("GetSelectedChild"), c.get_selected_child_calls) << c.what;
+  }
 }
 
 }  // namespace

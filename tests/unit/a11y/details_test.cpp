@@ -28,6 +28,10 @@ TEST(Details, PasswordTextIsNeverRead) {
       {ATSPI_ROLE_SPIN_BUTTON, kInterfaceText | kInterfaceValue, ValueSource::kValue},
       {ATSPI_ROLE_SLIDER, kInterfaceValue, ValueSource::kValue},
       {ATSPI_ROLE_PUSH_BUTTON, kInterfaceAction | kInterfaceComponent, ValueSource::kNone},
+      {ATSPI_ROLE_COMBO_BOX, kInterfaceSelection | kInterfaceAction, ValueSource::kSelectedChild},
+      {ATSPI_ROLE_COMBO_BOX, kInterfaceSelection | kInterfaceText, ValueSource::kText},
+      {ATSPI_ROLE_COMBO_BOX, kInterfaceAction, ValueSource::kNone},
+      {ATSPI_ROLE_LIST_BOX, kInterfaceSelection, ValueSource::kNone},
   };
   for (const Case& c : cases) {
     EXPECT_EQ(value_source(c.role, c.interfaces), c.expected) << role_name(c.role);
@@ -134,6 +138,9 @@ TEST(Details, PlansOnlyTheCallsANodeNeeds) {
       {"spin button: Value wins", node_of(ATSPI_ROLE_SPIN_BUTTON, entry | kInterfaceValue,
                                           entry_states),
        &snapshot, &gtk3, {true, true, false, ValueSource::kValue, false}},
+      {"a named combo box whose text is no value: its selected child",
+       node_of(ATSPI_ROLE_COMBO_BOX, label | kInterfaceSelection, showing), &snapshot, &gtk3,
+       {true, false, false, ValueSource::kSelectedChild, false}},
       {"no interfaces at all", node_of(ATSPI_ROLE_FILLER, 0, showing), &snapshot, &gtk3,
        {false, false, false, ValueSource::kNone, false}},
   };
