@@ -21,6 +21,7 @@ void add_launch_commands(CLI::App& app, Invocation& out) {
   auto url = std::make_shared<std::string>();
   auto link = add_method_command(app, methods::kOpenLink, "Refused steps launch nothing and say why.",
                                  "  companyos open-link https://example.org --app firefox\n"
+                                 "  companyos open-link https://example.org    # the desktop's app for https\n"
                                  "  companyos entries --match firefox    # why a name resolves as it does\n",
                                  {"url"});
   add_positional(link.cmd, methods::kOpenLink, "url", *url);

@@ -6,6 +6,8 @@ std::string_view to_string(RefusalReason reason) {
   switch (reason) {
     case RefusalReason::kNoEntry:
       return "no_entry";
+    case RefusalReason::kNoDefaultApp:
+      return "no_default_app";
     case RefusalReason::kAmbiguousEntry:
       return "ambiguous_entry";
     case RefusalReason::kInvalidEntry:
@@ -37,6 +39,7 @@ std::string_view to_string(RefusalReason reason) {
 ErrorCode default_error_code(RefusalReason reason) {
   switch (reason) {
     case RefusalReason::kNoEntry:
+    case RefusalReason::kNoDefaultApp:
       return ErrorCode::kAppNotFound;
     case RefusalReason::kAmbiguousEntry:
     case RefusalReason::kAmbiguousWindow:

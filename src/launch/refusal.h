@@ -12,6 +12,7 @@ namespace companyos::launch {
 
 enum class RefusalReason {
   kNoEntry,            // no desktop entry matches the app name
+  kNoDefaultApp,       // no app named, and the desktop has no app for the link's scheme
   kAmbiguousEntry,     // several entries match on the deciding level
   kInvalidEntry,       // the entry's Exec breaks the specification's rules
   kTerminalEntry,      // Terminal=true or a TerminalEmulator
@@ -26,7 +27,7 @@ enum class RefusalReason {
   kAmbiguousWindow,    // bridge: the program lists more than one window of the app
 };
 
-// "no_entry", "ambiguous_entry", "invalid_entry", "terminal_entry", "shell_entry",
+// "no_entry", "no_default_app", "ambiguous_entry", "invalid_entry", "terminal_entry", "shell_entry",
 // "cannot_take_target", "no_gio_launch", "not_x11", "invalid_app_name", "invalid_chord",
 // "bridge_unavailable", "no_window", "ambiguous".
 std::string_view to_string(RefusalReason reason);

@@ -3,6 +3,7 @@
 #include "daemon/context.h"
 #include "daemon/methods/methods.h"
 #include "daemon/server/worker_pool.h"
+#include "launch/default_app.h"
 #include "launch/launch_step.h"
 #include "launch/launcher.h"
 
@@ -10,17 +11,24 @@ namespace companyos::daemon::methods {
 namespace {
 
 // A step runs gio (up to 8 s) and waits for the window (up to 10 s): on a worker.
+// A link with no app named opens in the desktop's default app for its scheme
+// (launch/default_app.h), which then passes every rule a named app does.
 void run_launch(const nlohmann::json& params, DaemonContext& ctx, Reply reply, launch::TargetKind kind) {
-  const auto app = params["app"].get<std::string>();
+  std::optional<std::string> app;
+  if (params.contains("app")) app = params["app"].get<std::string>();
   launch::Target target{kind, {}};
   if (kind == launch::TargetKind::kLink) target.value = params["url"].get<std::string>();
   if (kind == launch::TargetKind::kFile) target.value = params["path"].get<std::string>();
   ctx.workers.run(
       [app, target]() -> Result<nlohmann::json> {
-        auto report = launch::run_launch_step(app, target);
+        const bool chosen_by_the_desktop = !app.has_value();
+        auto named = app ? Result<std::string>(*app) : launch::default_app_for_link(target.value);
+        if (!named) return std::move(named).take_error();
+        auto report = launch::run_launch_step(*named, target);
         if (!report) return std::move(report).take_error();
         if (auto st = launch::report_status(*report); !st) return std::move(st).take_error();
         auto data = launch::to_json(*report);
+        if (chosen_by_the_desktop) data["default_app"] = *named;
         data["delivery"] = "delivered_verified";  // the app's window was seen in front
         return data;
       },

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """open-file and open-link through the CLI with a stand-in app from a desktop entry:
 the path arrives as exactly one argument (read from the stand-in's own record, NUL
-separated), the app is reported in front, and each refusal reason launches nothing."""
+separated), the app is reported in front, and each refusal reason launches nothing.
+open-link without --app opens the scheme's default app (the person's mimeapps.list choice
+between two entries declaring it); a scheme no app opens is refused."""
 
 import os
 import subprocess
@@ -48,6 +50,18 @@ def main():
             "Name=ShellApp", f"Exec=/bin/sh -c \"{STANDIN} --record {never}\" %f"])
         for twin in ("cos-twin-a.desktop", "cos-twin-b.desktop"):
             install_entry(apps_dir, twin, ["Name=TwinApp", f"Exec={STANDIN} --record {never} %f"])
+        # Two apps for one scheme; the person's mimeapps.list makes the second the default.
+        linked = os.path.join(tmp, "linked.bin")
+        install_entry(apps_dir, "cos-linker-a.desktop", [
+            "Name=LinkerA", f"Exec={STANDIN} --record {never} --class CompanyosLinkerA -- %u",
+            "StartupWMClass=CompanyosLinkerA", "MimeType=x-scheme-handler/companyos-test;"])
+        install_entry(apps_dir, "cos-linker-b.desktop", [
+            "Name=LinkerB", f"Exec={STANDIN} --record {linked} --class CompanyosLinkerB -- %u",
+            "StartupWMClass=CompanyosLinkerB", "MimeType=x-scheme-handler/companyos-test;"])
+        config_dir = os.environ["XDG_CONFIG_HOME"]
+        os.makedirs(config_dir, exist_ok=True)
+        with open(os.path.join(config_dir, "mimeapps.list"), "w") as f:
+            f.write("[Default Applications]\nx-scheme-handler/companyos-test=cos-linker-b.desktop\n")
 
         target = os.path.join(tmp, "a$b;c & \"d\" 'e'.txt")
         with open(target, "w") as f:
@@ -74,6 +88,20 @@ def main():
                          f"open-app reports the app in front ({env and env.get('error')})")
             after = recorded_arguments(record)
             check.expect(after == [], f"open-app hands the app no argument {after!r}")
+            # open-link without --app: the desktop's default app for the scheme.
+            link = "companyos-test://host/a%20b?c=1&d='e';f"
+            rc, env, _ = cli("open-link", link, timeout=60)
+            check.expect(rc == 0 and env["data"]["outcome"] == "in_front" and
+                         env["data"].get("default_app") == "cos-linker-b.desktop",
+                         f"open-link without --app opens the scheme's default app ({env and env.get('error')})")
+            after = recorded_arguments(linked)
+            check.expect(after == [link.encode()], f"the default app got the link as one argument {after!r}")
+            rc, env, _ = cli("open-link", "companyos-nothing://host/")
+            got = env["error"]["details"].get("reason") if env and not env["ok"] else None
+            check.expect(rc == 1 and got == "no_default_app" and env["error"]["code"] == "APP_NOT_FOUND" and
+                         env["error"]["details"].get("scheme") == "companyos-nothing",
+                         f"open-link of a scheme no app opens is refused: no_default_app (got {got})")
+
             for app, reason in (("TermApp", "terminal_entry"), ("ShellApp", "shell_entry"), ("NoSuchApp", "no_entry")):
                 rc, env, _ = cli("open-app", "--app", app)
                 got = env["error"]["details"].get("reason") if env and not env["ok"] else None

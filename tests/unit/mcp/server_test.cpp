@@ -455,6 +455,20 @@ TEST_F(ServerTest, OpenUrlSaysWhetherTheLaunchHappened) {
   json opened = call(3, "open_url", {{"url", "https://example.org"}, {"app", "firefox-esr"}});
   EXPECT_EQ(opened["result"]["isError"], false);
   EXPECT_NE(opened["result"]["content"][0]["text"].get<std::string>().find("firefox-esr.desktop"), std::string::npos);
+
+  // Without app the daemon is asked without one (it picks the desktop's default), never
+  // with an app the server made up.
+  daemon_.replies["open_link"] = {
+      {"ok", true},
+      {"data", {{"outcome", "in_front"}, {"entry", {{"id", "chromium.desktop"}}}, {"default_app", "chromium.desktop"}}}};
+  json by_default = call(4, "open_url", {{"url", "https://example.org"}});
+  EXPECT_EQ(by_default["result"]["isError"], false);
+  EXPECT_EQ(by_default["result"]["content"][0]["text"],
+            "The link was opened in the desktop's default app (chromium.desktop), and its window is in front. "
+            "Read it with get_app_state.");
+  std::lock_guard lock(daemon_.mutex);
+  EXPECT_EQ(daemon_.requests.back().first, "open_link");
+  EXPECT_EQ(daemon_.requests.back().second, json({{"url", "https://example.org"}}));
 }
 
 // open_app starts the app through the daemon's launch rules and answers with the state of

@@ -100,7 +100,11 @@ INSTANTIATE_TEST_SUITE_P(
                       ArgumentCase{"automation_unknown_action", "automation", R"({"action":"promote","id":1})", false},
                       ArgumentCase{"automation_definition_text", "automation", R"({"action":"create","automation":"x"})",
                                    false},
-                      ArgumentCase{"open_url_without_app", "open_url", R"({"url":"https://example.org"})", false}),
+                      // Without app: the desktop's default app for the scheme (the daemon's open_link).
+                      ArgumentCase{"open_url_without_app", "open_url", R"({"url":"https://example.org"})", true},
+                      ArgumentCase{"open_url_without_url", "open_url", R"({"app":"firefox-esr"})", false},
+                      ArgumentCase{"open_url_app_number", "open_url", R"({"url":"https://example.org","app":1})",
+                                   false}),
     [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace
