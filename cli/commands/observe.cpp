@@ -1,6 +1,8 @@
 // apps, windows, snapshot, find, surfaces, get, screenshot: what companyOS sees.
 #include <filesystem>
 #include <iostream>
+#include <memory>
+#include <set>
 
 #include "cli/command.h"
 #include "cli/declared_options.h"
@@ -18,11 +20,23 @@ std::string bounds_text(const nlohmann::json& b) {
 }  // namespace
 
 void add_observe_commands(CLI::App& app, Invocation& out) {
-  auto apps = add_method_command(app, methods::kApps, "", "  companyos apps\n  companyos --json apps\n");
-  apps.cmd->callback([&out, options = apps.options] {
+  auto apps = add_method_command(app, methods::kApps, "",
+                                 "  companyos apps\n  companyos --json apps\n"
+                                 "  companyos --reply-timeout 200 apps --names   # what shell completion offers\n");
+  auto names_only = std::make_shared<bool>(false);
+  apps.cmd->add_flag("--names", *names_only, "print only the apps' names, one per line, each once");
+  apps.cmd->callback([&out, options = apps.options, names_only] {
         out.method = methods::kApps.name;
         options->fill(out.params);
-        out.human = [](const nlohmann::json& data) {
+        out.human = [names_only](const nlohmann::json& data) {
+          if (*names_only) {
+            std::set<std::string> printed;
+            for (const auto& a : data["apps"]) {
+              const std::string name = a.value("name", std::string());
+              if (!name.empty() && printed.insert(name).second) std::cout << name << '\n';
+            }
+            return;
+          }
           nlohmann::json rows = nlohmann::json::array();
           for (const auto& a : data["apps"]) {
             rows.push_back({{"name", a["name"]}, {"pid", a["pid"]},

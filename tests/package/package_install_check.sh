@@ -51,6 +51,7 @@ check "man -w finds companyosd(8)" man -w 8 companyosd
 check "man -w finds companyos-automation(5)" man -w 5 companyos-automation
 check "the bash completion is in place" grep -q "complete -F _companyos companyos" \
   /usr/share/bash-completion/completions/companyos
+check "the zsh completion is in place" grep -qx "#compdef companyos" /usr/share/zsh/vendor-completions/_companyos
 check "the socket is enabled for every user" test -L /etc/systemd/user/sockets.target.wants/companyosd.socket
 mkdir -m 0700 "$work/runtime"
 verify() {
