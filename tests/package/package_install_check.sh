@@ -3,7 +3,8 @@
 # already has: scripts/package --prebuilt), installed with apt-get, checked from outside,
 # removed and purged. Needs root (it installs into the system); scripts/test runs it as a
 # phase of a full run, where CI is root.
-#   - the files are where Debian puts them (binaries, step keeper, user units, docs), and
+#   - the files are where Debian puts them (binaries, step keeper, user units, docs, the
+#     bash and zsh completions), and
 #     man -w finds the three man pages;
 #   - the installed companyosd serves a private socket and the installed companyos status
 #     answers through it;
