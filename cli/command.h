@@ -29,6 +29,9 @@ struct Invocation {
   // Answered by the CLI itself instead of one request (methods --markdown, mcp), given the
   // daemon's socket path: the exit status.
   std::function<int(const std::string& socket)> local;
+  // Answers a daemon that cannot be reached instead of the usual message (doctor: that is
+  // its finding), given --json, the socket and why: the exit status.
+  std::function<int(bool json, const std::string& socket, const std::string& detail)> unreachable;
 };
 
 // Creates a subcommand with a description and an examples footer.
@@ -51,6 +54,7 @@ void add_automation_commands(CLI::App& app, Invocation& out);
 void add_mcp_command(CLI::App& app, Invocation& out);
 // Needs the root of the command tree: the script lists every command under it.
 void add_completion_command(CLI::App& app, Invocation& out);
+void add_doctor_command(CLI::App& app, Invocation& out);
 
 // Every command above, in the order --help lists them.
 void add_all_commands(CLI::App& app, Invocation& out);

@@ -85,6 +85,7 @@ int main(int argc, char** argv) {
     case CallFailure::kNone:
       break;
     case CallFailure::kUnreachable:
+      if (invocation.unreachable) return invocation.unreachable(json, socket, outcome.detail);
       std::cerr << "companyos: cannot reach the daemon at " << socket << ": " << outcome.detail
                 << "\nStart it with `companyosd &` (or `systemctl --user start companyosd.socket`),"
                    " or point --socket / COMPANYOS_SOCKET at a running one.\n";

@@ -20,8 +20,25 @@ std::string argument_or_stdin(const std::string& argument) {
   return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
 }
 
+namespace {
+
+// Whether status's own facts show something an automation cannot work without (doctor
+// checks more, and says how to fix each).
+bool shows_a_problem(const nlohmann::json& status) {
+  const nlohmann::json& bus = status.value("accessibility", nlohmann::json::object());
+  const nlohmann::json& x11 = status.value("x11", nlohmann::json::object());
+  const nlohmann::json& store = status.value("store", nlohmann::json::object());
+  return status.value("display_server", std::string()) == "none" || !bus.value("bus", false) ||
+         !bus.value("registry", false) || !bus.value("enabled", true) || !status.value("gio_launch", false) ||
+         (x11.is_object() && (x11.contains("error") || !x11.value("ewmh_window_manager", true))) ||
+         !store.value("writable", true);
+}
+
+}  // namespace
+
 void add_all_commands(CLI::App& app, Invocation& out) {
   add_basic_commands(app, out);
+  add_doctor_command(app, out);
   add_settings_commands(app, out);
   add_observe_commands(app, out);
   add_window_action_commands(app, out);
@@ -45,7 +62,10 @@ void add_basic_commands(CLI::App& app, Invocation& out) {
                      "  companyos status\n  companyos status --json | jq .data.display_server\n")
       .cmd->callback([&out] {
         out.method = methods::kStatus.name;
-        out.human = [](const nlohmann::json& data) { render_fields(std::cout, data); };
+        out.human = [](const nlohmann::json& data) {
+          render_fields(std::cout, data);
+          if (shows_a_problem(data)) std::cout << "\nSomething here needs fixing: `companyos doctor` says what and how.\n";
+        };
       });
 
   auto markdown = std::make_shared<bool>(false);

@@ -32,6 +32,7 @@ inline constexpr std::int64_t kMaxWindowCoordinate = 32'767;
 extern const MethodDeclaration kPing;
 extern const MethodDeclaration kMethods;
 extern const MethodDeclaration kStatus;
+extern const MethodDeclaration kDoctor;
 extern const MethodDeclaration kAudit;
 // Settings.
 extern const MethodDeclaration kSettingsGet;

@@ -74,6 +74,25 @@ BusHealth Observer::bus_health(Deadline deadline) {
   BusHealth health;
   {
     CallScope scope(deadline);
+    ConnectionRef session;
+    scope.session_bus([&session](ConnectionRef connection, const GError*) { session = std::move(connection); });
+    scope.wait();
+    if (session) {
+      scope.call(Channel{session, "org.a11y.Bus", nullptr}, "/org/a11y/bus", kPropertiesInterface, "Get",
+                 g_variant_new("(ss)", "org.a11y.Status", "IsEnabled"), [&health](GVariant* reply, const GError*) {
+                   if (reply == nullptr) return;
+                   GVariant* boxed = nullptr;
+                   g_variant_get(reply, "(v)", &boxed);
+                   if (boxed != nullptr && g_variant_is_of_type(boxed, G_VARIANT_TYPE_BOOLEAN)) {
+                     health.enabled = g_variant_get_boolean(boxed) != FALSE;
+                   }
+                   if (boxed != nullptr) g_variant_unref(boxed);
+                 });
+      scope.wait();
+    }
+  }
+  {
+    CallScope scope(deadline);
     auto bus = bus_.bus_channel(scope);
     if (!bus) {
       health.error = bus.error().message;

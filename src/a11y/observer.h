@@ -76,6 +76,10 @@ struct BusHealth {
   bool bus = false;
   bool registry = false;
   std::optional<int> apps;
+  // org.a11y.Status.IsEnabled on the session bus: Qt registers, and Chromium and Firefox
+  // fill their trees, only when it is true (or when told to by their own switches);
+  // nullopt when it could not be read.
+  std::optional<bool> enabled;
   std::optional<std::string> error;  // why the bus or the registry did not answer
 };
 

@@ -19,6 +19,7 @@ nlohmann::json bus_health_to_json(const a11y::BusHealth& health) {
   nlohmann::json json = {{"bus", health.bus}, {"registry", health.registry}};
   if (health.error) json["error"] = *health.error;
   if (health.apps) json["apps"] = *health.apps;
+  if (health.enabled) json["enabled"] = *health.enabled;
   return json;
 }
 

@@ -8,9 +8,9 @@ namespace {
 
 // Function-local: the declarations live in other files, so their addresses are taken here
 // only after static initialisation, never during it.
-const std::array<const MethodDeclaration*, 55>& table() {
-  static const std::array<const MethodDeclaration*, 55> all = {
-      &kPing, &kMethods, &kStatus, &kSettingsGet, &kSettingsSet, &kApps, &kWindows, &kSnapshot, &kFind,
+const std::array<const MethodDeclaration*, 56>& table() {
+  static const std::array<const MethodDeclaration*, 56> all = {
+      &kPing, &kMethods, &kStatus, &kDoctor, &kSettingsGet, &kSettingsSet, &kApps, &kWindows, &kSnapshot, &kFind,
       &kSurfaces, &kGet, &kScreenshot, &kFocusWindow, &kCloseWindow, &kPress, &kTypeText, &kClickAt, &kClipboardGet, &kClipboardSet, &kAudit, &kOpenLink, &kOpenFile, &kOpenApp,
       &kEntries, &kClick, &kToggle, &kSelect, &kFocus, &kExpand, &kCollapse, &kNamedAction, &kSetValue,
       &kType, &kBatch, &kWait, &kAutomationList, &kAutomationGet, &kAutomationCreate, &kAutomationUpdate,

@@ -23,6 +23,13 @@ const MethodDeclaration kStatus{
     .returns = R"(version, pid, uptime, socket, store path, schema version, `writable` and `problem` (what to do when it cannot be written), display server, accessibility bus, physical-input setting)",
 };
 
+const MethodDeclaration kDoctor{
+    .name = "doctor",
+    .command = "doctor",
+    .summary = "whether this session gives an automation what it needs, each problem with its fix",
+    .returns = R"(`checks`: each with `check`, `state` (`ok`, `warning` or `problem`), `found`, `fix` (null when nothing is needed); `ready`: no check found a problem — see [configuration.md](configuration.md))",
+};
+
 const MethodDeclaration kAudit{
     .name = "audit",
     .command = "audit",

@@ -7,7 +7,7 @@ namespace companyos::daemon::methods {
 
 std::vector<const MethodSpec*> all_methods() {
   std::vector<const MethodSpec*> specs = {
-      &kPing, &kMethods, &kStatus, &kSettingsGet, &kSettingsSet, &kApps, &kWindows, &kSnapshot, &kFind, &kSurfaces, &kGet,
+      &kPing, &kMethods, &kStatus, &kDoctor, &kSettingsGet, &kSettingsSet, &kApps, &kWindows, &kSnapshot, &kFind, &kSurfaces, &kGet,
       &kScreenshot, &kFocusWindow, &kCloseWindow, &kPress, &kTypeText, &kClickAt, &kClipboardGet, &kClipboardSet, &kAudit, &kOpenLink, &kOpenFile, &kOpenApp, &kEntries, &kBatch,
       &kWait, &kAutomationList, &kAutomationGet, &kAutomationCreate, &kAutomationUpdate, &kAutomationDelete,
       &kAutomationEnable, &kAutomationDisable, &kAutomationRaise, &kAutomationLower, &kAutomationPromote,

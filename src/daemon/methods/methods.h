@@ -11,6 +11,7 @@ namespace companyos::daemon::methods {
 extern const MethodSpec kPing;
 extern const MethodSpec kMethods;
 extern const MethodSpec kStatus;
+extern const MethodSpec kDoctor;
 extern const MethodSpec kSettingsGet;
 extern const MethodSpec kSettingsSet;
 extern const MethodSpec kApps;

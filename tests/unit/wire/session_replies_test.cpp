@@ -12,7 +12,7 @@ SessionFacts on(x11::DisplayServer server, std::optional<X11Facts> x11) {
   SessionFacts facts;
   facts.display_server = server;
   facts.x11 = std::move(x11);
-  facts.accessibility = {.bus = true, .registry = true, .apps = 3, .error = std::nullopt};
+  facts.accessibility = {.bus = true, .registry = true, .apps = 3, .enabled = std::nullopt, .error = std::nullopt};
   facts.gio_launch = true;
   return facts;
 }
@@ -23,9 +23,11 @@ TEST(SessionReplies, EachSessionHasTheShapeStatusHadBefore) {
   X11Facts unprobed{.connected = true, .display = ":99", .error = "no XTest"};
   X11Facts refused{.connected = false, .error = "cannot open display :99"};
   SessionFacts no_bus = on(x11::DisplayServer::kNone, std::nullopt);
-  no_bus.accessibility = {.bus = false, .registry = false, .apps = std::nullopt,
+  no_bus.accessibility = {.bus = false, .registry = false, .apps = std::nullopt, .enabled = std::nullopt,
                           .error = "no accessibility bus"};
   no_bus.gio_launch = false;
+  SessionFacts switched_off = on(x11::DisplayServer::kWayland, std::nullopt);
+  switched_off.accessibility.enabled = false;
   struct Case {
     const char* what;
     SessionFacts facts;
@@ -41,6 +43,9 @@ TEST(SessionReplies, EachSessionHasTheShapeStatusHadBefore) {
       {"X11 refused the connection", on(x11::DisplayServer::kX11, refused),
        R"({"accessibility":{"apps":3,"bus":true,"registry":true},"display_server":"x11","gio_launch":true,)"
        R"("x11":{"connected":false,"error":"cannot open display :99"}})"},
+      {"accessibility switched off", switched_off,
+       R"({"accessibility":{"apps":3,"bus":true,"enabled":false,"registry":true},"display_server":"wayland",)"
+       R"("gio_launch":true})"},
       {"Wayland: no x11 member", on(x11::DisplayServer::kWayland, std::nullopt),
        R"({"accessibility":{"apps":3,"bus":true,"registry":true},"display_server":"wayland","gio_launch":true})"},
       {"no display, no bus", no_bus,
