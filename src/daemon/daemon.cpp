@@ -23,6 +23,7 @@
 #include "daemon/method_table.h"
 #include "daemon/methods/methods.h"
 #include "daemon/server/request.h"
+#include "daemon/services/approval_notifier.h"
 #include "daemon/services/scheduler_service.h"
 #include "daemon/server/server.h"
 #include "daemon/server/socket_setup.h"
@@ -77,6 +78,17 @@ struct Shutdown {
     return G_SOURCE_REMOVE;
   }
 };
+
+// The runner's runs that wait for a person, as the approval notifications show them.
+std::vector<WaitingRun> waiting_runs(const automation::Runner& runner) {
+  std::vector<WaitingRun> waiting;
+  for (const automation::ActiveRunInfo& run : runner.active()) {
+    if (run.status != store::RunStatus::kWaiting) continue;
+    waiting.push_back(WaitingRun{run.run_id, run.automation_name, run.waiting_step.value_or(""),
+                                 run.waiting_description.value_or(""), run.approval_deadline});
+  }
+  return waiting;
+}
 
 }  // namespace
 
@@ -148,6 +160,17 @@ int run_daemon(const DaemonOptions& options) {
     if (listener.created_by_us) ::unlink(listener.path.c_str());
     return 1;
   }
+  automation::Runner& runner = (*automations)->runner();
+  ApprovalNotifier notifier(ApprovalNotifier::Hooks{
+      .waiting = [&runner] { return waiting_runs(runner); },
+      .decide =
+          [&runner](const DecidedRun& decided) {
+            auto done = decided.decision == Decision::kApprove ? runner.approve(decided.run_id)
+                                                               : runner.deny(decided.run_id);
+            if (!done) spdlog::warn("run {}: {}", decided.run_id, done.error().message);
+          },
+      .enabled = [&settings] { auto on = settings.get("notifications"); return on && *on == true; },
+  });
   desktop::Clipboard clipboard;
   DaemonContext context{*db, settings, audit, clock, *workers, observer, actions, table,
                         listener.path, std::chrono::steady_clock::now(), **automations,

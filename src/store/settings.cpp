@@ -9,7 +9,7 @@
 namespace companyos::store {
 namespace {
 
-constexpr std::array<SettingSpec, 5> kSpecs{{
+constexpr std::array<SettingSpec, 6> kSpecs{{
     {"unattended", SettingKind::kBool, "false", "true or false",
      "allow scheduled runs of level-4 automations to start without a person"},
     {"max_level", SettingKind::kLevel, "3", "an integer from 1 to 4",
@@ -21,6 +21,8 @@ constexpr std::array<SettingSpec, 5> kSpecs{{
      "optional external agent-desktop program used for focus steps"},
     {"automations_enabled", SettingKind::kBool, "true", "true or false",
      "master switch; false stops every active run and disables every automation"},
+    {"notifications", SettingKind::kBool, "true", "true or false",
+     "post a desktop notification (with approve and deny) for each run that waits for approval"},
 }};
 
 Error invalid(const SettingSpec& spec, const nlohmann::json& value, std::string why) {

@@ -183,11 +183,12 @@ void notification_check(const DoctorFacts& facts, std::vector<Check>& checks) {
   const std::string name = "notifications";
   if (!server.answers) {
     checks.push_back(warning(name, "no notification server answers: " + server.error.value_or("unknown") +
-                                       " (notifications for approvals are not built yet; runs wait in companyos "
+                                       " (runs waiting for approval are not announced; they wait in companyos "
                                        "approvals)",
                              "run your desktop's notification daemon (or dunst, mako, xfce4-notifyd)"));
   } else if (!server.has("actions")) {
-    checks.push_back(warning(name, server.name + " answers but shows no actions (approve/deny buttons)",
+    checks.push_back(warning(name, server.name + " answers but shows no actions: approvals are announced, and "
+                                                 "decided with companyos run approve|deny",
                              "use a notification server that lists \"actions\" in its capabilities"));
   } else {
     checks.push_back(ok(name, server.name + " answers, with actions"));
