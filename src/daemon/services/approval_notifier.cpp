@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <memory>
 #include <utility>
 
@@ -36,7 +37,11 @@ struct PendingPost {
   ApprovalNotifier* notifier;
   std::string key;
   std::int64_t run_id;
+  std::shared_ptr<int> in_flight;
 };
+
+// How long the destructor lets cancelled calls call back (each comes at once).
+constexpr std::chrono::milliseconds kDrainLimit{1000};
 
 }  // namespace
 
@@ -48,6 +53,10 @@ ApprovalNotifier::ApprovalNotifier(Hooks hooks, std::chrono::milliseconds interv
 
 ApprovalNotifier::~ApprovalNotifier() {
   g_cancellable_cancel(cancellable_.get());
+  const auto until = std::chrono::steady_clock::now() + kDrainLimit;
+  while (*posts_in_flight_ > 0 && std::chrono::steady_clock::now() < until) {
+    g_main_context_iteration(nullptr, FALSE);
+  }
   if (timer_ != 0) g_source_remove(timer_);
   if (watch_ != 0) g_bus_unwatch_name(watch_);
   if (bus_ && subscription_ != 0) g_dbus_connection_signal_unsubscribe(bus_.get(), subscription_);
@@ -164,7 +173,8 @@ void ApprovalNotifier::post(const WaitingRun& run) {
   g_variant_builder_init(&hints, G_VARIANT_TYPE("a{sv}"));
   g_variant_builder_add(&hints, "{sv}", "urgency", g_variant_new_byte(1));
   g_variant_builder_add(&hints, "{sv}", "resident", g_variant_new_boolean(TRUE));
-  auto pending = std::make_unique<PendingPost>(PendingPost{this, run.key(), run.run_id});
+  auto pending = std::make_unique<PendingPost>(PendingPost{this, run.key(), run.run_id, posts_in_flight_});
+  ++*posts_in_flight_;
   // Expires never (0): the run's own deadline ends the wait, and then this closes it.
   g_dbus_connection_call(
       bus_.get(), kName, kPath, kInterface, "Notify",
@@ -173,6 +183,7 @@ void ApprovalNotifier::post(const WaitingRun& run) {
       G_VARIANT_TYPE("(u)"), G_DBUS_CALL_FLAGS_NO_AUTO_START, -1, cancellable_.get(),
       [](GObject* source, GAsyncResult* result, gpointer data) {
         const std::unique_ptr<PendingPost> post(static_cast<PendingPost*>(data));
+        --*post->in_flight;
         ErrorPtr error;
         const VariantPtr reply = finish(source, result, error);
         if (cancelled(error.get())) return;

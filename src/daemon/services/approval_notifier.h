@@ -68,6 +68,9 @@ class ApprovalNotifier {
   std::set<std::string> capabilities_;
   std::map<std::string, PostedNotice> posted_;  // by wait key
   std::set<std::string> handled_;               // wait keys posted, being posted or dismissed
+  // Notify calls not answered yet; each owns its context until its callback, which the
+  // destructor lets run (cancelled) so none is left behind.
+  std::shared_ptr<int> posts_in_flight_ = std::make_shared<int>(0);
 };
 
 }  // namespace companyos::daemon
