@@ -148,7 +148,7 @@ int run_daemon(const DaemonOptions& options) {
   std::optional<WorkerPool> workers(std::in_place, g_main_context_default(), kWorkerThreads);
   a11y::Observer observer;
   a11y::ActionEngine actions(observer);
-  auto automations = AutomationService::open(*db, observer, actions, clock);
+  auto automations = AutomationService::open(*db, observer, actions, clock, options.approval_timeout);
   if (!automations) {
     log_error(automations.error());
     if (listener.created_by_us) ::unlink(listener.path.c_str());

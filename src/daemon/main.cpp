@@ -5,6 +5,7 @@
 #include "core/logging.h"
 #include "core/paths.h"
 #include "core/version.h"
+#include "automation/runner.h"
 #include "daemon/daemon.h"
 #include "x11/connection.h"
 
@@ -27,6 +28,11 @@ int main(int argc, char** argv) {
   std::string level = "info";
   app.add_option("--socket", options.socket_path, "socket path")->capture_default_str();
   app.add_option("--db", options.db_path, "SQLite store path")->capture_default_str();
+  std::int64_t approval_timeout = companyos::automation::kApprovalTimeout.count();
+  app.add_option("--approval-timeout", approval_timeout,
+                 "seconds a run waits for a person's approval before it ends blocked")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{7 * 24 * 3600}))
+      ->capture_default_str();
   app.add_option("--log-level", level, "trace|debug|info|warn|error")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}))
       ->capture_default_str();
@@ -37,6 +43,7 @@ int main(int argc, char** argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
+  options.approval_timeout = std::chrono::seconds(approval_timeout);
   companyos::logging::init(*companyos::logging::parse_level(level));
   if (!x11_threads) spdlog::warn("Xlib cannot be made thread-safe; X11 requests may crash the daemon");
   return companyos::daemon::run_daemon(options);

@@ -38,8 +38,9 @@ std::optional<automation::StepProcessRecord> step_processes_beside(const std::st
 
 // The system clock needs no polling: a waiting run sleeps until its deadline, a decision, a
 // stop or the trigger loop's recheck, instead of waking every second while it waits.
-automation::RunnerOptions runner_options() {
+automation::RunnerOptions runner_options(std::chrono::seconds approval_timeout) {
   automation::RunnerOptions options;
+  options.approval_timeout = approval_timeout;
   options.approval_poll = options.approval_timeout;
   return options;
 }
@@ -48,24 +49,25 @@ automation::RunnerOptions runner_options() {
 
 AutomationService::AutomationService(Token, store::Database& db, store::Database runner_db,
                                      a11y::Observer& observer, a11y::ActionEngine& actions,
-                                     const Clock& clock)
+                                     const Clock& clock, std::chrono::seconds approval_timeout)
     : automations_(db, clock),
       runs_(db, clock),
       ledger_(db),
       runner_db_(std::move(runner_db)),
       step_processes_(step_processes_beside(runner_db_.path())),
       executor_(observer, actions, clock, desktop_step_options(step_processes_ ? &*step_processes_ : nullptr, runner_db_.path())),
-      runner_(runner_db_, executor_, clock, runner_options()) {}
+      runner_(runner_db_, executor_, clock, runner_options(approval_timeout)) {}
 
 Result<std::unique_ptr<AutomationService>> AutomationService::open(store::Database& db,
                                                                    a11y::Observer& observer,
                                                                    a11y::ActionEngine& actions,
-                                                                   const Clock& clock) {
+                                                                   const Clock& clock,
+                                                                   std::chrono::seconds approval_timeout) {
   // The runner's threads need a connection of their own (runner.h).
   auto runner_db = store::Database::open(db.path());
   if (!runner_db) return std::move(runner_db).take_error();
   auto service = std::make_unique<AutomationService>(Token{}, db, std::move(*runner_db), observer,
-                                                     actions, clock);
+                                                     actions, clock, approval_timeout);
   service->recover_interrupted_runs(db, clock);
   return service;
 }

@@ -31,12 +31,14 @@ class AutomationService {
   // completion") and history is pruned; a failure there is logged, not fatal. Before that,
   // the process groups of command steps a killed daemon left running are killed, and the
   // run they belonged to says so.
-  static Result<std::unique_ptr<AutomationService>> open(store::Database& db, a11y::Observer& observer,
-                                                         a11y::ActionEngine& actions, const Clock& clock);
+  // approval_timeout: how long a run waits for a person before it ends blocked.
+  static Result<std::unique_ptr<AutomationService>> open(
+      store::Database& db, a11y::Observer& observer, a11y::ActionEngine& actions, const Clock& clock,
+      std::chrono::seconds approval_timeout = automation::kApprovalTimeout);
 
   // Through open() only (Token is private).
   AutomationService(Token, store::Database& db, store::Database runner_db, a11y::Observer& observer,
-                    a11y::ActionEngine& actions, const Clock& clock);
+                    a11y::ActionEngine& actions, const Clock& clock, std::chrono::seconds approval_timeout);
   AutomationService(const AutomationService&) = delete;
   AutomationService& operator=(const AutomationService&) = delete;
 

@@ -47,6 +47,15 @@ def forged_action(notification_id, action):
                     f"uint32 {notification_id}", f"'{action}'"], check=True, capture_output=True)
 
 
+def closed(notification_id):
+    """Whether the server is asked to close the notification (waits up to 15 s)."""
+    try:
+        return bool(wait_for(f"CloseNotification({notification_id})", lambda: any(
+            c[0] == notification_id for c in mock_calls("CloseNotification")), timeout=15))
+    except TimeoutError:
+        return False
+
+
 def data(envelope):
     return (envelope or {}).get("data", {})
 
@@ -85,12 +94,6 @@ def main():
                 return wait_for(f"Notify call {count}", lambda: len(mock_calls("Notify")) >= count and
                                 mock_calls("Notify"), timeout=15)[count - 1]
 
-            def closed(notification_id):
-                try:
-                    return bool(wait_for(f"CloseNotification({notification_id})", lambda: any(
-                        c[0] == notification_id for c in mock_calls("CloseNotification")), timeout=15))
-                except TimeoutError:
-                    return False
 
             # 1. Posted with its words and actions; a forged approve ignored; the server's approves.
             run_id = start_waiting()
@@ -138,6 +141,26 @@ def main():
             cli("run", "deny", str(run_id))
             wait_for("the last run to end", lambda: run_status(run_id) == "blocked")
             check.expect(len(mock_calls("Notify")) == posted, "with notifications off nothing more is posted")
+        except TimeoutError as e:
+            check.expect(False, f"gave up waiting: {e}")
+        finally:
+            daemon.terminate()
+            daemon.wait(10)
+
+        # 5. Expiry: a daemon whose runs wait 4 s closes the notification when the wait expires.
+        daemon = subprocess.Popen([DAEMON, "--approval-timeout", "4"], stdin=subprocess.DEVNULL)
+        try:
+            wait_for("daemon", lambda: cli("ping")[0] == 0)
+            cli("settings", "set", "notifications", "true")
+            posted = len(mock_calls("Notify"))
+            _, started, _ = cli("automation", "start", str(automation))
+            run_id = data(started).get("id")
+            expired_id = posted + 1
+            wait_for("its notification", lambda: len(mock_calls("Notify")) > posted, timeout=15)
+            wait_for("the wait to expire", lambda: run_status(run_id) == "blocked", timeout=20)
+            reason = data(cli("run", "show", str(run_id))[1]).get("reason") or ""
+            check.expect("not approved within 4 s" in reason and closed(expired_id),
+                         f"an expired wait ends blocked and closes its notification ({reason!r})")
         except TimeoutError as e:
             check.expect(False, f"gave up waiting: {e}")
         finally:
