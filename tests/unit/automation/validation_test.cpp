@@ -630,6 +630,46 @@ TEST(AutomationValidation, CanonicalFormRoundTripsForEveryStepType) {
   EXPECT_EQ(d.preconditions[2].description, "bring gedit forward");
 }
 
+// The product seed's spelling of a command line (command + args) loads as ours does, in a
+// command step, its undo and a command check, and is stored in ours with nothing lost.
+TEST(AutomationValidation, TheSeedsSpellingOfACommandLineLoadsAsOurs) {
+  const json seed = json::parse(R"({"name": "seed", "preconditions": [
+      {"type": "command", "command": "git", "args": ["rev-parse", "--is-inside-work-tree"], "cwd": "/srv/p"}],
+    "actions": [
+      {"type": "command", "command": "/usr/bin/touch", "args": ["/srv/note"], "cwd": "/",
+       "undo": {"command": "rm", "args": ["--", "/srv/note"], "cwd": "/"}}],
+    "postActions": [
+      {"type": "check", "check": "command", "command": "/usr/bin/test", "args": ["-e", "/srv/note"], "cwd": "/"}]})");
+  const json ours = json::parse(R"({"name": "seed", "preconditions": [
+      {"type": "check", "check": "command", "executable": "git", "argv": ["rev-parse", "--is-inside-work-tree"],
+       "cwd": "/srv/p"}],
+    "actions": [
+      {"type": "command", "executable": "/usr/bin/touch", "argv": ["/srv/note"], "cwd": "/",
+       "undo": {"executable": "rm", "argv": ["--", "/srv/note"], "cwd": "/"}}],
+    "postActions": [
+      {"type": "check", "check": "command", "executable": "/usr/bin/test", "argv": ["-e", "/srv/note"], "cwd": "/"}]})");
+  auto from_seed = validate_definition(seed, at_now());
+  auto from_ours = validate_definition(ours, at_now());
+  ASSERT_TRUE(from_seed.ok()) << from_seed.error().details.dump(1);
+  ASSERT_TRUE(from_ours.ok()) << from_ours.error().details.dump(1);
+  EXPECT_EQ(*from_seed, *from_ours);
+  EXPECT_EQ(to_json(*from_seed), to_json(*from_ours)) << "stored and shown in one spelling";
+  EXPECT_EQ(to_json(*from_seed).dump().find("\"args\""), std::string::npos);
+
+  const Bad cases[] = {
+      {"both executable and command", field("command", "/usr/bin/touch"), "actions[0].command",
+       "give executable or command, not both"},
+      {"both argv and args", field("args", json::array({"x"})), "actions[0].args", "give argv or args, not both"},
+      {"the seed's spelling keeps our rules", both(step(R"({"type": "command", "command": "sh", "args": [],
+                                                             "cwd": "/"})"), [](json&) {}),
+       "actions[0].executable", "is a shell"},
+      {"command on a step that is not a command line", step(R"({"type": "open_link", "url": "https://e.org/",
+                                                                 "app": "firefox", "command": "x"})"),
+       "actions[0].command", "unknown field"},
+  };
+  for (const Bad& c : cases) expect_single_problem(c);
+}
+
 TEST(AutomationValidation, AcceptedEdgesAndTheirCanonicalSpelling) {
   struct Good {
     std::string_view what;
@@ -747,6 +787,31 @@ TEST(AutomationExamples, EveryExampleIsValid) {
     auto result = validate_definition(input, at_now());
     EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error().details.dump(1));
   }
+}
+
+// The product seed's own example definition, as it is written there (its spelling, its
+// command precondition): everything in it loads but its pi step, which says it is not built.
+TEST(AutomationExamples, TheSeedsExampleLoadsButForItsPiStep) {
+  std::ifstream in(COMPANYOS_SEED_EXAMPLE);
+  std::stringstream text;
+  text << in.rdbuf();
+  json seed = json::parse(text.str(), nullptr, false);
+  ASSERT_FALSE(seed.is_discarded());
+  auto result = validate_definition(seed, at_now());
+  ASSERT_FALSE(result.ok());
+  const json& problems = result.error().details["problems"];
+  ASSERT_EQ(problems.size(), 1u) << problems.dump(1);
+  EXPECT_EQ(problems[0]["path"], "actions[1].type");
+  EXPECT_THAT(problems[0]["message"].get<std::string>(), HasSubstr("not built: pi steps"));
+
+  seed["actions"].erase(1);
+  auto without_pi = validate_definition(seed, at_now());
+  ASSERT_TRUE(without_pi.ok()) << without_pi.error().details.dump(1);
+  const json stored = to_json(*without_pi);
+  EXPECT_EQ(stored["preconditions"][0]["check"], "command");
+  EXPECT_EQ(stored["preconditions"][0]["executable"], "git");
+  EXPECT_EQ(stored["actions"][0]["argv"], json::array({"test"}));
+  EXPECT_EQ(stored["timezone"], "Asia/Jakarta");
 }
 
 }  // namespace
