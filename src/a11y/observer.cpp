@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "a11y/bus/message_fields.h"
+#include "a11y/bus/variant_fields.h"
 #include "a11y/policy.h"
 #include "a11y/read/live_read.h"
 #include "a11y/ref.h"
@@ -80,13 +81,10 @@ BusHealth Observer::bus_health(Deadline deadline) {
     if (session) {
       scope.call(Channel{session, "org.a11y.Bus", nullptr}, "/org/a11y/bus", kPropertiesInterface, "Get",
                  g_variant_new("(ss)", "org.a11y.Status", "IsEnabled"), [&health](GVariant* reply, const GError*) {
-                   if (reply == nullptr) return;
-                   GVariant* boxed = nullptr;
-                   g_variant_get(reply, "(v)", &boxed);
-                   if (boxed != nullptr && g_variant_is_of_type(boxed, G_VARIANT_TYPE_BOOLEAN)) {
-                     health.enabled = g_variant_get_boolean(boxed) != FALSE;
+                   const VariantPtr value = property_value(reply);
+                   if (value && g_variant_is_of_type(value.get(), G_VARIANT_TYPE_BOOLEAN)) {
+                     health.enabled = g_variant_get_boolean(value.get()) != FALSE;
                    }
-                   if (boxed != nullptr) g_variant_unref(boxed);
                  });
       scope.wait();
     }
@@ -114,13 +112,10 @@ BusHealth Observer::bus_health(Deadline deadline) {
   scope.call(registry_root, kRootPath, kPropertiesInterface, "Get",
              g_variant_new("(ss)", kAccessibleInterface, "ChildCount"),
              [&health](GVariant* reply, const GError*) {
-               if (reply == nullptr) return;
-               GVariant* boxed = nullptr;
-               g_variant_get(reply, "(v)", &boxed);
-               if (boxed != nullptr && g_variant_is_of_type(boxed, G_VARIANT_TYPE_INT32)) {
-                 health.apps = g_variant_get_int32(boxed);
+               const VariantPtr value = property_value(reply);
+               if (value && g_variant_is_of_type(value.get(), G_VARIANT_TYPE_INT32)) {
+                 health.apps = g_variant_get_int32(value.get());
                }
-               if (boxed != nullptr) g_variant_unref(boxed);
              });
   scope.wait();
   return health;

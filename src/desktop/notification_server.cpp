@@ -1,28 +1,17 @@
 #include "desktop/notification_server.h"
 
-#include <gio/gio.h>
-
 #include <algorithm>
 #include <memory>
+
+#include "a11y/glib_handles.h"
 
 namespace companyos::desktop {
 namespace {
 
-struct GObjectUnref {
-  void operator()(gpointer object) const { g_object_unref(object); }
-};
-struct GVariantUnref {
-  void operator()(GVariant* value) const { g_variant_unref(value); }
-};
-struct GFree {
-  void operator()(const gchar** memory) const { g_free(static_cast<gpointer>(memory)); }
-};
-struct GErrorFree {
-  void operator()(GError* error) const { g_error_free(error); }
-};
-using Connection = std::unique_ptr<GDBusConnection, GObjectUnref>;
-using Variant = std::unique_ptr<GVariant, GVariantUnref>;
-using ErrorPtr = std::unique_ptr<GError, GErrorFree>;
+using a11y::ErrorPtr;
+using a11y::GFree;
+using Connection = a11y::GObjectPtr<GDBusConnection>;
+using Variant = a11y::VariantPtr;
 
 constexpr const char* kName = "org.freedesktop.Notifications";
 constexpr const char* kPath = "/org/freedesktop/Notifications";

@@ -48,10 +48,14 @@ StateSet states_of(GVariant* words) {
   return state_set_from_words(data, count);
 }
 
+VariantPtr property_value(GVariant* reply) {
+  if (reply == nullptr || !g_variant_is_of_type(reply, G_VARIANT_TYPE("(v)"))) return nullptr;
+  return VariantPtr(g_variant_get_variant(child_of(reply, 0).get()));
+}
+
 std::string property_string(GVariant* reply) {
-  if (reply == nullptr || !g_variant_is_of_type(reply, G_VARIANT_TYPE("(v)"))) return {};
-  VariantPtr value(g_variant_get_variant(child_of(reply, 0).get()));
-  if (!g_variant_is_of_type(value.get(), G_VARIANT_TYPE_STRING)) return {};
+  const VariantPtr value = property_value(reply);
+  if (!value || !g_variant_is_of_type(value.get(), G_VARIANT_TYPE_STRING)) return {};
   return string_of(value.get());
 }
 

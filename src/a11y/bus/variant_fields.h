@@ -9,6 +9,7 @@
 
 #include <glib.h>
 
+#include "a11y/glib_handles.h"
 #include "a11y/vocabulary.h"
 
 namespace companyos::a11y {
@@ -21,6 +22,8 @@ std::vector<std::string> object_paths_of(GVariant* references);
 std::uint32_t interface_bits_of(GVariant* names);
 // au → state bits.
 StateSet states_of(GVariant* words);
+// The value in a Properties.Get reply ((v)), owned; null when the reply is not one.
+VariantPtr property_value(GVariant* reply);
 // The string in a Properties.Get reply ((v) holding s).
 std::string property_string(GVariant* reply);
 

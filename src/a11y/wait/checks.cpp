@@ -6,6 +6,7 @@
 
 #include "a11y/bus.h"
 #include "a11y/bus/call_scope.h"
+#include "a11y/bus/variant_fields.h"
 #include "a11y/glib_handles.h"
 #include "a11y/policy.h"
 #include "a11y/read/snapshot.h"
@@ -161,11 +162,8 @@ std::optional<std::string> ask_app_name(Observer& observer, const std::string& b
   scope.call(Channel{bus->connection, bus_name, bus->router}, kRootPath, kPropertiesInterface,
              "Get", g_variant_new("(ss)", kAccessibleInterface, "Name"),
              [&name](GVariant* reply, const GError*) {
-               if (reply == nullptr || !g_variant_is_of_type(reply, G_VARIANT_TYPE("(v)"))) return;
-               GVariant* raw = nullptr;
-               g_variant_get(reply, "(v)", &raw);
-               const VariantPtr value(raw);
-               if (g_variant_is_of_type(value.get(), G_VARIANT_TYPE_STRING)) {
+               const VariantPtr value = property_value(reply);
+               if (value && g_variant_is_of_type(value.get(), G_VARIANT_TYPE_STRING)) {
                  name = g_variant_get_string(value.get(), nullptr);
                }
              });

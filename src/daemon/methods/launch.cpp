@@ -21,14 +21,13 @@ void run_launch(const nlohmann::json& params, DaemonContext& ctx, Reply reply, l
   if (kind == launch::TargetKind::kFile) target.value = params["path"].get<std::string>();
   ctx.workers.run(
       [app, target]() -> Result<nlohmann::json> {
-        const bool chosen_by_the_desktop = !app.has_value();
         auto named = app ? Result<std::string>(*app) : launch::default_app_for_link(target.value);
         if (!named) return std::move(named).take_error();
         auto report = launch::run_launch_step(*named, target);
         if (!report) return std::move(report).take_error();
         if (auto st = launch::report_status(*report); !st) return std::move(st).take_error();
         auto data = launch::to_json(*report);
-        if (chosen_by_the_desktop) data["default_app"] = *named;
+        if (!app) data["default_app"] = *named;
         data["delivery"] = "delivered_verified";  // the app's window was seen in front
         return data;
       },

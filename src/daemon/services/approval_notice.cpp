@@ -1,15 +1,14 @@
 #include "daemon/services/approval_notice.h"
 
-#include <glib.h>
-
 #include <ctime>
-#include <memory>
+
+#include "a11y/glib_handles.h"
 
 namespace companyos::daemon {
 namespace {
 
 std::string escaped(const std::string& text) {
-  const std::unique_ptr<gchar, decltype(&g_free)> escaped_text(g_markup_escape_text(text.c_str(), -1), &g_free);
+  const a11y::GCharPtr escaped_text(g_markup_escape_text(text.c_str(), -1));
   return escaped_text.get();
 }
 

@@ -15,14 +15,8 @@ constexpr const char* kInterface = "org.freedesktop.Notifications";
 
 bool cancelled(const GError* error) { return error != nullptr && g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED); }
 
-struct ErrorFree {
-  void operator()(GError* error) const { g_error_free(error); }
-};
-using ErrorPtr = std::unique_ptr<GError, ErrorFree>;
-struct VariantUnref {
-  void operator()(GVariant* value) const { g_variant_unref(value); }
-};
-using VariantPtr = std::unique_ptr<GVariant, VariantUnref>;
+using a11y::ErrorPtr;
+using a11y::VariantPtr;
 
 // A call's reply, or nullptr with the error (cancelled included).
 VariantPtr finish(GObject* source, GAsyncResult* result, ErrorPtr& error) {
@@ -147,8 +141,9 @@ gboolean ApprovalNotifier::on_tick(gpointer self) {
 
 void ApprovalNotifier::tick() {
   if (!bus_ || !owner_) return;
-  std::vector<WaitingRun> waiting;
-  if (hooks_.enabled()) waiting = hooks_.waiting();
+  std::vector<WaitingRun> waiting = hooks_.waiting();
+  // The setting is read only when something waits or is posted: idle ticks touch no store.
+  if ((!waiting.empty() || !posted_.empty()) && !hooks_.enabled()) waiting.clear();
   const NoticePlan plan = plan_notices(waiting, posted_, handled_);
   for (const std::uint32_t id : plan.close) close(id);
   for (const WaitingRun& run : plan.post) post(run);

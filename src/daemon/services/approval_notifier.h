@@ -9,8 +9,6 @@
 // nothing is posted, and what was posted is closed.
 #pragma once
 
-#include <gio/gio.h>
-
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -21,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "a11y/glib_handles.h"
 #include "daemon/services/approval_notice.h"
 
 namespace companyos::daemon {
@@ -53,14 +52,10 @@ class ApprovalNotifier {
   void close(std::uint32_t id);
   void forget(std::uint32_t id);
 
-  struct GObjectUnref {
-    void operator()(gpointer object) const { g_object_unref(object); }
-  };
-
   Hooks hooks_;
   // Cancelled first in the destructor: a callback that comes after it touches nothing here.
-  std::unique_ptr<GCancellable, GObjectUnref> cancellable_;
-  std::unique_ptr<GDBusConnection, GObjectUnref> bus_;
+  a11y::GObjectPtr<GCancellable> cancellable_;
+  a11y::GObjectPtr<GDBusConnection> bus_;
   guint watch_ = 0;
   guint subscription_ = 0;
   guint timer_ = 0;
