@@ -55,6 +55,7 @@ void add_mcp_command(CLI::App& app, Invocation& out);
 // Needs the root of the command tree: the script lists every command under it.
 void add_completion_command(CLI::App& app, Invocation& out);
 void add_doctor_command(CLI::App& app, Invocation& out);
+void add_dashboard_command(CLI::App& app, Invocation& out);
 
 // Every command above, in the order --help lists them.
 void add_all_commands(CLI::App& app, Invocation& out);

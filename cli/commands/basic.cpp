@@ -47,6 +47,7 @@ void add_all_commands(CLI::App& app, Invocation& out) {
   add_element_action_commands(app, out);
   add_wait_commands(app, out);
   add_automation_commands(app, out);
+  add_dashboard_command(app, out);
   add_mcp_command(app, out);
   add_completion_command(app, out);
 }

@@ -49,6 +49,7 @@ enum MethodFlag : unsigned {
   kFlagAsksApproval = 1U << 2,   // inside automations, waits for a person
   kFlagAuditsItsSteps = 1U << 3, // effectful, but each step it runs writes its own audit row
   kFlagPersonOnly = 1U << 4,     // only a person may: refused when the request is an agent's
+  kFlagDashboard = 1U << 5,      // the dashboard's JSON API serves it (its pages are the person's)
 };
 
 struct MethodDeclaration {

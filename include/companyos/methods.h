@@ -92,6 +92,7 @@ extern const MethodDeclaration kRunDeny;
 extern const MethodDeclaration kRunUndo;
 extern const MethodDeclaration kApprovals;
 extern const MethodDeclaration kStopAll;
+extern const MethodDeclaration kDashboard;
 
 // Every declaration above, in the order `methods` lists them.
 std::span<const MethodDeclaration* const> all();

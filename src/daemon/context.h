@@ -15,6 +15,9 @@ class Observer;
 namespace desktop {
 class Clipboard;
 }  // namespace desktop
+namespace web {
+class Dashboard;
+}  // namespace web
 namespace store {
 class AuditLog;
 class Database;
@@ -45,6 +48,7 @@ struct DaemonContext {
   std::stop_token stopping;
   SchedulerService& scheduler;  // the trigger loop and nextRunAt (scheduler_service.h)
   desktop::Clipboard& clipboard;  // owns CLIPBOARD once something is set or pasted
+  web::Dashboard& dashboard;      // serving once asked, or from the start with dashboard_port
 };
 
 }  // namespace companyos::daemon

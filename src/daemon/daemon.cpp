@@ -21,6 +21,7 @@
 #include "daemon/context.h"
 #include "desktop/clipboard.h"
 #include "daemon/method_table.h"
+#include "daemon/methods/dashboard.h"
 #include "daemon/methods/methods.h"
 #include "daemon/server/request.h"
 #include "daemon/services/approval_notifier.h"
@@ -31,6 +32,7 @@
 #include "store/audit.h"
 #include "store/database.h"
 #include "store/settings.h"
+#include "web/dashboard.h"
 
 namespace companyos::daemon {
 namespace {
@@ -172,9 +174,23 @@ int run_daemon(const DaemonOptions& options) {
       .enabled = [&settings] { auto on = settings.get("notifications"); return on && *on == true; },
   });
   desktop::Clipboard clipboard;
+  // The dashboard's calls go through the one dispatcher, as the person's requests; the
+  // context they need is made just below, before anything can be served.
+  DaemonContext* dashboard_context = nullptr;
+  web::Dashboard dashboard(clock, [&table, &dashboard_context](const declared::MethodDeclaration& method,
+                                                               const nlohmann::json& params,
+                                                               std::function<void(Result<nlohmann::json>)> done) {
+    table.dispatch(method.name, params, *dashboard_context, Reply(std::move(done), {}, protocol::Origin::kPerson));
+  });
   DaemonContext context{*db, settings, audit, clock, *workers, observer, actions, table,
                         listener.path, std::chrono::steady_clock::now(), **automations,
-                        stopping.get_token(), **scheduler, clipboard};
+                        stopping.get_token(), **scheduler, clipboard, dashboard};
+  dashboard_context = &context;
+  if (auto port = settings.get("dashboard_port"); port && *port != 0) {
+    if (auto served = methods::serve_dashboard(context, port->get<std::uint16_t>()); !served) {
+      spdlog::warn("dashboard: {}", served.error().message);
+    }
+  }
 
   auto handle_line = [&](const FramedLine& line, std::stop_token client_gone,
                          std::function<void(std::string)> done) {
@@ -206,6 +222,7 @@ int run_daemon(const DaemonOptions& options) {
 
   g_source_remove(term_source);
   g_source_remove(int_source);
+  dashboard.stop();
   server.reset();
   workers.reset();
   spdlog::info("stopped");

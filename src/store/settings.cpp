@@ -9,7 +9,7 @@
 namespace companyos::store {
 namespace {
 
-constexpr std::array<SettingSpec, 6> kSpecs{{
+constexpr std::array<SettingSpec, 7> kSpecs{{
     {"unattended", SettingKind::kBool, "false", "true or false",
      "allow scheduled runs of level-4 automations to start without a person"},
     {"max_level", SettingKind::kLevel, "3", "an integer from 1 to 4",
@@ -23,6 +23,8 @@ constexpr std::array<SettingSpec, 6> kSpecs{{
      "master switch; false stops every active run and disables every automation"},
     {"notifications", SettingKind::kBool, "true", "true or false",
      "post a desktop notification (with approve and deny) for each run that waits for approval"},
+    {"dashboard_port", SettingKind::kPort, "0", "an integer from 0 to 65535",
+     "serve the dashboard on 127.0.0.1 at this port whenever the daemon runs; 0: only after `companyos dashboard`"},
 }};
 
 Error invalid(const SettingSpec& spec, const nlohmann::json& value, std::string why) {
@@ -60,6 +62,12 @@ Result<nlohmann::json> validate_setting(std::string_view key, const nlohmann::js
       auto level = value.get<std::int64_t>();
       if (level == 5) return invalid(*spec, value, "level 5 is not built");
       if (level < 1 || level > 4) return invalid(*spec, value, "must be from 1 to 4");
+      return value;
+    }
+    case SettingKind::kPort: {
+      if (!value.is_number_integer()) return invalid(*spec, value, "must be an integer from 0 to 65535");
+      const auto port = value.get<std::int64_t>();
+      if (port < 0 || port > 65535) return invalid(*spec, value, "must be from 0 to 65535");
       return value;
     }
     case SettingKind::kExecutablePath: {

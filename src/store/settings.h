@@ -14,7 +14,7 @@ namespace companyos::store {
 
 class Database;
 
-enum class SettingKind { kBool, kLevel, kExecutablePath };
+enum class SettingKind { kBool, kLevel, kExecutablePath, kPort };
 
 struct SettingSpec {
   std::string_view key;

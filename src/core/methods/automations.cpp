@@ -9,7 +9,7 @@ MethodDeclaration on_automation(std::string_view name, std::string_view command,
           .command = command,
           .summary = summary,
           .params = {shared::id("the automation's id")},
-          .flags = flags,
+          .flags = flags | kFlagDashboard,  // every automation's page uses them
           .returns = returns};
 }
 
@@ -19,6 +19,7 @@ const MethodDeclaration kAutomationList{
     .name = "automation.list",
     .command = "automation list",
     .summary = "every automation: id, name, level, enabled, last run status, nextRunAt",
+    .flags = kFlagDashboard,
     .returns = R"(`automations`: id, name, level, enabled, `last_run_status`, `nextRunAt`; `automations_enabled` — see [automations.md](automations.md))",
 };
 
@@ -33,7 +34,7 @@ const MethodDeclaration kAutomationCreate{
     .summary = "validate a definition and store it as a new automation at level 1",
     .params = {{.name = "definition", .type = ParamType::kAny, .required = true,
                 .help = "the definition (JSON object); every problem is listed with its path"}},
-    .flags = kFlagEffectful,
+    .flags = kFlagEffectful | kFlagDashboard,
     .returns = R"(the whole automation (level 1, revision 1); an invalid one is `INVALID_ARGS` with `details.problems` [{path, message}] and `details.problem_count`)",
 };
 
@@ -44,7 +45,7 @@ const MethodDeclaration kAutomationUpdate{
     .params = {shared::id("the automation's id"),
                {.name = "definition", .type = ParamType::kAny, .required = true,
                 .help = "the whole new definition (JSON object)"}},
-    .flags = kFlagEffectful,
+    .flags = kFlagEffectful | kFlagDashboard,
     .returns = R"(the whole automation plus `new_revision`, `demoted` (4 → 3 when the steps changed), `pruned_runs`)",
 };
 
@@ -96,6 +97,7 @@ const MethodDeclaration kAutomationRuns{
                         "stopped or reverted"},
                {.name = "page", .type = ParamType::kInteger, .help = "page number, from 1 (default 1)",
                 .range = IntRange{1, kMaxRunsPage}}},
+    .flags = kFlagDashboard,
     .returns = R"(`runs` (newest first), `total`, `page`, `page_size` (20))",
 };
 

@@ -6,6 +6,7 @@ const MethodDeclaration kPing{
     .name = "ping",
     .command = "ping",
     .summary = "check that the daemon answers",
+    .flags = kFlagDashboard,
     .returns = R"(`{"pong": true, "time": <unix seconds>}`)",
 };
 
@@ -20,6 +21,7 @@ const MethodDeclaration kStatus{
     .name = "status",
     .command = "status",
     .summary = "daemon, store and desktop session facts",
+    .flags = kFlagDashboard,
     .returns = R"(version, pid, uptime, socket, store path, schema version, `writable` and `problem` (what to do when it cannot be written), display server, accessibility bus, physical-input setting)",
 };
 

@@ -9,7 +9,7 @@ MethodDeclaration on_run(std::string_view name, std::string_view command, std::s
           .command = command,
           .summary = summary,
           .params = {shared::id("the run's id")},
-          .flags = flags,
+          .flags = flags | kFlagDashboard,  // the run's page uses them
           .returns = returns};
 }
 
@@ -34,6 +34,7 @@ const MethodDeclaration kApprovals{
     .name = "approvals",
     .command = "approvals",
     .summary = "runs waiting for a person: what they ask, since when, until when",
+    .flags = kFlagDashboard,
     .returns = R"(`approvals`: waiting runs with `run_id`, `automation_name`, `waiting_step`, `waiting_description`, `waiting_since`, `approval_deadline`)",
 };
 
@@ -41,7 +42,7 @@ const MethodDeclaration kStopAll{
     .name = "stop_all",
     .command = "stop-all",
     .summary = "disable every automation and stop every active run",
-    .flags = kFlagEffectful,
+    .flags = kFlagEffectful | kFlagDashboard,
     .returns = R"(`disabled` (how many automations), `stopped` (the runs); `settings.set automations_enabled false` does the same and returns it as `stop_all`)",
 };
 

@@ -7,6 +7,7 @@ const MethodDeclaration kSettingsGet{
     .command = "settings get",
     .summary = "read every setting, or one",
     .params = {{.name = "key", .help = "one setting's key"}},
+    .flags = kFlagDashboard,
     .returns = R"(all settings (values, defaults, allowed ranges) or one value)",
 };
 
@@ -17,7 +18,7 @@ const MethodDeclaration kSettingsSet{
     .params = {{.name = "key", .required = true, .help = "the setting's key"},
                {.name = "value", .type = ParamType::kAny, .required = true,
                 .help = "the new value (JSON type per setting)"}},
-    .flags = kFlagEffectful | kFlagPersonOnly,
+    .flags = kFlagEffectful | kFlagPersonOnly | kFlagDashboard,
     .returns = R"(the stored value; a bad value is `INVALID_ARGS` naming the allowed range and changes nothing)",
 };
 

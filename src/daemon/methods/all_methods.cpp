@@ -12,7 +12,7 @@ std::vector<const MethodSpec*> all_methods() {
       &kWait, &kAutomationList, &kAutomationGet, &kAutomationCreate, &kAutomationUpdate, &kAutomationDelete,
       &kAutomationEnable, &kAutomationDisable, &kAutomationRaise, &kAutomationLower, &kAutomationPromote,
       &kAutomationGate, &kAutomationStart, &kAutomationStop, &kAutomationRuns, &kRunShow, &kRunApprove, &kRunDeny,
-      &kRunUndo, &kApprovals, &kStopAll};
+      &kRunUndo, &kApprovals, &kStopAll, &kDashboard};
   const auto actions = element_action_methods();
   specs.insert(specs.end(), actions.begin(), actions.end());
   // In the declarations' order, which `methods` and docs/protocol.md follow.

@@ -55,6 +55,7 @@ extern const MethodSpec kRunDeny;
 extern const MethodSpec kRunUndo;
 extern const MethodSpec kApprovals;
 extern const MethodSpec kStopAll;
+extern const MethodSpec kDashboard;
 
 std::vector<const MethodSpec*> all_methods();
 

@@ -1,6 +1,7 @@
 #include "store/settings.h"
 
 #include "daemon/context.h"
+#include "daemon/methods/dashboard.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/stop_all.h"
 #include "daemon/services/scheduler_service.h"
@@ -59,6 +60,12 @@ const MethodSpec kSettingsSet{
           data["stop_all"] = std::move(*stopped);
           reply(std::move(data));
         });
+      }
+      // A port serves there at once (0 leaves what serves now to end with the daemon).
+      if (key == "dashboard_port" && *stored != 0) {
+        auto port = serve_dashboard(ctx, stored->get<std::uint16_t>());
+        if (!port) return reply(std::move(port).take_error());
+        data["serving"] = *port;
       }
       reply(std::move(data));
     },

@@ -103,7 +103,7 @@ TEST(MethodTable, DescribeListsParamsAndFlags) {
   EXPECT_EQ(described[0]["params"][6]["min"], 1);
   EXPECT_EQ(described[0]["params"][6]["max"], 10);
   EXPECT_FALSE(described[0]["params"][7].contains("max"));
-  EXPECT_EQ(described[1]["flags"], nlohmann::json::array({"effectful", "person_only"}));
+  EXPECT_EQ(described[1]["flags"], nlohmann::json::array({"effectful", "person_only", "dashboard"}));
 }
 
 TEST(MethodTable, RangeErrorsSayTheBoundsAndWhatCame) {

@@ -49,6 +49,10 @@ INSTANTIATE_TEST_SUITE_P(
         SettingsCase{"agent_desktop_path", 42, false},
         // stat() and exec see "/bin/sh": not the path that was given.
         SettingsCase{"agent_desktop_path", std::string("/bin/sh\0x", 9), false},
+        SettingsCase{"dashboard_port", 0, true}, SettingsCase{"dashboard_port", 8765, true},
+        SettingsCase{"dashboard_port", 65535, true}, SettingsCase{"dashboard_port", 65536, false},
+        SettingsCase{"dashboard_port", -1, false}, SettingsCase{"dashboard_port", "8765", false},
+        SettingsCase{"dashboard_port", 80.5, false}, SettingsCase{"dashboard_port", true, false},
         SettingsCase{"no_such_key", true, false}, SettingsCase{"", true, false}));
 
 TEST(Settings, LevelFiveSaysNotBuilt) {
@@ -69,6 +73,7 @@ TEST(Settings, DefaultsBeforeAnyWrite) {
   EXPECT_EQ((*all)["physical_input"], false);
   EXPECT_EQ((*all)["agent_desktop_path"], "");
   EXPECT_EQ((*all)["automations_enabled"], true);
+  EXPECT_EQ((*all)["dashboard_port"], 0);
   EXPECT_EQ(all->size(), setting_specs().size());
 }
 

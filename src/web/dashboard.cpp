@@ -1,0 +1,262 @@
+#include "web/dashboard.h"
+
+#include <libsoup/soup.h>
+
+#include <spdlog/spdlog.h>
+
+#include "companyos/methods.h"
+#include "companyos/protocol.h"
+#include "core/json_depth.h"
+#include "core/text.h"
+#include "web/http/access.h"
+#include "web/http/page_files.h"
+#include "web/http/sessions.h"
+
+namespace companyos::web {
+namespace {
+
+// An API call's body holds one method's params: a definition is the largest, far below.
+constexpr goffset kMaxBodyBytes = 1024 * 1024;
+
+struct ObjectUnref {
+  void operator()(gpointer object) const { g_object_unref(object); }
+};
+struct ErrorFree {
+  void operator()(GError* error) const { g_error_free(error); }
+};
+struct BytesUnref {
+  void operator()(GBytes* bytes) const { g_bytes_unref(bytes); }
+};
+using SoupServerHandle = std::unique_ptr<SoupServer, ObjectUnref>;
+
+// No script or style but the dashboard's own files, nothing from another origin, no framing.
+constexpr const char* kContentSecurityPolicy =
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+std::optional<std::string_view> header(SoupServerMessage* msg, const char* name) {
+  const char* value = soup_message_headers_get_one(soup_server_message_get_request_headers(msg), name);
+  if (value == nullptr) return std::nullopt;
+  return std::string_view(value);
+}
+
+void respond(SoupServerMessage* msg, int status, std::string_view content_type, std::string_view body) {
+  SoupMessageHeaders* headers = soup_server_message_get_response_headers(msg);
+  soup_message_headers_replace(headers, "Content-Security-Policy", kContentSecurityPolicy);
+  soup_message_headers_replace(headers, "X-Content-Type-Options", "nosniff");
+  soup_message_headers_replace(headers, "X-Frame-Options", "DENY");
+  soup_message_headers_replace(headers, "Referrer-Policy", "no-referrer");
+  soup_message_headers_replace(headers, "Cache-Control", "no-store");
+  soup_message_headers_replace(headers, "Cross-Origin-Opener-Policy", "same-origin");
+  soup_message_headers_replace(headers, "Cross-Origin-Resource-Policy", "same-origin");
+  soup_server_message_set_status(msg, static_cast<guint>(status), nullptr);
+  soup_server_message_set_response(msg, std::string(content_type).c_str(), SOUP_MEMORY_COPY, body.data(),
+                                   body.size());
+}
+
+void respond_text(SoupServerMessage* msg, int status, std::string_view text) {
+  respond(msg, status, "text/plain; charset=utf-8", std::string(text) + "\n");
+}
+
+void respond_json(SoupServerMessage* msg, int status, const nlohmann::json& body) {
+  respond(msg, status, "application/json", body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+void respond_error(SoupServerMessage* msg, int status, const Error& error) {
+  respond_json(msg, status, protocol::error_envelope(nullptr, error));
+}
+
+// Set on a message whose client went away, so a late answer is not written to it.
+constexpr const char* kGoneKey = "companyos-client-gone";
+
+void on_disconnected(SoupServerMessage* msg, gpointer) {
+  g_object_set_data(G_OBJECT(msg), kGoneKey, GINT_TO_POINTER(1));
+}
+
+}  // namespace
+
+struct Dashboard::Server {
+  Server(const Clock& clock, CallMethod& call, PageFiles pages)
+      : sessions(clock), call(call), pages(std::move(pages)) {}
+
+  static void early(SoupServer*, SoupServerMessage* msg, const char* path, GHashTable*, gpointer self) {
+    auto* server = static_cast<Server*>(self);
+    const Verdict verdict = server->judge(msg, path);
+    if (!verdict.allowed()) {
+      respond_text(msg, verdict.status, verdict.reason);
+      return;
+    }
+    if (verdict.route != Route::kApi) return;
+    SoupMessageHeaders* headers = soup_server_message_get_request_headers(msg);
+    if (soup_message_headers_get_encoding(headers) != SOUP_ENCODING_CONTENT_LENGTH &&
+        soup_message_headers_get_encoding(headers) != SOUP_ENCODING_NONE) {
+      respond_text(msg, 411, "send the params with a Content-Length");
+    } else if (soup_message_headers_get_content_length(headers) > kMaxBodyBytes) {
+      respond_text(msg, 413, "params larger than 1 MiB");
+    }
+  }
+
+  static void handle(SoupServer*, SoupServerMessage* msg, const char* path, GHashTable* query, gpointer self) {
+    auto* server = static_cast<Server*>(self);
+    const Verdict verdict = server->judge(msg, path);
+    if (!verdict.allowed()) return respond_text(msg, verdict.status, verdict.reason);
+    switch (verdict.route) {
+      case Route::kLogin: return server->login(msg, query);
+      case Route::kSession: return server->session(msg);
+      case Route::kApi: return server->api(msg, path);
+      case Route::kPage: return server->page(msg, path);
+    }
+  }
+
+  Verdict judge(SoupServerMessage* msg, const char* path) {
+    const Session* live = nullptr;
+    if (const auto cookies = header(msg, "Cookie")) {
+      if (const auto id = cookie_value(*cookies, kSessionCookie)) live = sessions.find(*id);
+    }
+    const auto csrf = header(msg, std::string(kCsrfHeader).c_str());
+    return web::judge(RequestFacts{
+        .method = soup_server_message_get_method(msg),
+        .path = path,
+        .host = header(msg, "Host"),
+        .origin = header(msg, "Origin"),
+        .fetch_site = header(msg, "Sec-Fetch-Site"),
+        .session = live != nullptr,
+        .csrf = live != nullptr && csrf && same_secret(*csrf, live->csrf),
+        .port = port,
+    });
+  }
+
+  void login(SoupServerMessage* msg, GHashTable* query) {
+    const char* token = query == nullptr ? nullptr : static_cast<const char*>(g_hash_table_lookup(query, "token"));
+    const auto id = token == nullptr ? std::nullopt : sessions.redeem(token);
+    if (!id) {
+      return respond_text(msg, 401, "this link was used already or is older than ten minutes: "
+                                    "`companyos dashboard` prints a new one");
+    }
+    SoupMessageHeaders* headers = soup_server_message_get_response_headers(msg);
+    const std::string cookie = std::string(kSessionCookie) + "=" + *id + "; Path=/; HttpOnly; SameSite=Strict";
+    soup_message_headers_replace(headers, "Set-Cookie", cookie.c_str());
+    // The token leaves the address bar and the history with this redirect.
+    soup_message_headers_replace(headers, "Location", "/");
+    respond_text(msg, 303, "logged in");
+  }
+
+  void session(SoupServerMessage* msg) {
+    const Session* live = nullptr;
+    if (const auto cookies = header(msg, "Cookie")) {
+      if (const auto id = cookie_value(*cookies, kSessionCookie)) live = sessions.find(*id);
+    }
+    nlohmann::json served = nlohmann::json::array();
+    for (const methods::MethodDeclaration* method : methods::all()) {
+      if ((method->flags & methods::kFlagDashboard) != 0) served.push_back(method->name);
+    }
+    respond_json(msg, 200, {{"csrf", live == nullptr ? "" : live->csrf}, {"methods", std::move(served)}});
+  }
+
+  void api(SoupServerMessage* msg, std::string_view path) {
+    const std::string name(*api_method(path));
+    const methods::MethodDeclaration* method = methods::find(name);
+    if (method == nullptr || (method->flags & methods::kFlagDashboard) == 0) {
+      return respond_error(msg, 404, make_error(ErrorCode::kInvalidArgs, "the dashboard serves no method \"" + name + "\"",
+                                                {{"method", name}}, "GET /api/session lists the methods it serves"));
+    }
+    std::unique_ptr<GBytes, BytesUnref> body(soup_message_body_flatten(soup_server_message_get_request_body(msg)));
+    gsize size = 0;
+    const auto* data = static_cast<const char*>(g_bytes_get_data(body.get(), &size));
+    const std::string_view text = size == 0 ? std::string_view("{}") : std::string_view(data, size);
+    if (!is_valid_utf8_without_nul(text) || json_nesting_depth(text) > protocol::kMaxJsonDepth) {
+      return respond_error(msg, 400, make_error(ErrorCode::kInvalidArgs, "params must be UTF-8 JSON, not too deep"));
+    }
+    auto params = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (params.is_discarded() || !params.is_object()) {
+      return respond_error(msg, 400, make_error(ErrorCode::kInvalidArgs, "params must be one JSON object",
+                                                {}, R"(send e.g. {"id": 3})"));
+    }
+    // The answer may come later: the message waits, held, and a client that went away in
+    // the meantime gets nothing written.
+    soup_server_message_pause(msg);
+    g_signal_connect(msg, "disconnected", G_CALLBACK(on_disconnected), nullptr);
+    std::shared_ptr<SoupServerMessage> held(static_cast<SoupServerMessage*>(g_object_ref(msg)), ObjectUnref{});
+    call(*method, params, [held, alive = std::weak_ptr<bool>(alive)](Result<nlohmann::json> result) {
+      if (alive.expired() || g_object_get_data(G_OBJECT(held.get()), kGoneKey) != nullptr) return;
+      respond_json(held.get(), 200,
+                   result ? protocol::ok_envelope(nullptr, std::move(*result))
+                          : protocol::error_envelope(nullptr, result.error()));
+      soup_server_message_unpause(held.get());
+    });
+  }
+
+  void page(SoupServerMessage* msg, std::string_view path) {
+    const PageFile* file = pages.find(path);
+    if (file == nullptr) return respond_text(msg, 404, "no such page");
+    respond(msg, 200, file->content_type, file->bytes);
+  }
+
+  Sessions sessions;
+  CallMethod& call;
+  PageFiles pages;
+  SoupServerHandle soup;
+  std::uint16_t port = 0;
+  // Expires with the server: an answer that arrives after stop() is dropped.
+  std::shared_ptr<bool> alive = std::make_shared<bool>(true);
+};
+
+Dashboard::Dashboard(const Clock& clock, CallMethod call) : clock_(clock), call_(std::move(call)) {}
+
+Dashboard::~Dashboard() { stop(); }
+
+Result<std::uint16_t> Dashboard::serve(std::uint16_t port, const std::filesystem::path& pages_dir) {
+  if (server_ && (port == 0 || port == server_->port)) return server_->port;
+  auto pages = PageFiles::load(pages_dir);
+  if (!pages) return std::move(pages).take_error();
+  auto server = std::make_unique<Server>(clock_, call_, std::move(*pages));
+  server->soup.reset(SOUP_SERVER(g_object_new(SOUP_TYPE_SERVER, "server-header", "companyos", nullptr)));
+  soup_server_add_early_handler(server->soup.get(), nullptr, &Server::early, server.get(), nullptr);
+  soup_server_add_handler(server->soup.get(), nullptr, &Server::handle, server.get(), nullptr);
+  GError* raw_error = nullptr;
+  // Loopback only, IPv4: the one address the Host check and the printed link name.
+  if (!soup_server_listen_local(server->soup.get(), port, SOUP_SERVER_LISTEN_IPV4_ONLY, &raw_error)) {
+    std::unique_ptr<GError, ErrorFree> error(raw_error);
+    return make_error(ErrorCode::kInvalidArgs,
+                      "the dashboard cannot listen on 127.0.0.1:" + std::to_string(port) + ": " + error->message,
+                      {{"port", port}}, "choose another port: companyos settings set dashboard_port <port>");
+  }
+  GSList* uris = soup_server_get_uris(server->soup.get());
+  server->port = uris == nullptr ? 0 : static_cast<std::uint16_t>(g_uri_get_port(static_cast<GUri*>(uris->data)));
+  g_slist_free_full(uris, reinterpret_cast<GDestroyNotify>(g_uri_unref));
+  stop();
+  server_ = std::move(server);
+  spdlog::info("dashboard: serving http://127.0.0.1:{}/", server_->port);
+  return server_->port;
+}
+
+void Dashboard::stop() {
+  if (!server_) return;
+  soup_server_disconnect(server_->soup.get());
+  spdlog::info("dashboard: stopped");
+  server_.reset();
+}
+
+std::optional<std::uint16_t> Dashboard::port() const {
+  if (!server_) return std::nullopt;
+  return server_->port;
+}
+
+Result<std::string> Dashboard::login_link() {
+  if (!server_) return make_error(ErrorCode::kConflict, "the dashboard is not serving", {}, "companyos dashboard");
+  return "http://127.0.0.1:" + std::to_string(server_->port) + "/login?token=" + server_->sessions.mint_login();
+}
+
+std::optional<std::filesystem::path> find_page_files() {
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) return std::nullopt;
+  const std::filesystem::path directory = self.parent_path();
+  for (const auto& candidate : {directory / "dashboard",
+                                (directory / ".." / "share" / "companyos" / "dashboard").lexically_normal()}) {
+    if (std::filesystem::is_regular_file(candidate / "index.html", error)) return candidate;
+  }
+  return std::nullopt;
+}
+
+}  // namespace companyos::web

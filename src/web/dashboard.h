@@ -1,0 +1,55 @@
+// The automations dashboard: an HTTP server on 127.0.0.1 (libsoup, on the daemon's main
+// context) that serves the page files and a JSON API of the methods declared for it, each
+// call run through the daemon's one dispatcher as the person's. Access: a one-time login
+// link, then an HttpOnly, SameSite=Strict session cookie; a CSRF token on every API call;
+// the Host and the requesting site checked; a strict Content-Security-Policy.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "companyos/method_declaration.h"
+#include "core/clock.h"
+#include "core/result.h"
+
+namespace companyos::web {
+
+// Runs one method the dashboard serves (flag kFlagDashboard) as the person's request and
+// answers through done exactly once, maybe later, on the main loop.
+using CallMethod = std::function<void(const methods::MethodDeclaration& method, const nlohmann::json& params,
+                                      std::function<void(Result<nlohmann::json>)> done)>;
+
+class Dashboard {
+ public:
+  Dashboard(const Clock& clock, CallMethod call);
+  ~Dashboard();
+  Dashboard(const Dashboard&) = delete;
+  Dashboard& operator=(const Dashboard&) = delete;
+
+  // Serves pages_dir's files and the API on 127.0.0.1:port (0: a free port). Already
+  // serving, it stays on its port when port is 0 or that port, else moves to port.
+  Result<std::uint16_t> serve(std::uint16_t port, const std::filesystem::path& pages_dir);
+  // Stops serving; every session ends.
+  void stop();
+  std::optional<std::uint16_t> port() const;
+  // "http://127.0.0.1:<port>/login?token=…": logs one browser in, once, within ten minutes.
+  Result<std::string> login_link();
+
+ private:
+  struct Server;
+  const Clock& clock_;
+  CallMethod call_;
+  std::unique_ptr<Server> server_;
+};
+
+// Where the page files are: beside the program (a build tree's "dashboard" folder), else
+// ../share/companyos/dashboard from it (installed).
+std::optional<std::filesystem::path> find_page_files();
+
+}  // namespace companyos::web
