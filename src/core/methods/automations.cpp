@@ -26,7 +26,7 @@ const MethodDeclaration kAutomationList{
 const MethodDeclaration kAutomationGet = on_automation(
     "automation.get", "automation get",
     "one automation: id, level, revision, enabled, canonical definition, last run, nextRunAt", kFlagNone,
-    R"(the whole automation: id, name, level, `level_name`, revision, enabled, `history_limit`, `definition` (canonical), `last_run`, `nextRunAt`, `created_at`, `updated_at`)");
+    R"(the whole automation: id, name, level, `level_name`, `level_meaning` (what a run at that level does), revision, enabled, `history_limit`, `definition` (canonical), `last_run`, `nextRunAt`, `created_at`, `updated_at`)");
 
 const MethodDeclaration kAutomationCreate{
     .name = "automation.create",

@@ -18,6 +18,11 @@ std::string level_name(int number) {
   return level ? std::string(automation::to_string(*level)) : "unknown";
 }
 
+std::string level_meaning(int number) {
+  auto level = automation::level_from_number(number);
+  return level ? std::string(automation::meaning(*level)) : "";
+}
+
 nlohmann::json last_run_json(const std::optional<store::LastRun>& last) {
   if (!last) return nullptr;
   return {{"id", last->id},
@@ -81,6 +86,7 @@ nlohmann::json automation_json(const store::AutomationRecord& record,
           {"name", record.name},
           {"level", record.level},
           {"level_name", level_name(record.level)},
+          {"level_meaning", level_meaning(record.level)},
           {"revision", record.revision},
           {"enabled", record.enabled},
           {"history_limit", record.history_limit},
