@@ -92,6 +92,20 @@ std::vector<WaitingRun> waiting_runs(const automation::Runner& runner) {
   return waiting;
 }
 
+// What the dashboard's open pages hear: the active runs, each with its steps so far, and the
+// newest run's id.
+nlohmann::json dashboard_activity(const store::RunStore& runs) {
+  auto active = runs.active();
+  auto newest = runs.newest_id();
+  if (!active || !newest) return {{"error", (!active ? active.error() : newest.error()).message}};
+  nlohmann::json list = nlohmann::json::array();
+  for (const store::RunRecord& run : *active) {
+    list.push_back({{"id", run.id}, {"automation_id", run.automation_id}, {"status", run.status},
+                    {"step_count", run.step_count}});
+  }
+  return {{"active", std::move(list)}, {"newest_run", *newest}};
+}
+
 }  // namespace
 
 int run_daemon(const DaemonOptions& options) {
@@ -177,11 +191,13 @@ int run_daemon(const DaemonOptions& options) {
   // The dashboard's calls go through the one dispatcher, as the person's requests; the
   // context they need is made just below, before anything can be served.
   DaemonContext* dashboard_context = nullptr;
-  web::Dashboard dashboard(clock, [&table, &dashboard_context](const declared::MethodDeclaration& method,
-                                                               const nlohmann::json& params,
-                                                               std::function<void(Result<nlohmann::json>)> done) {
-    table.dispatch(method.name, params, *dashboard_context, Reply(std::move(done), {}, protocol::Origin::kPerson));
-  });
+  web::Dashboard dashboard(
+      clock,
+      [&table, &dashboard_context](const declared::MethodDeclaration& method, const nlohmann::json& params,
+                                   std::function<void(Result<nlohmann::json>)> done) {
+        table.dispatch(method.name, params, *dashboard_context, Reply(std::move(done), {}, protocol::Origin::kPerson));
+      },
+      [&runs = (*automations)->runs()] { return dashboard_activity(runs); });
   DaemonContext context{*db, settings, audit, clock, *workers, observer, actions, table,
                         listener.path, std::chrono::steady_clock::now(), **automations,
                         stopping.get_token(), **scheduler, clipboard, dashboard};

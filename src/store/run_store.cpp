@@ -709,4 +709,13 @@ Result<std::vector<RunRecord>> RunStore::active() const {
   return read_runs(**lease);
 }
 
+Result<std::int64_t> RunStore::newest_id() const {
+  auto lease = sql_.prepare("SELECT coalesce(max(id), 0) FROM runs");
+  if (!lease) return std::move(lease).take_error();
+  Statement& stmt = **lease;
+  auto row = stmt.step();
+  if (!row) return std::move(row).take_error();
+  return stmt.column_int64(0);
+}
+
 }  // namespace companyos::store

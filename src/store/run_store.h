@@ -163,6 +163,9 @@ class RunStore {
   Result<RunPage> list(std::int64_t automation_id, const RunFilter& filter) const;
   // Running and waiting runs of every automation, oldest first (stop-all, approvals).
   Result<std::vector<RunRecord>> active() const;
+  // The newest run's id (0: none yet): a run that started and ended between two looks
+  // still changes it (the dashboard's live updates).
+  Result<std::int64_t> newest_id() const;
 
  private:
   Database& db_;

@@ -2,6 +2,9 @@
 
 #include <libsoup/soup.h>
 
+#include <algorithm>
+#include <vector>
+
 #include <spdlog/spdlog.h>
 
 #include "companyos/methods.h"
@@ -9,6 +12,7 @@
 #include "core/json_depth.h"
 #include "core/text.h"
 #include "web/http/access.h"
+#include "web/http/event_stream.h"
 #include "web/http/page_files.h"
 #include "web/http/sessions.h"
 
@@ -17,6 +21,11 @@ namespace {
 
 // An API call's body holds one method's params: a definition is the largest, far below.
 constexpr goffset kMaxBodyBytes = 1024 * 1024;
+// How often listening pages' activity is read, and how often a quiet stream says it lives.
+constexpr guint kActivityIntervalMs = 250;
+constexpr int kKeepAliveTicks = 60;  // 15 s
+// Pages listening at once; another is refused (each is one open connection).
+constexpr std::size_t kMaxListeners = 32;
 
 struct ObjectUnref {
   void operator()(gpointer object) const { g_object_unref(object); }
@@ -40,7 +49,7 @@ std::optional<std::string_view> header(SoupServerMessage* msg, const char* name)
   return std::string_view(value);
 }
 
-void respond(SoupServerMessage* msg, int status, std::string_view content_type, std::string_view body) {
+void secure_headers(SoupServerMessage* msg) {
   SoupMessageHeaders* headers = soup_server_message_get_response_headers(msg);
   soup_message_headers_replace(headers, "Content-Security-Policy", kContentSecurityPolicy);
   soup_message_headers_replace(headers, "X-Content-Type-Options", "nosniff");
@@ -49,6 +58,10 @@ void respond(SoupServerMessage* msg, int status, std::string_view content_type, 
   soup_message_headers_replace(headers, "Cache-Control", "no-store");
   soup_message_headers_replace(headers, "Cross-Origin-Opener-Policy", "same-origin");
   soup_message_headers_replace(headers, "Cross-Origin-Resource-Policy", "same-origin");
+}
+
+void respond(SoupServerMessage* msg, int status, std::string_view content_type, std::string_view body) {
+  secure_headers(msg);
   soup_server_message_set_status(msg, static_cast<guint>(status), nullptr);
   soup_server_message_set_response(msg, std::string(content_type).c_str(), SOUP_MEMORY_COPY, body.data(),
                                    body.size());
@@ -76,8 +89,19 @@ void on_disconnected(SoupServerMessage* msg, gpointer) {
 }  // namespace
 
 struct Dashboard::Server {
-  Server(const Clock& clock, CallMethod& call, PageFiles pages)
-      : sessions(clock), call(call), pages(std::move(pages)) {}
+  Server(const Clock& clock, CallMethod& call, Activity& activity, PageFiles pages)
+      : sessions(clock), call(call), activity(activity), pages(std::move(pages)) {}
+
+  ~Server() {
+    if (ticker != 0) g_source_remove(ticker);
+    // Each stream ends; none may call back into this server once it is gone.
+    const auto listening = std::move(listeners);
+    for (const auto& listener : listening) {
+      g_signal_handlers_disconnect_by_data(listener.get(), this);
+      soup_message_body_complete(soup_server_message_get_response_body(listener.get()));
+      soup_server_message_unpause(listener.get());
+    }
+  }
 
   static void early(SoupServer*, SoupServerMessage* msg, const char* path, GHashTable*, gpointer self) {
     auto* server = static_cast<Server*>(self);
@@ -103,6 +127,7 @@ struct Dashboard::Server {
     switch (verdict.route) {
       case Route::kLogin: return server->login(msg, query);
       case Route::kSession: return server->session(msg);
+      case Route::kEvents: return server->listen(msg);
       case Route::kApi: return server->api(msg, path);
       case Route::kPage: return server->page(msg, path);
     }
@@ -186,6 +211,66 @@ struct Dashboard::Server {
     });
   }
 
+  // A page listening for runs: the stream stays open; each change of the activity is sent
+  // to every listener, with a keep-alive comment when nothing changed for a while.
+  void listen(SoupServerMessage* msg) {
+    if (listeners.size() >= kMaxListeners) return respond_text(msg, 503, "too many pages listening");
+    secure_headers(msg);
+    soup_server_message_set_status(msg, 200, nullptr);
+    SoupMessageHeaders* headers = soup_server_message_get_response_headers(msg);
+    soup_message_headers_replace(headers, "Content-Type", "text/event-stream");
+    soup_message_headers_set_encoding(headers, SOUP_ENCODING_CHUNKED);
+    SoupMessageBody* body = soup_server_message_get_response_body(msg);
+    soup_message_body_set_accumulate(body, FALSE);
+    const std::string first = sse_event("runs", last_activity.is_null() ? read_activity().dump() : last_activity.dump());
+    soup_message_body_append(body, SOUP_MEMORY_COPY, first.data(), first.size());
+    g_signal_connect(msg, "finished", G_CALLBACK(&Server::on_listener_finished), this);
+    g_signal_connect(msg, "disconnected", G_CALLBACK(&Server::on_listener_finished), this);
+    listeners.emplace_back(static_cast<SoupServerMessage*>(g_object_ref(msg)), ObjectUnref{});
+    if (ticker == 0) ticker = g_timeout_add(kActivityIntervalMs, &Server::on_tick, this);
+  }
+
+  nlohmann::json read_activity() {
+    last_activity = activity ? activity() : nlohmann::json::object();
+    return last_activity;
+  }
+
+  static void on_listener_finished(SoupServerMessage* msg, gpointer self) {
+    auto* server = static_cast<Server*>(self);
+    // Disconnected first: the last reference may go with the erase.
+    g_signal_handlers_disconnect_by_data(msg, self);
+    std::erase_if(server->listeners, [msg](const auto& listener) { return listener.get() == msg; });
+  }
+
+  static gboolean on_tick(gpointer self) {
+    auto* server = static_cast<Server*>(self);
+    if (server->listeners.empty()) {
+      server->ticker = 0;
+      server->last_activity = nullptr;
+      return G_SOURCE_REMOVE;
+    }
+    const nlohmann::json before = server->last_activity;
+    const nlohmann::json now = server->read_activity();
+    std::string chunk;
+    if (now != before) {
+      chunk = sse_event("runs", now.dump());
+      server->quiet_ticks = 0;
+    } else if (++server->quiet_ticks >= kKeepAliveTicks) {
+      chunk = kSseKeepAlive;
+      server->quiet_ticks = 0;
+    }
+    if (!chunk.empty()) {
+      // A copy: a listener that finishes while being written to leaves the list.
+      const auto listening = server->listeners;
+      for (const auto& listener : listening) {
+        soup_message_body_append(soup_server_message_get_response_body(listener.get()), SOUP_MEMORY_COPY,
+                                 chunk.data(), chunk.size());
+        soup_server_message_unpause(listener.get());
+      }
+    }
+    return G_SOURCE_CONTINUE;
+  }
+
   void page(SoupServerMessage* msg, std::string_view path) {
     const PageFile* file = pages.find(path);
     if (file == nullptr) return respond_text(msg, 404, "no such page");
@@ -194,14 +279,20 @@ struct Dashboard::Server {
 
   Sessions sessions;
   CallMethod& call;
+  Activity& activity;
   PageFiles pages;
+  std::vector<std::shared_ptr<SoupServerMessage>> listeners;  // GET /events streams open
+  nlohmann::json last_activity;                               // what they were told last
+  guint ticker = 0;
+  int quiet_ticks = 0;
   SoupServerHandle soup;
   std::uint16_t port = 0;
   // Expires with the server: an answer that arrives after stop() is dropped.
   std::shared_ptr<bool> alive = std::make_shared<bool>(true);
 };
 
-Dashboard::Dashboard(const Clock& clock, CallMethod call) : clock_(clock), call_(std::move(call)) {}
+Dashboard::Dashboard(const Clock& clock, CallMethod call, Activity activity)
+    : clock_(clock), call_(std::move(call)), activity_(std::move(activity)) {}
 
 Dashboard::~Dashboard() { stop(); }
 
@@ -209,7 +300,7 @@ Result<std::uint16_t> Dashboard::serve(std::uint16_t port, const std::filesystem
   if (server_ && (port == 0 || port == server_->port)) return server_->port;
   auto pages = PageFiles::load(pages_dir);
   if (!pages) return std::move(pages).take_error();
-  auto server = std::make_unique<Server>(clock_, call_, std::move(*pages));
+  auto server = std::make_unique<Server>(clock_, call_, activity_, std::move(*pages));
   server->soup.reset(SOUP_SERVER(g_object_new(SOUP_TYPE_SERVER, "server-header", "companyos", nullptr)));
   soup_server_add_early_handler(server->soup.get(), nullptr, &Server::early, server.get(), nullptr);
   soup_server_add_handler(server->soup.get(), nullptr, &Server::handle, server.get(), nullptr);

@@ -25,9 +25,13 @@ namespace companyos::web {
 using CallMethod = std::function<void(const methods::MethodDeclaration& method, const nlohmann::json& params,
                                       std::function<void(Result<nlohmann::json>)> done)>;
 
+// What open pages hear of (GET /events): the active runs with their status and steps so
+// far, read a few times a second while a page listens; a change is sent as a "runs" event.
+using Activity = std::function<nlohmann::json()>;
+
 class Dashboard {
  public:
-  Dashboard(const Clock& clock, CallMethod call);
+  Dashboard(const Clock& clock, CallMethod call, Activity activity);
   ~Dashboard();
   Dashboard(const Dashboard&) = delete;
   Dashboard& operator=(const Dashboard&) = delete;
@@ -45,6 +49,7 @@ class Dashboard {
   struct Server;
   const Clock& clock_;
   CallMethod call_;
+  Activity activity_;
   std::unique_ptr<Server> server_;
 };
 

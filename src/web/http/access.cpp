@@ -88,6 +88,10 @@ Verdict judge(const RequestFacts& request) {
     if (!get) return refuse(405, "use GET");
     return Verdict{200, {}, Route::kSession};
   }
+  if (request.path == "/events") {
+    if (!get) return refuse(405, "use GET");
+    return Verdict{200, {}, Route::kEvents};
+  }
   if (request.path.starts_with("/api/")) {
     if (request.method != "POST") return refuse(405, "API calls are POST requests");
     if (!request.csrf) return refuse(403, "the request lacks this session's X-CSRF-Token");

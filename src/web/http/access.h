@@ -13,6 +13,7 @@ namespace companyos::web {
 enum class Route {
   kLogin,     // GET /login?token=…: a one-time token for a session cookie
   kSession,   // GET /api/session: the session's CSRF token
+  kEvents,    // GET /events: server-sent events while runs are active
   kApi,       // POST /api/<method>
   kPage,      // GET a page file
 };

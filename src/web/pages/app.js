@@ -1,5 +1,5 @@
 // The dashboard's pages by the address's #fragment: #/ (Automations), #/automation/ID,
-// #/automation/ID/runs, #/run/ID, #/approvals, #/settings.
+// #/automation/ID/runs, #/run/ID, #/approvals, #/settings; Refresh, Stop all and live updates.
 import { call } from '/api.js';
 import { approvalsPage } from '/approvals.js';
 import { automationPage } from '/automation.js';
@@ -24,11 +24,30 @@ function markCurrent(route) {
   }
 }
 
+// Where the person was typing, so a redraw puts the caret back.
+function focusNow() {
+  const active = document.activeElement;
+  if (!active || !active.id) return null;
+  const caret = typeof active.selectionStart === 'number'
+    ? [active.selectionStart, active.selectionEnd] : null;
+  return { id: active.id, caret, scroll: window.scrollY };
+}
+
+function focusAgain(was) {
+  if (!was) return;
+  const again = document.getElementById(was.id);
+  if (!again) return;
+  again.focus({ preventScroll: true });
+  if (was.caret && typeof again.setSelectionRange === 'function') again.setSelectionRange(...was.caret);
+  window.scrollTo(0, was.scroll);
+}
+
 export async function show() {
   const page = document.getElementById('page');
   const route = location.hash.replace(/^#/, '') || '/';
   markCurrent(route);
   const found = routes.find(([pattern]) => pattern.test(route));
+  const was = focusNow();
   try {
     if (!found) {
       page.replaceChildren(Object.assign(document.createElement('p'), { textContent: `No page ${route}.` }));
@@ -37,9 +56,26 @@ export async function show() {
     const [pattern, draw, title] = found;
     document.title = `companyOS — ${title}`;
     await draw(page, ...route.match(pattern).slice(1));
+    focusAgain(was);
   } catch (error) {
     say(describeError(error));
   }
+}
+
+// Live updates: the daemon says when the active runs change (a run starts, moves a step,
+// waits, ends); the pages that show runs redraw. Settings never redraw on their own, so a
+// value being typed is never lost.
+function listen() {
+  const events = new EventSource('/events');
+  let first = true;
+  events.addEventListener('runs', () => {
+    if (first) {
+      first = false;
+      return;
+    }
+    const route = location.hash.replace(/^#/, '') || '/';
+    if (route !== '/settings') show();
+  });
 }
 
 document.getElementById('refresh').addEventListener('click', () => show());
@@ -57,3 +93,4 @@ window.addEventListener('hashchange', () => {
   show();
 });
 show();
+listen();

@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -116,7 +117,7 @@ def check_link_and_listener(check):
 
 
 def check_without_session(check, web):
-    for method, path in (("GET", "/"), ("GET", "/app.js"), ("GET", "/api/session"), ("POST", "/api/ping"),
+    for method, path in (("GET", "/"), ("GET", "/app.js"), ("GET", "/api/session"), ("GET", "/events"), ("POST", "/api/ping"),
                          ("POST", "/api/stop_all"), ("GET", "/no/such/page")):
         status, _, _ = web.ask(method, path, body="{}" if method == "POST" else None, cookie=False)
         check.expect(status == 401, f"without a session {method} {path} is 401 ({status})")
@@ -233,6 +234,73 @@ def check_effects(check, web, tmp):
                  f"an agent cannot ask for a login link ({refused})")
 
 
+class EventStream:
+    """GET /events kept open; next() is the next event's (name, data as JSON), or None at
+    the deadline."""
+
+    def __init__(self, web):
+        self.conn = http.client.HTTPConnection("127.0.0.1", web.port, timeout=10)
+        self.conn.request("GET", "/events", headers={"Host": f"127.0.0.1:{web.port}", "Cookie": web.cookie})
+        self.answer = self.conn.getresponse()
+
+    def next(self, deadline):
+        name, data = None, []
+        while time.monotonic() < deadline:
+            try:
+                line = self.answer.readline().decode()
+            except (TimeoutError, socket.timeout):
+                return None
+            if line == "":
+                return None
+            line = line.rstrip("\n")
+            if line.startswith("event: "):
+                name = line[len("event: "):]
+            elif line.startswith("data: "):
+                data.append(line[len("data: "):])
+            elif line == "" and name:
+                return name, json.loads("\n".join(data))
+        return None
+
+    def close(self):
+        self.conn.close()
+
+
+def check_live_updates(check, web, tmp):
+    stream = EventStream(web)
+    content_type = stream.answer.getheader("Content-Type")
+    first = stream.next(time.monotonic() + 10)
+    check.expect(stream.answer.status == 200 and content_type == "text/event-stream" and first
+                 and first[0] == "runs" and first[1].get("active") == [],
+                 f"/events opens with the active runs, none now ({stream.answer.status}, {content_type}, {first})")
+    definition = os.path.join(tmp, "slow.json")
+    with open(definition, "w") as out:
+        json.dump({"name": "slow one", "actions": [
+            {"type": "command", "executable": "/bin/sleep", "argv": ["1"], "cwd": "/"},
+            {"type": "command", "executable": "/bin/true", "cwd": "/"}]}, out)
+    _, created, _ = cli("automation", "create", definition)
+    automation = created["data"]["id"]
+    cli("automation", "raise", str(automation))
+    cli("automation", "raise", str(automation))
+    _, started, _ = cli("automation", "start", str(automation))
+    run = started["data"]["id"]
+    seen = []
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        event = stream.next(deadline)
+        if event is None:
+            break
+        seen.append(event[1])
+        if event[1].get("newest_run") == run and event[1].get("active") == []:
+            break
+    running = [e for e in seen if any(r["id"] == run and r["status"] == "running" for r in e.get("active", []))]
+    ended = seen and seen[-1].get("active") == [] and seen[-1].get("newest_run") == run
+    check.expect(running and ended,
+                 f"a run is heard while it runs and when it ends, without asking ({seen})")
+    _, shown, _ = cli("run", "show", str(run))
+    check.expect(shown["data"]["status"] == "succeeded", f"and it did end ({shown['data']['status']})")
+    stream.close()
+
+
 def check_stop_and_port(check, web):
     rc, env, _ = cli("dashboard", "--stop")
     check.expect(rc == 0 and env["data"]["serving"] is False, f"--stop ends serving ({env})")
@@ -266,6 +334,7 @@ def main():
         check_api(check, web)
         with tempfile.TemporaryDirectory() as tmp:
             check_effects(check, web, tmp)
+            check_live_updates(check, web, tmp)
         fixed = check_stop_and_port(check, web)
     finally:
         daemon.terminate()
