@@ -18,9 +18,9 @@ MethodDeclaration on_automation(std::string_view name, std::string_view command,
 const MethodDeclaration kAutomationList{
     .name = "automation.list",
     .command = "automation list",
-    .summary = "every automation: id, name, level, enabled, last run status, nextRunAt",
+    .summary = "every automation: id, name, level, enabled, last run status, nextRunAt and its zone",
     .flags = kFlagDashboard,
-    .returns = R"(`automations`: id, name, level, enabled, `last_run_status`, `nextRunAt`; `automations_enabled` — see [automations.md](automations.md))",
+    .returns = R"(`automations`: id, name, level, enabled, `last_run_status`, `nextRunAt`, `timezone` (the schedule's zone, or null); `automations_enabled` — see [automations.md](automations.md))",
 };
 
 const MethodDeclaration kAutomationGet = on_automation(

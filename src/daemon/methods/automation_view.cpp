@@ -99,7 +99,11 @@ nlohmann::json automation_json(const store::AutomationRecord& record,
 
 nlohmann::json automation_row_json(const store::AutomationRecord& record,
                                    std::optional<std::int64_t> next_run) {
+  // The zone nextRunAt is planned in, so a list can show it as the schedule means it.
+  const nlohmann::json definition = parsed_definition(record.definition);
+  const auto zone = definition.is_object() ? definition.find("timezone") : definition.end();
   return {{"id", record.id},
+          {"timezone", zone != definition.end() && zone->is_string() ? *zone : nlohmann::json(nullptr)},
           {"name", record.name},
           {"level", record.level},
           {"enabled", record.enabled},

@@ -1,7 +1,7 @@
 // Automations: name search, Enabled/Disabled filter, last run status, level, next run, ten
 // per page. Rows stack their labelled fields on a phone-width screen.
 import { call } from '/api.js';
-import { chip, element, link, pager, table, when } from '/dom.js';
+import { chip, element, link, pager, table, whenIn } from '/dom.js';
 
 const PAGE_SIZE = 10;
 const view = { search: '', filter: 'all', page: 1 };
@@ -29,7 +29,7 @@ export async function automationsPage(page) {
       a.enabled ? 'Enabled' : 'Disabled',
       chip(a.last_run_status),
       String(a.level),
-      a.nextRunAt === null ? 'not planned' : when(a.nextRunAt),
+      whenIn(a.nextRunAt, a.timezone),
     ]);
     results.replaceChildren(
       shown.length === 0

@@ -209,7 +209,7 @@ def check_api(check, web):
 def check_effects(check, web, tmp):
     definition = os.path.join(tmp, "subject.json")
     with open(definition, "w") as out:
-        json.dump({"name": "dashboard subject",
+        json.dump({"name": "dashboard subject", "schedule": "0 3 * * *", "timezone": "Europe/Berlin",
                    "actions": [{"type": "command", "executable": "true", "cwd": "/"}]}, out)
     rc, env, _ = cli("automation", "create", definition)
     automation = (env or {}).get("data", {}).get("id")
@@ -217,6 +217,9 @@ def check_effects(check, web, tmp):
     status, listed = web.api("automation.list")
     names = [a["name"] for a in listed.get("data", {}).get("automations", [])] if isinstance(listed, dict) else []
     check.expect("dashboard subject" in names, f"the API lists it ({names})")
+    row = next((a for a in listed["data"]["automations"] if a["name"] == "dashboard subject"), {})
+    check.expect(row.get("timezone") == "Europe/Berlin" and isinstance(row.get("nextRunAt"), int),
+                 f"with its next run and the zone it is planned in ({row})")
     status, reply = web.api("automation.disable", {"id": automation})
     _, shown, _ = cli("automation", "get", str(automation))
     check.expect(reply.get("ok") is True and shown["data"]["enabled"] is False,

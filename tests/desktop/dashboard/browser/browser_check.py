@@ -47,7 +47,9 @@ def check_on_itself(work):
     browser = chromium(os.path.join(work, "profile"), url)
     try:
         try:
-            wait_for("the dashboard in Chromium", lambda: found("push button", "Stop all automations"), timeout=60)
+            # The bar comes with the page; the list's controls once its data has come.
+            wait_for("the dashboard in Chromium", lambda: found("push button", "Stop all automations")
+                     and found("entry", "Search by name"), timeout=60)
         except Exception as error:  # noqa: BLE001 - reported as the check below
             print(f"({error})")
         rc, env, _ = cli("snapshot", "--app", APP, timeout=60)
