@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <charconv>
+#include <fstream>
 #include <memory>
 #include <system_error>
 #include <utility>
