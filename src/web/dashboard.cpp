@@ -40,7 +40,7 @@ using SoupServerHandle = std::unique_ptr<SoupServer, ObjectUnref>;
 
 // No script or style but the dashboard's own files, nothing from another origin, no framing.
 constexpr const char* kContentSecurityPolicy =
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 std::optional<std::string_view> header(SoupServerMessage* msg, const char* name) {
@@ -110,7 +110,7 @@ struct Dashboard::Server {
       respond_text(msg, verdict.status, verdict.reason);
       return;
     }
-    if (verdict.route != Route::kApi) return;
+    // Every body is read whole before the handler runs: only a bounded one is read at all.
     SoupMessageHeaders* headers = soup_server_message_get_request_headers(msg);
     if (soup_message_headers_get_encoding(headers) != SOUP_ENCODING_CONTENT_LENGTH &&
         soup_message_headers_get_encoding(headers) != SOUP_ENCODING_NONE) {

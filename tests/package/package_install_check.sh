@@ -7,7 +7,7 @@
 #     bash and zsh completions), and
 #     man -w finds the three man pages;
 #   - the installed companyosd serves a private socket and the installed companyos status
-#     answers through it;
+#     answers through it; its dashboard serves the installed pages (share/companyos/dashboard);
 #   - systemd-analyze verify passes on the installed units, and the socket is enabled for
 #     every user (/etc/systemd/user/sockets.target.wants/companyosd.socket);
 #   - dpkg -r removes the programs and keeps the enablement; dpkg -P removes it too;
@@ -53,6 +53,8 @@ check "man -w finds companyos-automation(5)" man -w 5 companyos-automation
 check "the bash completion is in place" grep -q "complete -F _companyos companyos" \
   /usr/share/bash-completion/completions/companyos
 check "the zsh completion is in place" grep -qx "#compdef companyos" /usr/share/zsh/vendor-completions/_companyos
+check "the dashboard's pages are in /usr/share/companyos/dashboard" \
+  test -f /usr/share/companyos/dashboard/index.html -a -f /usr/share/companyos/dashboard/app.js
 check "the socket is enabled for every user" test -L /etc/systemd/user/sockets.target.wants/companyosd.socket
 mkdir -m 0700 "$work/runtime"
 verify() {
@@ -79,6 +81,11 @@ status_answers() {
 }
 check "the installed companyos status answers through the installed daemon's socket" status_answers
 check "the socket is the user's alone (0600)" test "$(stat -c %a "$work/runtime/s.sock")" = 600
+serves_installed_pages() {
+  HOME=$work/home COMPANYOS_SOCKET=$work/runtime/s.sock /usr/bin/companyos --json dashboard |
+    grep -q '"pages":"/usr/share/companyos/dashboard"'
+}
+check "the installed daemon's dashboard serves the installed pages" serves_installed_pages
 kill "$daemon" && wait "$daemon" 2>/dev/null || true
 daemon=
 

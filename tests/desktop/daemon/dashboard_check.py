@@ -204,6 +204,12 @@ def check_api(check, web):
         status = f"closed: {error}"
     check.expect(status == 413 or str(status).startswith("closed"),
                  f"params over 1 MiB are refused ({status})")
+    try:
+        status, _, _ = web.ask("GET", "/", body=huge)
+    except (ConnectionError, http.client.HTTPException) as error:
+        status = f"closed: {error}"
+    check.expect(status == 413 or str(status).startswith("closed"),
+                 f"so is any other body over 1 MiB, even with the session ({status})")
 
 
 def check_effects(check, web, tmp):
