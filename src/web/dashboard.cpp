@@ -114,9 +114,9 @@ struct Dashboard::Server {
     SoupMessageHeaders* headers = soup_server_message_get_request_headers(msg);
     if (soup_message_headers_get_encoding(headers) != SOUP_ENCODING_CONTENT_LENGTH &&
         soup_message_headers_get_encoding(headers) != SOUP_ENCODING_NONE) {
-      respond_text(msg, 411, "send the params with a Content-Length");
+      respond_text(msg, 411, "send a request body with a Content-Length");
     } else if (soup_message_headers_get_content_length(headers) > kMaxBodyBytes) {
-      respond_text(msg, 413, "params larger than 1 MiB");
+      respond_text(msg, 413, "a request body larger than 1 MiB");
     }
   }
 
@@ -133,11 +133,15 @@ struct Dashboard::Server {
     }
   }
 
+  // The live session the request's cookie names, or nullptr.
+  const Session* session_of(SoupServerMessage* msg) {
+    const auto cookies = header(msg, "Cookie");
+    const auto id = cookies ? cookie_value(*cookies, kSessionCookie) : std::nullopt;
+    return id ? sessions.find(*id) : nullptr;
+  }
+
   Verdict judge(SoupServerMessage* msg, const char* path) {
-    const Session* live = nullptr;
-    if (const auto cookies = header(msg, "Cookie")) {
-      if (const auto id = cookie_value(*cookies, kSessionCookie)) live = sessions.find(*id);
-    }
+    const Session* live = session_of(msg);
     const auto csrf = header(msg, std::string(kCsrfHeader).c_str());
     return web::judge(RequestFacts{
         .method = soup_server_message_get_method(msg),
@@ -167,10 +171,7 @@ struct Dashboard::Server {
   }
 
   void session(SoupServerMessage* msg) {
-    const Session* live = nullptr;
-    if (const auto cookies = header(msg, "Cookie")) {
-      if (const auto id = cookie_value(*cookies, kSessionCookie)) live = sessions.find(*id);
-    }
+    const Session* live = session_of(msg);
     nlohmann::json served = nlohmann::json::array();
     for (const methods::MethodDeclaration* method : methods::all()) {
       if ((method->flags & methods::kFlagDashboard) != 0) served.push_back(method->name);
