@@ -182,10 +182,11 @@ async function runHistory(panel, automation) {
 
 export async function automationPage(page, id, tab) {
   const automation = await call('automation.get', { id });
-  const panel = element('div', { id: 'panel', role: 'tabpanel' });
-  const tabs = element('div', { role: 'tablist', 'aria-label': 'Automation' }, [
+  const panel = element('div', { id: 'panel' });
+  // Two views of one automation, each its own address: links, the current one marked.
+  const tabs = element('nav', { className: 'tabs', 'aria-label': 'Automation' }, [
     ['summary', 'Summary', `#/automation/${id}`], ['runs', 'Run history', `#/automation/${id}/runs`],
-  ].map(([key, title, href]) => element('a', { href, textContent: title, role: 'tab', 'aria-selected': String(key === tab) })));
+  ].map(([key, title, href]) => element('a', key === tab ? { href, textContent: title, 'aria-current': 'page' } : { href, textContent: title })));
   page.replaceChildren(
     element('p', {}, [link('#/', '← Automations')]),
     element('h2', { textContent: automation.name }),

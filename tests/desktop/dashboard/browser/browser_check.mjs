@@ -127,7 +127,7 @@ async function wide() {
   // A run followed live: started here, seen running and then succeeded without Refresh.
   await page.goto(`${new URL(page.url()).origin}/#/automation/${slow}`);
   await page.getByRole('button', { name: 'Start a run' }).click();
-  await page.getByRole('tab', { name: 'Run history' }).click();
+  await page.getByRole('link', { name: 'Run history' }).click();
   const first = page.locator('table.rows tbody tr').first();
   await until('the run row', async () => (await first.innerText()).includes('running'));
   expect((await first.innerText()).includes('running'), `the new run shows running (${await first.innerText()})`);
