@@ -5,7 +5,8 @@
 // started and followed live to its end without Refresh, a waiting run approved, a run
 // undone, a result holding HTML, a javascript: link and Markdown shown as text and safe
 // links, Stop all; the same pages at 390 px wide without sideways scrolling; every control
-// named. Screenshots of each page go to ARTIFACTS (not committed).
+// named — the whole walk at 1200 px and again, on fresh data, at 390 px. Screenshots of each
+// page go to ARTIFACTS (not committed).
 // Usage: node browser_check.mjs COMPANYOS_CLI ARTIFACTS WORK_DIR   (run by browser_check.py)
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,8 +15,9 @@ import { chromium } from 'playwright-core';
 const [cli, artifacts, work] = process.argv.slice(2);
 mkdirSync(artifacts, { recursive: true });
 let failures = 0;
+let pass = '';  // "1200 px", "390 px": which walk a line belongs to
 function expect(condition, what) {
-  console.log(`${condition ? 'ok  ' : 'FAIL'} browser: ${what}`);
+  console.log(`${condition ? 'ok  ' : 'FAIL'} browser${pass ? ` (${pass})` : ''}: ${what}`);
   if (!condition) failures += 1;
   return condition;
 }
@@ -40,26 +42,31 @@ const until = async (what, probe, ms = 15000) => {
   return false;
 };
 
-// The data: 25 routines (the last five disabled), a report whose output is hostile, a slow
-// one to follow live, one that waits for approval.
-for (let i = 1; i <= 25; i += 1) {
-  const id = create(`Routine ${String(i).padStart(2, '0')}`, quick);
-  if (i > 20) companyos('automation', 'disable', String(id));
-}
 const hostile = `${work}/result.md`;
 writeFileSync(hostile, [
   '# Report', '',
   'A [safe link](https://example.org/page) and a [bad link](javascript:window.pwned=1) and <img src=x onerror="window.pwned=2"> and <script>window.pwned=3</script>.',
   '', '| name | count |', '|---|---|', '| apples | `3` |', '', '```json', '{"x":1}', '```',
 ].join('\n'));
-// Its undo removes a marker file, so Undo run has an inverse to run (judged by the file).
-const marker = `${work}/undone`;
-const report = create('Report', [{ type: 'command', executable: '/bin/cat', argv: [hostile], cwd: '/',
-  undo: { executable: '/usr/bin/touch', argv: [marker], cwd: '/' } }], 3);
-const slow = create('Slow one', [{ type: 'command', executable: '/bin/sleep', argv: ['2'], cwd: '/' }, ...quick], 3);
-const approveMe = create('Approve me', quick, 2);
-const reportRun = companyos('automation', 'start', String(report)).data.id;
-await until('the report run', async () => companyos('run', 'show', String(reportRun)).data.status === 'succeeded');
+// The data of one walk, after the last walk's is deleted: 25 routines (the last five
+// disabled), a report whose output is hostile, a slow one to follow live, one that waits for
+// approval.
+async function setup(tag) {
+  for (const old of companyos('automation', 'list').data.automations) companyos('automation', 'delete', String(old.id));
+  for (let i = 1; i <= 25; i += 1) {
+    const id = create(`Routine ${String(i).padStart(2, '0')}`, quick);
+    if (i > 20) companyos('automation', 'disable', String(id));
+  }
+  // Its undo touches a marker file, so Undo run has an inverse to run (judged by the file).
+  const marker = `${work}/undone-${tag}`;
+  const report = create('Report', [{ type: 'command', executable: '/bin/cat', argv: [hostile], cwd: '/',
+    undo: { executable: '/usr/bin/touch', argv: [marker], cwd: '/' } }], 3);
+  const slow = create('Slow one', [{ type: 'command', executable: '/bin/sleep', argv: ['2'], cwd: '/' }, ...quick], 3);
+  const approveMe = create('Approve me', quick, 2);
+  const reportRun = companyos('automation', 'start', String(report)).data.id;
+  await until('the report run', async () => companyos('run', 'show', String(reportRun)).data.status === 'succeeded');
+  return { marker, report, slow, approveMe, reportRun };
+}
 
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
 const loginUrl = () => companyos('dashboard').data.url;
@@ -72,8 +79,10 @@ async function named(page) {
   }).map((el) => el.outerHTML));
 }
 
-async function wide() {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+async function walk(width, tag) {
+  const { marker, slow, approveMe, reportRun } = await setup(tag);
+  const shot = (name) => `${artifacts}/${name}${width === 1200 ? '' : `-${width}`}.png`;
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
   page.on('pageerror', (error) => expect(false, `no script error on the page (${error.message})`));
   await page.goto(loginUrl());
@@ -82,7 +91,7 @@ async function wide() {
   const rows = page.locator('table.rows tbody tr');
   expect(await rows.count() === 10, `ten automations a page (${await rows.count()})`);
   expect(await page.getByText('Page 1 of 3 (28)').isVisible(), 'the pager counts 28 automations in 3 pages');
-  await page.screenshot({ path: `${artifacts}/automations.png`, fullPage: true });
+  await page.screenshot({ path: shot('automations'), fullPage: true });
   expect((await named(page)).length === 0, `every control on the list is named (${await named(page)})`);
 
   await page.getByLabel('Search by name').fill('Routine 2');
@@ -102,7 +111,7 @@ async function wide() {
   await page.getByRole('heading', { name: 'Promotion gate: not met' }).waitFor();
   expect(await page.locator('.gate li').count() === 8, 'the gate lists its eight conditions');
   expect(await page.getByText('1 (suggest): runs are dry runs').isVisible(), 'the level says what it means');
-  await page.screenshot({ path: `${artifacts}/automation.png`, fullPage: true });
+  await page.screenshot({ path: shot('automation'), fullPage: true });
   const id = Number(new URL(page.url()).hash.split('/')[2]);
   await page.getByRole('button', { name: 'Edit automation' }).click();
   await page.locator('#edit-name').waitFor();
@@ -133,7 +142,7 @@ async function wide() {
   expect((await first.innerText()).includes('running'), `the new run shows running (${await first.innerText()})`);
   const live = await until('the live update', async () => (await first.innerText()).includes('succeeded'), 20000);
   expect(live, `it turns succeeded by itself, from the daemon's events (${await first.innerText()})`);
-  await page.screenshot({ path: `${artifacts}/run-history.png`, fullPage: true });
+  await page.screenshot({ path: shot('run-history'), fullPage: true });
 
   // The hostile result: shown as text, only the safe link a link, nothing ran.
   await page.goto(`${new URL(page.url()).origin}/#/run/${reportRun}`);
@@ -146,7 +155,7 @@ async function wide() {
   expect(links.length === 1 && links[0] === 'https://example.org/page', `only the https link is a link (${links})`);
   expect(await result.locator('table th').count() === 2 && await result.locator('pre code').innerText() === '{\n  "x": 1\n}',
     'the Markdown table and the fenced JSON are formatted');
-  await page.screenshot({ path: `${artifacts}/run.png`, fullPage: true });
+  await page.screenshot({ path: shot('run'), fullPage: true });
   await page.getByRole('button', { name: 'Show raw' }).click();
   expect(await page.locator('pre.raw').innerText() === readFileSync(hostile, 'utf8'),
     'raw shows the output exactly');
@@ -162,22 +171,23 @@ async function wide() {
   await until('the approval', async () => companyos('run', 'show', String(waiting)).data.status !== 'waiting');
   const approved = companyos('run', 'show', String(waiting)).data;
   expect(['running', 'succeeded'].includes(approved.status), `Approve lets the run go on (${approved.status})`);
-  await page.screenshot({ path: `${artifacts}/approvals.png`, fullPage: true });
+  await page.screenshot({ path: shot('approvals'), fullPage: true });
   await page.getByRole('link', { name: 'Settings' }).click();
   await page.getByLabel('max_level', { exact: true }).fill('9');
   await page.getByRole('button', { name: 'Save max_level' }).click();
   await page.getByText('must be from 1 to 4').waitFor();
   expect(companyos('settings', 'get', 'max_level').data.value === 3, "a refused setting shows the daemon's message and changes nothing");
-  await page.screenshot({ path: `${artifacts}/settings.png`, fullPage: true });
+  await page.screenshot({ path: shot('settings'), fullPage: true });
 
   // Stop all.
   await page.getByRole('button', { name: 'Stop all automations' }).click();
   await until('stop all', async () => companyos('automation', 'list').data.automations.every((a) => !a.enabled));
   expect(companyos('automation', 'list').data.automations.every((a) => !a.enabled), 'Stop all disables every automation (read by the CLI)');
   await context.close();
+  return { slow, reportRun };
 }
 
-async function narrow() {
+async function narrow(slow, reportRun) {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   await page.goto(loginUrl());
@@ -188,7 +198,6 @@ async function narrow() {
     await page.locator('#page h2').waitFor();
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width <= 390, `${name} at 390 px has no sideways scrolling (${width})`);
-    await page.screenshot({ path: `${artifacts}/${name}-390.png`, fullPage: true });
   }
   await page.goto(`${new URL(page.url()).origin}/#/`);
   await page.locator('table.rows tbody tr').first().waitFor();
@@ -199,8 +208,11 @@ async function narrow() {
 }
 
 try {
-  await wide();
-  await narrow();
+  pass = '1200 px';
+  await walk(1200, 'wide');
+  pass = '390 px';
+  const data = await walk(390, 'narrow');
+  await narrow(data.slow, data.reportRun);
 } catch (error) {
   expect(false, `the walk ended early: ${error.stack}`);
 } finally {

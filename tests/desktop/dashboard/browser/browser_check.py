@@ -41,7 +41,8 @@ def found(role, name):
 def check_on_itself(work):
     """The dashboard seen and used through companyOS itself."""
     check = Checker("on itself")
-    for number in (1, 2, 3):
+    first_three = [a["id"] for a in cli("automation", "list")[1]["data"]["automations"]][:3]
+    for number in first_three:
         cli("automation", "enable", str(number))
     url = cli("dashboard")[1]["data"]["url"]
     browser = chromium(os.path.join(work, "profile"), url)
@@ -59,7 +60,8 @@ def check_on_itself(work):
                                                f"(missing: {missing})")
         check.expect(all(found(role, name) for role, name in CONTROLS), "and find names each one once")
         enabled = [a["id"] for a in cli("automation", "list")[1]["data"]["automations"] if a["enabled"]]
-        check.expect(enabled == [1, 2, 3], f"three automations are enabled before the click ({enabled})")
+        check.expect(enabled == first_three and len(enabled) == 3,
+                     f"three automations are enabled before the click ({enabled})")
         rc, env, _ = cli("click", "--app", APP, "--role", "push button", "--name", "Stop all automations")
         check.expect(rc == 0, f"companyos click on Stop all automations is delivered ({rc}, {env})")
         try:
