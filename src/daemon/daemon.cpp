@@ -238,7 +238,8 @@ int run_daemon(const DaemonOptions& options) {
 
   g_source_remove(term_source);
   g_source_remove(int_source);
-  dashboard.stop();
+  // The dashboard's last answers go out while everything they use is still here.
+  dashboard.finish(std::chrono::seconds(1));
   server.reset();
   workers.reset();
   spdlog::info("stopped");

@@ -26,6 +26,8 @@ constexpr guint kActivityIntervalMs = 250;
 constexpr int kKeepAliveTicks = 60;  // 15 s
 // Pages listening at once; another is refused (each is one open connection).
 constexpr std::size_t kMaxListeners = 32;
+// How long a stopped server may go on answering what it took.
+constexpr std::chrono::seconds kRetireLimit{5};
 
 struct ObjectUnref {
   void operator()(gpointer object) const { g_object_unref(object); }
@@ -94,8 +96,38 @@ struct Dashboard::Server {
 
   ~Server() {
     if (ticker != 0) g_source_remove(ticker);
-    // Each stream ends; none may call back into this server once it is gone.
+    end_listeners();
+    if (soup) {
+      g_signal_handlers_disconnect_by_data(soup.get(), this);
+      soup_server_disconnect(soup.get());
+    }
+  }
+
+  // Counts each request from its start to its end (answered, or its client gone), so a
+  // stopped server is freed only once nothing of it is in flight.
+  static void on_request_started(SoupServer*, SoupServerMessage*, gpointer self) {
+    ++static_cast<Server*>(self)->in_flight;
+  }
+  static void on_request_ended(SoupServer*, SoupServerMessage*, gpointer self) {
+    --static_cast<Server*>(self)->in_flight;
+  }
+
+  // Ends the sessions and the event streams and refuses every new request (503); what was
+  // taken is still answered — the request that stopped it among them — before the
+  // destructor closes the port and the connections.
+  void close() {
+    closed = true;
+    closed_at = std::chrono::steady_clock::now();
+    sessions.clear();
+    if (ticker != 0) g_source_remove(ticker);
+    ticker = 0;
+    end_listeners();
+  }
+
+  void end_listeners() {
+    // None may call back into this server once it is gone.
     const auto listening = std::move(listeners);
+    listeners.clear();
     for (const auto& listener : listening) {
       g_signal_handlers_disconnect_by_data(listener.get(), this);
       soup_message_body_complete(soup_server_message_get_response_body(listener.get()));
@@ -105,6 +137,7 @@ struct Dashboard::Server {
 
   static void early(SoupServer*, SoupServerMessage* msg, const char* path, GHashTable*, gpointer self) {
     auto* server = static_cast<Server*>(self);
+    if (server->closed) return respond_text(msg, 503, "the dashboard is stopping");
     const Verdict verdict = server->judge(msg, path);
     if (!verdict.allowed()) {
       respond_text(msg, verdict.status, verdict.reason);
@@ -122,6 +155,7 @@ struct Dashboard::Server {
 
   static void handle(SoupServer*, SoupServerMessage* msg, const char* path, GHashTable* query, gpointer self) {
     auto* server = static_cast<Server*>(self);
+    if (server->closed) return respond_text(msg, 503, "the dashboard is stopping");
     const Verdict verdict = server->judge(msg, path);
     if (!verdict.allowed()) return respond_text(msg, verdict.status, verdict.reason);
     switch (verdict.route) {
@@ -286,6 +320,9 @@ struct Dashboard::Server {
   nlohmann::json last_activity;                               // what they were told last
   guint ticker = 0;
   int quiet_ticks = 0;
+  int in_flight = 0;    // requests started and not yet ended
+  bool closed = false;  // stopped: answers only what it took
+  std::chrono::steady_clock::time_point closed_at{};
   SoupServerHandle soup;
   std::uint16_t port = 0;
   // Expires with the server: an answer that arrives after stop() is dropped.
@@ -295,7 +332,12 @@ struct Dashboard::Server {
 Dashboard::Dashboard(const Clock& clock, CallMethod call, Activity activity)
     : clock_(clock), call_(std::move(call)), activity_(std::move(activity)) {}
 
-Dashboard::~Dashboard() { stop(); }
+Dashboard::~Dashboard() {
+  stop();
+  if (reaper_ != 0) g_source_remove(reaper_);
+  // Whatever is left has had its chance (finish); the connections go with the servers.
+  retiring_.clear();
+}
 
 Result<std::uint16_t> Dashboard::serve(std::uint16_t port, const std::filesystem::path& pages_dir) {
   if (server_ && (port == 0 || port == server_->port)) return server_->port;
@@ -305,6 +347,9 @@ Result<std::uint16_t> Dashboard::serve(std::uint16_t port, const std::filesystem
   server->soup.reset(SOUP_SERVER(g_object_new(SOUP_TYPE_SERVER, "server-header", "companyos", nullptr)));
   soup_server_add_early_handler(server->soup.get(), nullptr, &Server::early, server.get(), nullptr);
   soup_server_add_handler(server->soup.get(), nullptr, &Server::handle, server.get(), nullptr);
+  g_signal_connect(server->soup.get(), "request-started", G_CALLBACK(&Server::on_request_started), server.get());
+  g_signal_connect(server->soup.get(), "request-finished", G_CALLBACK(&Server::on_request_ended), server.get());
+  g_signal_connect(server->soup.get(), "request-aborted", G_CALLBACK(&Server::on_request_ended), server.get());
   GError* raw_error = nullptr;
   // Loopback only, IPv4: the one address the Host check and the printed link name.
   if (!soup_server_listen_local(server->soup.get(), port, SOUP_SERVER_LISTEN_IPV4_ONLY, &raw_error)) {
@@ -316,7 +361,7 @@ Result<std::uint16_t> Dashboard::serve(std::uint16_t port, const std::filesystem
   GSList* uris = soup_server_get_uris(server->soup.get());
   server->port = uris == nullptr ? 0 : static_cast<std::uint16_t>(g_uri_get_port(static_cast<GUri*>(uris->data)));
   g_slist_free_full(uris, reinterpret_cast<GDestroyNotify>(g_uri_unref));
-  stop();
+  if (server_) retire();  // answers what it took, on its old port, then goes
   server_ = std::move(server);
   spdlog::info("dashboard: serving http://127.0.0.1:{}/", server_->port);
   return server_->port;
@@ -324,9 +369,38 @@ Result<std::uint16_t> Dashboard::serve(std::uint16_t port, const std::filesystem
 
 void Dashboard::stop() {
   if (!server_) return;
-  soup_server_disconnect(server_->soup.get());
-  spdlog::info("dashboard: stopped");
-  server_.reset();
+  spdlog::info("dashboard: stopped serving port {}", server_->port);
+  retire();
+}
+
+void Dashboard::retire() {
+  server_->close();
+  retiring_.push_back(std::move(server_));
+  if (reaper_ == 0) reaper_ = g_timeout_add(50, &Dashboard::reap, this);
+}
+
+gboolean Dashboard::reap(gpointer self) {
+  auto* dashboard = static_cast<Dashboard*>(self);
+  // A client that never lets its request end does not keep a stopped server for ever.
+  const auto now = std::chrono::steady_clock::now();
+  std::erase_if(dashboard->retiring_, [now](const auto& server) {
+    return server->in_flight <= 0 || now - server->closed_at > kRetireLimit;
+  });
+  if (!dashboard->retiring_.empty()) return G_SOURCE_CONTINUE;
+  dashboard->reaper_ = 0;
+  return G_SOURCE_REMOVE;
+}
+
+void Dashboard::finish(std::chrono::milliseconds limit) {
+  stop();
+  const auto until = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < until &&
+         std::any_of(retiring_.begin(), retiring_.end(), [](const auto& server) { return server->in_flight > 0; })) {
+    g_main_context_iteration(nullptr, FALSE);
+  }
+  if (reaper_ != 0) g_source_remove(reaper_);
+  reaper_ = 0;
+  retiring_.clear();
 }
 
 std::optional<std::uint16_t> Dashboard::port() const {

@@ -5,12 +5,16 @@
 // the Host and the requesting site checked; a strict Content-Security-Policy.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include <glib.h>
 
 #include <nlohmann/json.hpp>
 
@@ -39,18 +43,28 @@ class Dashboard {
   // Serves pages_dir's files and the API on 127.0.0.1:port (0: a free port). Already
   // serving, it stays on its port when port is 0 or that port, else moves to port.
   Result<std::uint16_t> serve(std::uint16_t port, const std::filesystem::path& pages_dir);
-  // Stops serving; every session ends.
+  // Stops serving; every session ends. The server answers what it already took, then goes
+  // (on the main loop: stop may be asked from one of its own requests).
   void stop();
+  // At the daemon's end, after its loop stopped: stops serving and runs the loop here until
+  // every request taken has been answered and closed, for at most `limit`.
+  void finish(std::chrono::milliseconds limit);
   std::optional<std::uint16_t> port() const;
   // "http://127.0.0.1:<port>/login?token=…": logs one browser in, once, within ten minutes.
   Result<std::string> login_link();
 
  private:
   struct Server;
+  static gboolean reap(gpointer self);
+  void retire();
+
   const Clock& clock_;
   CallMethod call_;
   Activity activity_;
   std::unique_ptr<Server> server_;
+  // Stopped servers still answering what they took; each goes once it has nothing in flight.
+  std::vector<std::unique_ptr<Server>> retiring_;
+  unsigned reaper_ = 0;  // the GLib timeout that frees them
 };
 
 // Where the page files are: beside the program (a build tree's "dashboard" folder), else

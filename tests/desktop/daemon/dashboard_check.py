@@ -310,18 +310,46 @@ def check_live_updates(check, web, tmp):
     stream.close()
 
 
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def refuses(port):
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=2):
+            return False
+    except ConnectionRefusedError:
+        return True
+
+
+def check_move_from_inside(check, web):
+    """The Settings page moving the dashboard to another port: its own request is answered,
+    then the old port goes and the new one serves (a new login there)."""
+    moved = free_port()
+    status, reply = web.api("settings.set", {"key": "dashboard_port", "value": moved})
+    check.expect(status == 200 and reply.get("ok") is True and reply["data"].get("serving") == moved,
+                 f"setting the port through the dashboard itself is answered ({status}, {reply})")
+    try:
+        wait_for("the old port closed", lambda: refuses(web.port), timeout=15)
+    except Exception as error:  # noqa: BLE001 - reported as the check below
+        print(f"({error})")
+    check.expect(refuses(web.port), "then the old port is closed")
+    status = Http(moved).ask("GET", "/", cookie=False)[0]
+    check.expect(status == 401, f"and the new port serves, asking for a new login ({status})")
+    web.port = moved
+
+
 def check_stop_and_port(check, web):
     rc, env, _ = cli("dashboard", "--stop")
     check.expect(rc == 0 and env["data"]["serving"] is False, f"--stop ends serving ({env})")
     try:
-        web.ask("GET", "/")
-        stopped = False
-    except ConnectionRefusedError:
-        stopped = True
-    check.expect(stopped, "nothing answers on the port after --stop")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        free = probe.getsockname()[1]
+        wait_for("the port closed", lambda: refuses(web.port), timeout=15)
+    except Exception as error:  # noqa: BLE001 - reported as the check below
+        print(f"({error})")
+    check.expect(refuses(web.port), "nothing answers on the port after --stop (once it answered what it took)")
+    free = free_port()
     rc, env, _ = cli("settings", "set", "dashboard_port", str(free))
     check.expect(rc == 0 and env["data"].get("serving") == free, f"setting a port serves there at once ({env})")
     check.expect(listening_addresses(free) == [("/proc/net/tcp", "0100007F")], "on 127.0.0.1 only")
@@ -344,6 +372,7 @@ def main():
         with tempfile.TemporaryDirectory() as tmp:
             check_effects(check, web, tmp)
             check_live_updates(check, web, tmp)
+        check_move_from_inside(check, web)
         fixed = check_stop_and_port(check, web)
     finally:
         daemon.terminate()
