@@ -126,7 +126,10 @@ async function walk(width, tag) {
   const problems = await page.locator('.problems').innerText();
   expect(problems.includes('bogus') && problems.includes('unknown field'), `the daemon's error shows at its path (${problems})`);
   expect(companyos('automation', 'get', String(id)).data.name === 'Routine 03', 'nothing changed before a good Save');
+  // Refresh draws the page anew: wait until the old editor has gone before reading the new.
+  const before = await definition.elementHandle();
   await page.getByRole('button', { name: 'Refresh' }).click();
+  await before.waitForElementState('hidden');
   expect(await page.getByLabel('Name', { exact: true }).inputValue() === 'Routine 03 renamed', 'Refresh keeps the unsaved edit');
   await definition.fill(JSON.stringify(text, null, 2));
   await page.getByRole('button', { name: 'Save' }).click();
