@@ -316,6 +316,7 @@ struct Dashboard::Server {
   CallMethod& call;
   Activity& activity;
   PageFiles pages;
+  std::filesystem::path pages_dir;  // where pages came from
   std::vector<std::shared_ptr<SoupServerMessage>> listeners;  // GET /events streams open
   nlohmann::json last_activity;                               // what they were told last
   guint ticker = 0;
@@ -344,6 +345,7 @@ Result<std::uint16_t> Dashboard::serve(std::uint16_t port, const std::filesystem
   auto pages = PageFiles::load(pages_dir);
   if (!pages) return std::move(pages).take_error();
   auto server = std::make_unique<Server>(clock_, call_, activity_, std::move(*pages));
+  server->pages_dir = pages_dir;
   server->soup.reset(SOUP_SERVER(g_object_new(SOUP_TYPE_SERVER, "server-header", "companyos", nullptr)));
   soup_server_add_early_handler(server->soup.get(), nullptr, &Server::early, server.get(), nullptr);
   soup_server_add_handler(server->soup.get(), nullptr, &Server::handle, server.get(), nullptr);
@@ -406,6 +408,11 @@ void Dashboard::finish(std::chrono::milliseconds limit) {
 std::optional<std::uint16_t> Dashboard::port() const {
   if (!server_) return std::nullopt;
   return server_->port;
+}
+
+std::optional<std::filesystem::path> Dashboard::pages_dir() const {
+  if (!server_) return std::nullopt;
+  return server_->pages_dir;
 }
 
 Result<std::string> Dashboard::login_link() {

@@ -50,6 +50,8 @@ class Dashboard {
   // every request taken has been answered and closed, for at most `limit`.
   void finish(std::chrono::milliseconds limit);
   std::optional<std::uint16_t> port() const;
+  // The folder of the page files served, while serving.
+  std::optional<std::filesystem::path> pages_dir() const;
   // "http://127.0.0.1:<port>/login?token=…": logs one browser in, once, within ten minutes.
   Result<std::string> login_link();
 

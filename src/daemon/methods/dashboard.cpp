@@ -35,7 +35,7 @@ const MethodSpec kDashboard{
       reply(nlohmann::json{{"serving", true},
                            {"url", *link},
                            {"port", *port},
-                           {"pages", web::find_page_files().value_or("").string()}});
+                           {"pages", ctx.dashboard.pages_dir().value_or("").string()}});
     },
 };
 

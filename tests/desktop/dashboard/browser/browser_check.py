@@ -18,21 +18,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "daemon"))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "harness"))
 from checks import Checker  # noqa: E402
+from dashboard_check import daemon_environment  # noqa: E402
 from observe_cli_check import CLI, DAEMON, cli, wait_for  # noqa: E402
 
 APP = "Chromium"
 CONTROLS = [("push button", "Refresh"), ("push button", "Stop all automations"), ("entry", "Search by name"),
             ("combo box", "Show"), ("link", "Approvals"), ("link", "Settings")]
-
-
-def daemon_environment():
-    """The daemon's environment. Under ASan its leak check unwinds fully: libsoup 3.2 leaks
-    each accepted socket, and only a whole stack lets tests/sanitize/lsan.supp tell that
-    from a leak of ours (GLib has no frame pointers)."""
-    env = dict(os.environ)
-    if "ASAN_OPTIONS" in env:
-        env["ASAN_OPTIONS"] += ":fast_unwind_on_malloc=0"
-    return env
 
 
 def chromium(profile, url):
