@@ -20,7 +20,7 @@
 #include "automation/child_environment.h"
 #include "automation/executable_lookup.h"
 #include "automation/output_capture.h"
-#include "automation/step_keeper.h"
+#include "automation/step_child.h"
 #include "core/process_spawn.h"
 #include "core/unique_fd.h"
 
@@ -29,12 +29,6 @@ namespace {
 
 using std::chrono::milliseconds;
 using SteadyTime = std::chrono::steady_clock::time_point;
-
-// Without a pidfd (kernels before 5.3) or an eventfd, the exit and a stop are polled for at
-// this interval.
-constexpr milliseconds kExitPollInterval{10};
-// How long a keeper told to end now may take to kill and reap what its command left.
-constexpr milliseconds kKeeperEndLimit{5000};
 
 Error system_error(const std::string& what, int error_number) {
   return make_error(ErrorCode::kInternal, what + ": " + std::strerror(error_number),
@@ -56,49 +50,6 @@ Status check_spec(const CommandSpec& spec) {
     return make_error(ErrorCode::kInvalidArgs, "the kill grace must not be negative");
   }
   return ok_status();
-}
-
-Status check_cwd(const std::string& cwd) {
-  if (cwd.empty() || cwd.front() != '/' || cwd.find('\0') != std::string::npos) {
-    return make_error(ErrorCode::kInvalidArgs, "cwd '" + cwd + "' must be an absolute path",
-                      {{"cwd", cwd}}, "write the working directory as an absolute path");
-  }
-  struct stat info {};
-  if (::stat(cwd.c_str(), &info) != 0) {
-    if (errno == EACCES) {
-      return make_error(ErrorCode::kPermDenied, "cwd '" + cwd + "' cannot be reached",
-                        {{"cwd", cwd}});
-    }
-    return make_error(ErrorCode::kNotFound, "cwd '" + cwd + "' does not exist", {{"cwd", cwd}});
-  }
-  if (!S_ISDIR(info.st_mode)) {
-    return make_error(ErrorCode::kInvalidArgs, "cwd '" + cwd + "' is not a directory",
-                      {{"cwd", cwd}});
-  }
-  return ok_status();
-}
-
-// posix_spawn reports why the child could not start; the checks before it make most of these
-// unlikely, but the file system may change in between.
-Error spawn_error(Error error, const std::string& cwd) {
-  error.details["cwd"] = cwd;
-  switch (error.details.value("errno", 0)) {
-    case ENOENT:
-    case ENOTDIR:
-      error.code = ErrorCode::kNotFound;
-      break;
-    case EACCES:
-    case EPERM:
-      error.code = ErrorCode::kPermDenied;
-      break;
-    case ENOEXEC:
-    case E2BIG:
-      error.code = ErrorCode::kInvalidArgs;
-      break;
-    default:
-      break;  // as spawn_process said
-  }
-  return error;
 }
 
 // The one pipe the command's stdout and stderr both write to, so the output keeps its order.
@@ -142,50 +93,6 @@ class OutputPipe {
   UniqueFd write_end_;
 };
 
-// A fresh process group, so a timeout or stop reaches everything the command started; stdin
-// from /dev/null; stdout and stderr into the one pipe. With a keeper, the keeper is started in
-// that group and the command under it, in a group of its own (step_keeper.h).
-Result<pid_t> spawn(const std::string& program, const CommandSpec& spec,
-                    const std::vector<std::string>& environment, const OutputPipe& output,
-                    const std::filesystem::path& keeper) {
-  KeeperArguments command;
-  command.parent = ::getpid();
-  command.program = program;
-  command.argv.reserve(spec.arguments.size() + 1);
-  command.argv.push_back(spec.executable);
-  command.argv.insert(command.argv.end(), spec.arguments.begin(), spec.arguments.end());
-  SpawnRequest request;
-  if (keeper.empty()) {
-    request.program = program;
-    request.argv = std::move(command.argv);
-  } else {
-    request.program = keeper.string();
-    request.argv = keeper_command_line(keeper, command);
-  }
-  request.environment = environment;
-  request.cwd = spec.cwd;
-  request.stdout_fd = output.write_fd();
-  request.stderr_fd = output.write_fd();
-  auto pid = spawn_process(request);
-  if (!pid) return spawn_error(std::move(pid).take_error(), spec.cwd);
-  return pid;
-}
-
-// A descriptor that becomes readable when `pid` exits, or -1. Through syscall(2) because
-// glibc 2.36's <sys/pidfd.h> lacks C linkage for C++.
-int open_exit_signal(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
-
-void reap(pid_t pid, CommandResult& result) {
-  int status = 0;
-  pid_t reaped = -1;
-  do {
-    reaped = ::waitpid(pid, &status, 0);
-  } while (reaped < 0 && errno == EINTR);
-  if (reaped != pid) return;  // reaped elsewhere: the status is unknown
-  if (WIFEXITED(status)) result.exit_status = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
-}
-
 // Wakes the supervising thread's poll when the caller asks for a stop from another thread.
 struct WakeOnStop {
   int fd;
@@ -201,19 +108,17 @@ class Supervision {
  public:
   Supervision(pid_t pid, bool kept, OutputPipe& output, OutputCapture& capture, const Clock& clock,
               std::stop_token stop)
-      : pid_(pid),
-        kept_(kept),
+      : child_(pid, kept, clock),
         output_(output),
         capture_(capture),
         clock_(clock),
         stop_(std::move(stop)),
-        exit_signal_(open_exit_signal(pid)),
         stop_signal_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)),
         on_stop_(stop_, WakeOnStop{stop_signal_.get()}) {}
 
   // Runs until the command exits, the deadline passes or a stop arrives; says which.
   CommandEnd watch(SteadyTime deadline) {
-    while (!has_exited()) {
+    while (!child_.has_exited()) {
       if (stop_.stop_requested()) return CommandEnd::kStopped;
       const SteadyTime now = clock_.steady();
       if (now >= deadline) return CommandEnd::kTimedOut;
@@ -222,71 +127,41 @@ class Supervision {
     return CommandEnd::kExited;
   }
 
-  // SIGTERM to the group (a keeper passes it to its command's), then up to `grace` for the
-  // command to exit.
-  void terminate(milliseconds grace) {
-    if (reaped_elsewhere_) return;
-    ::kill(-pid_, SIGTERM);
-    const SteadyTime give_up = clock_.steady() + grace;
-    while (!has_exited()) {
-      const SteadyTime now = clock_.steady();
-      if (now >= give_up) return;
-      wait_for_activity(give_up - now, false);
-    }
-  }
+  void terminate(milliseconds grace) { child_.terminate(grace, waiting()); }
 
-  // SIGKILL to whatever is left of the group, the command included, then reaps the command.
-  // A keeper is told to end everything itself first: killed, it could not.
+  // Ends what is left and reaps the command; reads the last of its output.
   void finish(CommandResult& result) {
-    if (kept_ && !has_exited()) {
-      ::kill(pid_, kKeeperEndNow);
-      const SteadyTime give_up = clock_.steady() + kKeeperEndLimit;
-      while (!has_exited() && clock_.steady() < give_up) wait_for_activity(give_up - clock_.steady(), false);
-    }
-    if (!reaped_elsewhere_) {
-      ::kill(-pid_, SIGKILL);
-      reap(pid_, result);
-    }
+    child_.finish(waiting());
+    result.exit_status = child_.exit_status();
+    result.signal = child_.signal();
     output_.drain(capture_);
   }
 
  private:
-  // Whether the command has exited, leaving it unreaped: while it is a zombie its pid, and so
-  // its process group id, cannot be reused, which keeps kill(-pid, …) aimed at its group.
-  bool has_exited() {
-    siginfo_t info{};
-    if (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0) {
-      return info.si_pid == pid_;
-    }
-    if (errno == EINTR) return false;
-    // ECHILD: someone else reaped it; its pid may already be reused, so no more signals.
-    reaped_elsewhere_ = true;
-    return true;
+  StepChild::Wait waiting() {
+    return [this](std::chrono::steady_clock::duration limit) { wait_for_activity(limit, false); };
   }
 
   // Waits for output, the exit or (if `watch_stop`) a stop, at most `limit`; reads the output.
   void wait_for_activity(std::chrono::steady_clock::duration limit, bool watch_stop) {
     auto wait = std::chrono::ceil<milliseconds>(limit);
-    if (!exit_signal_.valid() || !stop_signal_.valid()) wait = std::min(wait, kExitPollInterval);
+    if (child_.exit_fd() < 0 || !stop_signal_.valid()) wait = std::min(wait, StepChild::kExitPollInterval);
     wait = std::min(wait, milliseconds(INT_MAX));
     std::array<pollfd, 3> watched{};
     nfds_t count = 0;
     if (output_.read_fd() >= 0) watched[count++] = {output_.read_fd(), POLLIN, 0};
-    if (exit_signal_.valid()) watched[count++] = {exit_signal_.get(), POLLIN, 0};
+    if (child_.exit_fd() >= 0) watched[count++] = {child_.exit_fd(), POLLIN, 0};
     if (watch_stop && stop_signal_.valid()) watched[count++] = {stop_signal_.get(), POLLIN, 0};
     ::poll(watched.data(), count, static_cast<int>(wait.count()));
     output_.drain(capture_);
   }
 
-  pid_t pid_;
-  bool kept_;
+  StepChild child_;
   OutputPipe& output_;
   OutputCapture& capture_;
   const Clock& clock_;
   std::stop_token stop_;
-  UniqueFd exit_signal_;
   UniqueFd stop_signal_;
-  bool reaped_elsewhere_ = false;
   // Declared last: it is unregistered (waiting out a running callback) before the descriptor
   // the callback writes to is closed.
   std::stop_callback<WakeOnStop> on_stop_;
@@ -340,30 +215,13 @@ CommandSpec command_spec(const CommandLine& line, std::size_t output_cap) {
 Result<CommandResult> run_command(const CommandSpec& spec, const Clock& clock,
                                   std::stop_token stop, StepProcessRecord* groups, std::int64_t run_id) {
   if (Status checked = check_spec(spec); !checked) return std::move(checked).take_error();
-  if (Status checked = check_cwd(spec.cwd); !checked) return std::move(checked).take_error();
-  if (groups != nullptr && groups->keeper().empty()) {
-    return make_error(ErrorCode::kInternal,
-                      "command steps cannot start: " + std::string(kStepKeeperName) + " is not installed",
-                      {}, "reinstall companyos: " + std::string(kStepKeeperName) +
-                              " belongs beside companyosd or in ../libexec/companyos from it");
-  }
-  // Recorded before it starts, so no moment exists when it runs unrecorded.
-  std::optional<std::string> token;
-  if (groups != nullptr) {
-    auto added = groups->add(run_id);
-    if (!added) return std::move(added).take_error();
-    token = std::move(*added);
-  }
-  // However the step ends, what it started ends with it, escaped from its group or not.
-  struct EndWithTheStep {
-    StepProcessRecord* groups;
-    const std::optional<std::string>& token;
-    ~EndWithTheStep() {
-      if (groups != nullptr && token) groups->end(*token);
-    }
-  } end_with_the_step{groups, token};
+  if (Status checked = check_step_cwd(spec.cwd); !checked) return std::move(checked).take_error();
+  // Recorded before it starts, so no moment exists when it runs unrecorded; however the step
+  // ends, what it started ends with it, escaped from its group or not.
+  auto recorded = RecordedStep::open(groups, run_id);
+  if (!recorded) return std::move(recorded).take_error();
   std::map<std::string, std::string> env = spec.env;
-  if (token) env[std::string(kStepTokenVariable)] = *token;
+  if (recorded->token()) env[std::string(kStepTokenVariable)] = *recorded->token();
   auto environment = child_environment(daemon_environment(), env);
   if (!environment) return std::move(environment).take_error();
   auto program = resolve_executable(spec.executable, search_path_of(*environment));
@@ -377,8 +235,9 @@ Result<CommandResult> run_command(const CommandSpec& spec, const Clock& clock,
     return result;
   }
   const SteadyTime started = clock.steady();
-  const std::filesystem::path keeper = groups != nullptr ? groups->keeper() : std::filesystem::path();
-  auto spawned = spawn(*program, spec, *environment, *output, keeper);
+  const std::filesystem::path keeper = recorded->keeper();
+  auto spawned = spawn_step_child(*program, spec.executable, spec.arguments, *environment, spec.cwd,
+                                  {kNullDevice, output->write_fd(), output->write_fd()}, keeper);
   if (!spawned) return std::move(spawned).take_error();
   result.pid = *spawned;
   output->close_write_end();

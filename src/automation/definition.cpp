@@ -13,8 +13,8 @@ struct Overloaded : Ts... {
 template <typename... Ts>
 Overloaded(Ts...) -> Overloaded<Ts...>;
 
-constexpr std::array<std::string_view, 9> kStepTypeNames = {
-    "command", "open_link", "open_file", "focus", "press", "click", "set_value", "wait", "check"};
+constexpr std::array<std::string_view, 10> kStepTypeNames = {
+    "command", "open_link", "open_file", "focus", "press", "click", "set_value", "wait", "check", "pi"};
 
 constexpr std::array<std::string_view, 4> kWaitPredicateNames = {"exists", "gone", "value",
                                                                  "state"};
@@ -233,6 +233,11 @@ nlohmann::json to_json(const Step& step) {
                                       },
                                       [](const WaitStep& s) { return wait_to_json(s); },
                                       [](const CheckStep& s) { return check_to_json(s); },
+                                      [](const PiStep& s) {
+                                        return nlohmann::json{{"prompt", s.prompt},
+                                                              {"cwd", s.cwd},
+                                                              {"timeoutSeconds", s.timeout_seconds}};
+                                      },
                                   },
                                   step.body);
   out["type"] = to_string(step_type(step));

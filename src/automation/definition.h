@@ -22,6 +22,7 @@ inline constexpr int kDefaultHistoryLimit = 30;
 inline constexpr int kDefaultCommandTimeoutSeconds = 60;
 inline constexpr int kDefaultWaitTimeoutSeconds = 30;
 inline constexpr int kDefaultCheckTimeoutSeconds = 10;
+inline constexpr int kDefaultPiTimeoutSeconds = 900;
 
 // An element named by its identity within the app's windows, resolved live at every run.
 // Refs (@s1a:e12) are refused in definitions: they belong to one snapshot.
@@ -98,6 +99,17 @@ struct SetValueStep {
   ElementSelector target;
   std::string value;
   friend bool operator==(const SetValueStep&, const SetValueStep&) = default;
+};
+
+// A prompt for pi, the coding agent (`pi --mode rpc --no-session`, found on PATH when the
+// step runs), started in cwd. Its final assistant output is the step's result; its
+// questions wait for the person. The timeout covers the whole step, waits for answers
+// included.
+struct PiStep {
+  std::string prompt;
+  std::string cwd;  // absolute
+  int timeout_seconds = kDefaultPiTimeoutSeconds;
+  friend bool operator==(const PiStep&, const PiStep&) = default;
 };
 
 // ---- wait: the conditions of a11y/wait.h, with selectors instead of refs -----------------
@@ -205,11 +217,12 @@ enum class StepType {
   kClick,
   kSetValue,
   kWait,
-  kCheck
+  kCheck,
+  kPi
 };
 
 using StepBody = std::variant<CommandStep, OpenLinkStep, OpenFileStep, FocusStep, PressStep,
-                              ClickStep, SetValueStep, WaitStep, CheckStep>;
+                              ClickStep, SetValueStep, WaitStep, CheckStep, PiStep>;
 
 struct Step {
   StepBody body;
@@ -236,7 +249,8 @@ struct Definition {
   friend bool operator==(const Definition&, const Definition&) = default;
 };
 
-// "command", "open_link", "open_file", "focus", "press", "click", "set_value", "wait", "check".
+// "command", "open_link", "open_file", "focus", "press", "click", "set_value", "wait", "check",
+// "pi".
 std::string_view to_string(StepType type);
 std::optional<StepType> step_type_from_string(std::string_view name);
 StepType step_type(const Step& step);

@@ -18,6 +18,8 @@
 #include "automation/element_probe.h"
 #include "automation/executable_lookup.h"
 #include "automation/file_check.h"
+#include "automation/pi/session.h"
+#include "automation/step_child.h"
 #include "launch/agent_desktop_bridge.h"
 #include "launch/bridge_arguments.h"
 #include "store/database.h"
@@ -223,11 +225,57 @@ StepOutcome DesktopStepExecutor::execute(const Step& step, const StepContext& co
           return set_value(body);
         } else if constexpr (std::is_same_v<T, WaitStep>) {
           return wait(body, context);
+        } else if constexpr (std::is_same_v<T, PiStep>) {
+          return run_pi_step(body, context);
         } else {
           return check(body, context);
         }
       },
       step.body);
+}
+
+StepOutcome DesktopStepExecutor::run_pi_step(const PiStep& step, const StepContext& context) {
+  pi::SessionSpec spec;
+  spec.prompt = step.prompt;
+  spec.cwd = step.cwd;
+  spec.timeout = std::chrono::seconds(step.timeout_seconds);
+  spec.output_cap = context.output_cap;
+  auto result = pi::run_session(spec, clock_, context.stop, context.questions, options_.step_processes,
+                                context.run_id);
+  if (!result) return blocked(result.error());  // nothing was started
+  StepOutcome outcome;
+  switch (result->end) {
+    case pi::SessionEnd::kAnswered:
+      outcome = passed(result->describe());
+      break;
+    case pi::SessionEnd::kStopped:
+      outcome = stopped();
+      outcome.reason = result->describe();
+      break;
+    case pi::SessionEnd::kTimedOut:
+      outcome = failed(result->describe(), ErrorCode::kTimeout);
+      break;
+    case pi::SessionEnd::kFailed:
+    case pi::SessionEnd::kExited:
+    case pi::SessionEnd::kProtocol:
+      outcome = failed(result->describe());
+      break;
+  }
+  // The prompt reached pi; what it did is pi's own account.
+  outcome.delivery = Delivery::kDeliveredUnverified;
+  if (result->end == pi::SessionEnd::kAnswered) {
+    outcome.output = result->result;
+    outcome.output_truncated = result->result_truncated;
+  } else {
+    // pi's partial answer, if any, then what it wrote to stderr: why it did not answer.
+    outcome.output = result->result;
+    if (!result->stderr_text.empty()) {
+      if (!outcome.output.empty() && outcome.output.back() != '\n') outcome.output += '\n';
+      outcome.output += "pi's stderr:\n" + result->stderr_text;
+    }
+    outcome.output_truncated = result->result_truncated;
+  }
+  return outcome;
 }
 
 StepOutcome DesktopStepExecutor::run_command_step(const CommandStep& step, const StepContext& context) {
@@ -577,6 +625,11 @@ StepOutcome DesktopStepExecutor::dry_run(const Step& step, const StepContext& co
                         live->window.title + "\"");
         } else if constexpr (std::is_same_v<T, WaitStep>) {
           return passed("would wait up to " + std::to_string(body.timeout_seconds) + " s");
+        } else if constexpr (std::is_same_v<T, PiStep>) {
+          auto program = pi::find_pi();
+          if (!program) return blocked(program.error());
+          if (auto st = check_step_cwd(body.cwd); !st) return blocked(st.error());
+          return passed("would ask " + *program + " in " + body.cwd);
         } else {
           if (const auto* command = std::get_if<CommandCheck>(&body.condition)) {
             if (auto st = check_command_runnable(command->command); !st) return blocked(st.error());

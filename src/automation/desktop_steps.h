@@ -13,6 +13,8 @@
 //  - command: automation::run_command (own process group, killed at timeout or stop).
 //  - wait: window appears/closes and text appears through a11y::wait_for; element waits poll
 //    the selector live.
+//  - pi: pi::run_session (pi's RPC mode under the step keeper; its questions go to the
+//    person through StepContext::questions); pi not on PATH → blocked.
 //  - check: re-read until it holds or its timeoutSeconds pass — front (the X11 active
 //    window's WM_CLASS names the app), element (live read of the selector: state, value or
 //    text), file (equals / contains / sha256 of the content), command (exit 0).
@@ -72,6 +74,7 @@ class DesktopStepExecutor final : public StepExecutor {
   StepOutcome set_value(const SetValueStep& step);
   StepOutcome wait(const WaitStep& step, const StepContext& context);
   StepOutcome check(const CheckStep& step, const StepContext& context);
+  StepOutcome run_pi_step(const PiStep& step, const StepContext& context);
   Status close_launched_window(const store::UndoRecord& record);
 
   a11y::Observer& observer_;

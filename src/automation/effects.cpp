@@ -29,6 +29,7 @@ Effect effect_of(const Step& step) {
                                                    : Effect::kIrreversible;
     case StepType::kPress:
     case StepType::kClick:
+    case StepType::kPi:  // an agent with the person's files and tools: nothing takes it back
       break;
   }
   return Effect::kIrreversible;

@@ -226,6 +226,13 @@ std::shared_ptr<Runner::ActiveRun> Runner::find_run(std::int64_t run_id) const {
 Result<store::RunRecord> Runner::decide_waiting(std::int64_t run_id, bool approve) {
   std::unique_lock lock(mutex_);
   auto run = find_run(run_id);
+  if (run && run->question) {
+    return make_error(ErrorCode::kConflict,
+                      "run " + std::to_string(run_id) + " waits for an answer to a question, not for an approval",
+                      {{"run_id", run_id}, {"status", "waiting"}},
+                      "answer it: companyos run answer " + std::to_string(run_id) +
+                          " …, or end the run: companyos automation stop " + std::to_string(run->started.automation_id));
+  }
   if (!run || run->status != store::RunStatus::kWaiting || run->decision != Decision::kNone) {
     lock.unlock();
     auto stored = with_store([&] { return runs_.get(run_id); });
@@ -250,6 +257,39 @@ Result<store::RunRecord> Runner::decide_waiting(std::int64_t run_id, bool approv
 Result<store::RunRecord> Runner::approve(std::int64_t run_id) { return decide_waiting(run_id, true); }
 
 Result<store::RunRecord> Runner::deny(std::int64_t run_id) { return decide_waiting(run_id, false); }
+
+Result<store::RunRecord> Runner::answer(std::int64_t run_id, const Answer& answer) {
+  std::unique_lock lock(mutex_);
+  auto run = find_run(run_id);
+  if (!run || !run->question) {
+    lock.unlock();
+    auto stored = with_store([&] { return runs_.get(run_id); });
+    if (!stored) return std::move(stored).take_error();
+    return make_error(ErrorCode::kConflict,
+                      "run " + std::to_string(run_id) + " is " + std::string(store::to_string(stored->status)) +
+                          " and asks no question",
+                      {{"run_id", run_id}, {"status", stored->status}});
+  }
+  if (auto problem = answer_problem(*run->question, answer)) {
+    nlohmann::json details{{"run_id", run_id}, {"problem", *problem}, {"kind", to_string(run->question->kind)}};
+    if (run->question->kind == QuestionKind::kSelect) details["options"] = run->question->options;
+    return make_error(ErrorCode::kInvalidArgs, "that does not answer the question: " + *problem, std::move(details));
+  }
+  // Under mutex_, so the step cannot withdraw the question between this answer and the store.
+  auto approved = with_store([&] { return runs_.approve(run_id); });
+  if (!approved) return approved;
+  advance(*run, store::RunEvent::kApprove);
+  run->question.reset();
+  run->answer = answer;
+  run->waiting_description.reset();
+  run->waiting_step.reset();
+  run->waiting_since.reset();
+  run->approval_deadline.reset();
+  if (run->wake_step) run->wake_step();
+  run->wake_step = nullptr;
+  changed_.notify_all();
+  return approved;
+}
 
 Result<store::RunRecord> Runner::stop(std::int64_t automation_id) {
   std::unique_lock lock(mutex_);
@@ -322,6 +362,7 @@ std::vector<ActiveRunInfo> Runner::active() const {
     info.waiting_since = run->waiting_since;
     info.approval_deadline = run->approval_deadline;
     info.retry_at = run->retry_at;
+    info.question = run->question;
     out.push_back(std::move(info));
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.run_id < b.run_id; });

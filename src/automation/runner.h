@@ -53,8 +53,13 @@
 // never a ghost "already has run N running". A run a previous daemon left active that the
 // restart could not mark failed (the disk was full then too) is marked when start meets it.
 //
+// Questions: a step may ask the person a question while it runs (a pi step relays pi's
+// select, confirm, input and editor dialogs, question.h). The run waits for the person as
+// for an approval — listed by active(), notified, status waiting — until answer(), or until
+// the step withdraws the question (its asker went on, the step's timeout, a stop).
+//
 // Thread-safety: every public method may be called from any thread. start, approve, deny,
-// active and recheck_deadlines return at once; stop, stop_all and undo block while steps end
+// answer, active and recheck_deadlines return at once; stop, stop_all and undo block while steps end
 // or inverses run (seconds), so call them off the daemon's main loop.
 #pragma once
 
@@ -70,6 +75,7 @@
 #include <vector>
 
 #include "automation/definition.h"
+#include "automation/question.h"
 #include "automation/step_executor.h"
 #include "core/clock.h"
 #include "core/result.h"
@@ -120,6 +126,9 @@ struct ActiveRunInfo {
   std::optional<std::int64_t> approval_deadline;  // Unix seconds: ends blocked then
   // While a failed action waits to be tried again: when the next attempt starts (Unix s).
   std::optional<std::int64_t> retry_at;
+  // While a step asks the person a question (a pi step): the question; approval_deadline
+  // is then when the step gives up on it.
+  std::optional<Question> question;
 };
 
 struct UnrecordedRun {
@@ -168,6 +177,12 @@ class Runner {
   // The waiting run ends blocked ("denied by a person"); its waiting step is recorded
   // blocked. Same errors as approve.
   Result<store::RunRecord> deny(std::int64_t run_id);
+  // The person's answer to the question a step of the run asks (a pi step's): the run runs
+  // again (supervised when its level is 3, as after an approval) and the step goes on with
+  // the answer. NOT_FOUND for an unknown run; CONFLICT when the run asks no question;
+  // INVALID_ARGS when the answer does not fit the question (details.problem). approve and
+  // deny answer CONFLICT for a run that asks a question.
+  Result<store::RunRecord> answer(std::int64_t run_id, const Answer& answer);
 
   // Ends the automation's active run: cancels the active step (a command's process group is
   // killed) or a pending retry, and runs no further step. The run ends stopped, or failed

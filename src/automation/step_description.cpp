@@ -1,5 +1,6 @@
 #include "automation/step_description.h"
 
+#include <algorithm>
 #include <type_traits>
 
 namespace companyos::automation {
@@ -34,6 +35,17 @@ std::string link_text(const std::string& url) {
   return url.substr(0, authority_start) + authority;
 }
 
+// The prompt's first line, cut at a character boundary, for one line a person reads
+// before approving.
+std::string prompt_excerpt(const std::string& prompt) {
+  constexpr std::size_t kLimit = 120;
+  std::string line = prompt.substr(0, prompt.find('\n'));
+  if (line.size() <= kLimit && line.size() == prompt.size()) return line;
+  std::size_t cut = std::min(line.size(), kLimit);
+  while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
+  return line.substr(0, cut) + "…";
+}
+
 std::string body_text(const StepBody& body) {
   return std::visit(
       [](const auto& step) -> std::string {
@@ -54,6 +66,8 @@ std::string body_text(const StepBody& body) {
           return "set_value on " + selector_text(step.target, step.app, step.window);
         } else if constexpr (std::is_same_v<T, WaitStep>) {
           return "wait";
+        } else if constexpr (std::is_same_v<T, PiStep>) {
+          return "pi in " + step.cwd + ": " + quoted(prompt_excerpt(step.prompt));
         } else {
           return "check";
         }

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "automation/definition.h"
+#include "automation/question.h"
 #include "companyos/errors.h"
 #include "core/delivery.h"
 #include "core/result.h"
@@ -41,6 +42,8 @@ struct StepContext {
   std::stop_token stop;
   bool physical_input = false;     // the "physical_input" setting when the run started
   std::string agent_desktop_path;  // the "agent_desktop_path" setting; "" = built-in only
+  // Where a step's questions to the person go (pi steps); null: none can be asked.
+  PersonQuestions* questions = nullptr;
 };
 
 struct StepOutcome {

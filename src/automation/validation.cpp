@@ -61,6 +61,7 @@ constexpr std::string_view kCheckFileFields[] = {
     "type", "description", "check", "path", "equals", "contains", "sha256", "timeoutSeconds"};
 constexpr std::string_view kCheckCommandFields[] = {
     "type", "description", "check", "executable", "argv", "cwd", "timeoutSeconds", "env"};
+constexpr std::string_view kPiFields[] = {"type", "description", "prompt", "cwd", "timeoutSeconds"};
 
 class DefinitionValidator {
  public:
@@ -218,15 +219,11 @@ class DefinitionValidator {
     auto type_name = reader.required_string("type");
     if (!type_name) return std::nullopt;
     const auto type = step_type_from_string(*type_name);
-    if (!type && *type_name == "pi") {
-      problems_.add(reader.path_of("type"), "not built: pi steps (the product seed's; not in this daemon yet)");
-      return std::nullopt;
-    }
     if (!type) {
       problems_.add(reader.path_of("type"),
                     "unknown step type " + in_quotes(*type_name) +
                         "; known: command, open_link, open_file, focus, press, click, "
-                        "set_value, wait, check");
+                        "set_value, wait, check, pi");
       return std::nullopt;
     }
     std::optional<StepBody> body = read_body(*type, reader);
@@ -304,10 +301,27 @@ class DefinitionValidator {
       }
       case StepType::kWait:
         return read_wait(reader);
+      case StepType::kPi:
+        return read_pi(reader);
       case StepType::kCheck:
         break;
     }
     return read_check(reader);
+  }
+
+  PiStep read_pi(const ObjectReader& reader) {
+    reader.allow_only(kPiFields, "a pi step");
+    PiStep step;
+    if (auto prompt = reader.required_string("prompt", kMaxPromptBytes)) {
+      if (prompt->find_first_not_of(" \t\r\n") == std::string::npos) {
+        problems_.add(reader.path_of("prompt"), "must say what pi is to do, not be blank");
+      }
+      step.prompt = std::move(*prompt);
+    }
+    step.cwd = read_path(reader, "cwd");
+    step.timeout_seconds = reader.integer("timeoutSeconds", 1, kMaxTimeoutSeconds, kDefaultPiTimeoutSeconds)
+                               .value_or(kDefaultPiTimeoutSeconds);
+    return step;
   }
 
   std::optional<StepBody> read_wait(const ObjectReader& reader) {

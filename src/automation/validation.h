@@ -26,6 +26,7 @@ inline constexpr std::size_t kMaxEnvironmentVariables = 100;
 inline constexpr std::size_t kMaxPathBytes = 4096;
 inline constexpr std::size_t kMaxUrlBytes = 8192;
 inline constexpr std::size_t kMaxDescriptionChars = 500;
+inline constexpr std::size_t kMaxPromptBytes = 64 * 1024;
 inline constexpr std::size_t kMaxTextBytes = kMaxFieldBytes;  // any other string
 inline constexpr int kMaxTimeoutSeconds = 86'400;
 inline constexpr int kMaxHistoryLimit = 1000;

@@ -400,6 +400,23 @@ Result<RunRecord> RunStore::approve(std::int64_t run_id) {
   return load_run(sql_, run_id);
 }
 
+Result<RunRecord> RunStore::resume(std::int64_t run_id) {
+  auto status = db_.transaction([&]() -> Status {
+    auto run = load_run(sql_, run_id);
+    if (!run) return std::move(run).take_error();
+    auto to = transition(run->status, RunEvent::kApprove);
+    if (!to) return wrong_status(run_id, run->status, "only a waiting run can resume");
+    auto lease = sql_.prepare(
+        "UPDATE runs SET status = ?2, waiting_since = NULL, waiting_description = NULL WHERE id = ?1");
+    if (!lease) return std::move(lease).take_error();
+    Statement& stmt = **lease;
+    stmt.bind(1, run_id).bind(2, to_string(*to));
+    return stmt.run();
+  });
+  if (!status) return std::move(status).take_error();
+  return load_run(sql_, run_id);
+}
+
 Status RunStore::record_step(std::int64_t run_id, const StepRecord& step) {
   if (step.phase != "precondition" && step.phase != "action" && step.phase != "post") {
     return make_error(ErrorCode::kInvalidArgs,

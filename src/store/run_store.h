@@ -131,6 +131,10 @@ class RunStore {
   // waiting -> running; approval by a person at level 3 makes the run supervised. CONFLICT
   // from any other status.
   Result<RunRecord> approve(std::int64_t run_id);
+  // waiting -> running without a person: a step's question withdrawn because its asker went
+  // on without an answer. approved_at and supervised stay as they were. CONFLICT from any
+  // other status.
+  Result<RunRecord> resume(std::int64_t run_id);
 
   // While the run is active. CONFLICT for a finished run or a seq already recorded.
   Status record_step(std::int64_t run_id, const StepRecord& step);

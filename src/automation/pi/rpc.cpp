@@ -1,5 +1,6 @@
 #include "automation/pi/rpc.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 namespace companyos::automation::pi {
@@ -33,6 +34,11 @@ Event question(const json& line) {
   asked.message = text_field(line, "message");
   asked.placeholder = text_field(line, "placeholder");
   asked.prefill = text_field(line, "prefill");
+  // pi's own limit for the dialog, in milliseconds: it answers itself with a default then.
+  const auto timeout = line.find("timeout");
+  if (timeout != line.end() && timeout->is_number() && timeout->get<double>() > 0) {
+    asked.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(std::min(timeout->get<double>(), 1e12)));
+  }
   if (*kind == QuestionKind::kSelect) {
     const auto options = line.find("options");
     if (options == line.end() || !options->is_array() || options->empty()) {
@@ -87,40 +93,6 @@ std::string prompt_line(std::string_view id, std::string_view message) {
 
 std::string abort_line() { return dump(json{{"type", "abort"}}); }
 
-std::string_view to_string(QuestionKind kind) {
-  switch (kind) {
-    case QuestionKind::kSelect:
-      return "select";
-    case QuestionKind::kConfirm:
-      return "confirm";
-    case QuestionKind::kInput:
-      return "input";
-    case QuestionKind::kEditor:
-      break;
-  }
-  return "editor";
-}
-
-std::optional<std::string> answer_problem(const Question& question, const Answer& answer) {
-  if (answer.cancelled) return std::nullopt;
-  switch (question.kind) {
-    case QuestionKind::kConfirm:
-      if (!answer.confirmed) return "this question is answered yes or no";
-      return std::nullopt;
-    case QuestionKind::kSelect:
-      if (!answer.value) return "this question is answered with one of its options";
-      for (const std::string& option : question.options) {
-        if (option == *answer.value) return std::nullopt;
-      }
-      return "not one of the options";
-    case QuestionKind::kInput:
-    case QuestionKind::kEditor:
-      if (!answer.value) return "this question is answered with text";
-      return std::nullopt;
-  }
-  return "unknown question";
-}
-
 std::string answer_line(const Question& question, const Answer& answer) {
   json line{{"type", "extension_ui_response"}, {"id", question.id}};
   if (answer.cancelled) {
@@ -151,6 +123,35 @@ Event parse_line(std::string_view text) {
   if (kind == "extension_ui_request") return question(line);
   if (kind == "agent_end") return agent_end(line);
   return OtherEvent{kind};
+}
+
+void LineFramer::append(std::string_view bytes) {
+  if (overlong_) return;
+  if (start_ > 0 && start_ * 2 >= pending_.size()) {
+    pending_.erase(0, start_);
+    start_ = 0;
+  }
+  pending_.append(bytes);
+  const std::size_t end = pending_.find('\n', start_);
+  const std::size_t line_bytes = (end == std::string::npos ? pending_.size() : end) - start_;
+  if (line_bytes > kMaxLineBytes) overlong_ = true;
+}
+
+std::optional<std::string> LineFramer::next_line() {
+  if (overlong_) return std::nullopt;
+  const std::size_t end = pending_.find('\n', start_);
+  if (end == std::string::npos) {
+    if (pending_.size() - start_ > kMaxLineBytes) overlong_ = true;
+    return std::nullopt;
+  }
+  if (end - start_ > kMaxLineBytes) {
+    overlong_ = true;
+    return std::nullopt;
+  }
+  std::string line = pending_.substr(start_, end - start_);
+  start_ = end + 1;
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  return line;
 }
 
 }  // namespace companyos::automation::pi

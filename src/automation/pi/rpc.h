@@ -12,6 +12,8 @@
 #include <variant>
 #include <vector>
 
+#include "automation/question.h"
+
 namespace companyos::automation::pi {
 
 // The largest line read from pi: a longer one ends the step (pi's messages carry whole
@@ -23,31 +25,6 @@ std::string prompt_line(std::string_view id, std::string_view message);
 // {"type": "abort"}: asks pi to stop what it is doing (a timeout, a stop).
 std::string abort_line();
 
-enum class QuestionKind { kSelect, kConfirm, kInput, kEditor };
-std::string_view to_string(QuestionKind kind);
-
-// What pi asks the person, as it asked it.
-struct Question {
-  std::string id = {};  // pi's request id, echoed in the answer
-  QuestionKind kind = QuestionKind::kInput;
-  std::string title = {};
-  std::string message = {};               // confirm
-  std::vector<std::string> options = {};  // select
-  std::string placeholder = {};           // input
-  std::string prefill = {};               // editor
-  friend bool operator==(const Question&, const Question&) = default;
-};
-
-// The person's answer: a value (select: one of the options; input, editor: text), yes or
-// no (confirm), or none (the question is cancelled).
-struct Answer {
-  std::optional<std::string> value = {};
-  std::optional<bool> confirmed = {};
-  bool cancelled = false;
-};
-// Checks an answer against its question: select takes one of its options, confirm yes or
-// no, input and editor any text; a cancellation always fits. The reason when it does not.
-std::optional<std::string> answer_problem(const Question& question, const Answer& answer);
 // {"type": "extension_ui_response", "id": …, "value" | "confirmed" | "cancelled": …}
 std::string answer_line(const Question& question, const Answer& answer);
 
@@ -79,5 +56,23 @@ struct Malformed {
 
 using Event = std::variant<Response, Question, AgentEnd, OtherEvent, Malformed>;
 Event parse_line(std::string_view line);
+
+// Splits what pi writes into lines at LF only (pi's framing: a U+2028 inside a JSON string
+// is not a line end; a CR before the LF is dropped).
+class LineFramer {
+ public:
+  void append(std::string_view bytes);
+  // The next whole line, without its LF; nullopt until one is complete.
+  std::optional<std::string> next_line();
+  // A line longer than kMaxLineBytes has started: nothing after it can be framed.
+  bool overlong() const { return overlong_; }
+  // Bytes of a line not ended yet (what pi wrote last before it closed its output).
+  bool has_partial_line() const { return pending_.size() > start_; }
+
+ private:
+  std::string pending_;
+  std::size_t start_ = 0;  // where the next line begins in pending_
+  bool overlong_ = false;
+};
 
 }  // namespace companyos::automation::pi

@@ -3,12 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stop_token>
 #include <string>
 #include <thread>
 
 #include "automation/definition.h"
+#include "automation/question.h"
 #include "automation/runner.h"
 #include "core/result.h"
 #include "store/run_store.h"
@@ -49,6 +51,11 @@ struct Runner::ActiveRun {
   std::optional<std::int64_t> waiting_since;
   std::optional<std::int64_t> approval_deadline;
   std::optional<std::int64_t> retry_at;  // a failed action's next attempt, Unix seconds
+  // A step's question while the person is asked it (a pi step's), the answer given and not
+  // yet taken by the step, and how to tell the step one came.
+  std::optional<Question> question;
+  std::optional<Answer> answer;
+  std::function<void()> wake_step;
   // The store's answer to the latest approval, and how many have been answered: a person
   // who approved waits for the count to move, not for the answer to be there, since the
   // run may already be waiting on its next step by the time that person wakes.

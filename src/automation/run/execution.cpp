@@ -31,7 +31,11 @@ std::string approval_timeout_text(std::chrono::seconds timeout) {
 class Runner::RunExecution {
  public:
   RunExecution(Runner& runner, ActiveRun& run)
-      : runner_(runner), run_(run), level_(level_of(run.started.level)), retry_(retry_policy(run.definition)) {}
+      : runner_(runner),
+        run_(run),
+        level_(level_of(run.started.level)),
+        retry_(retry_policy(run.definition)),
+        questions_(*this) {}
 
   struct Ending {
     store::RunEvent event = store::RunEvent::kSucceed;  // what ends the run
@@ -232,7 +236,7 @@ class Runner::RunExecution {
     return !stopped;
   }
 
-  StepContext context_for(const PlannedStep& planned) const {
+  StepContext context_for(const PlannedStep& planned) {
     StepContext context;
     context.path = planned.path;
     context.run_id = run_.started.id;
@@ -241,6 +245,7 @@ class Runner::RunExecution {
     context.stop = run_.stop.get_token();
     context.physical_input = run_.settings.physical_input;
     context.agent_desktop_path = run_.settings.agent_desktop_path;
+    context.questions = &questions_;
     return context;
   }
 
@@ -280,6 +285,7 @@ class Runner::RunExecution {
   Attempt act(const PlannedStep& planned, StepMode mode, std::size_t reserved) {
     StepContext context = context_for(planned);
     context.output_cap = context.output_cap > reserved ? context.output_cap - reserved : 0;
+    step_path_ = planned.path;
     const auto started = runner_.clock_.steady();
     Attempt attempt;
     attempt.outcome = mode == StepMode::kDryRun ? runner_.executor_.dry_run(*planned.step, context)
@@ -389,12 +395,79 @@ class Runner::RunExecution {
     return {outcome.status, reason, std::nullopt};
   }
 
+  // The questions of the step now running, put to the person as a wait of the run.
+  class StepQuestions final : public PersonQuestions {
+   public:
+    explicit StepQuestions(RunExecution& execution) : execution_(execution) {}
+
+    Status ask(const Question& question, std::int64_t deadline, std::function<void()> wake) override {
+      Runner& runner = execution_.runner_;
+      ActiveRun& run = execution_.run_;
+      const std::string description = describe_question(question);
+      auto waiting = runner.with_store([&] { return runner.runs_.wait_for_person(run.started.id, description); });
+      if (!waiting) return std::move(waiting).take_error();
+      std::lock_guard lock(runner.mutex_);
+      runner.advance(run, store::RunEvent::kAskApproval);
+      run.question = question;
+      run.answer.reset();
+      run.wake_step = std::move(wake);
+      run.waiting_description = description;
+      run.waiting_step = execution_.step_path_;
+      run.waiting_since = runner.clock_.unix_seconds();
+      run.approval_deadline = deadline;
+      runner.changed_.notify_all();
+      spdlog::info("run {} step {} asks the person a {} question", run.started.id, execution_.step_path_,
+                   to_string(question.kind));
+      return ok_status();
+    }
+
+    std::optional<Answer> take_answer() override {
+      std::lock_guard lock(execution_.runner_.mutex_);
+      return std::exchange(execution_.run_.answer, std::nullopt);
+    }
+
+    void withdraw() override {
+      Runner& runner = execution_.runner_;
+      ActiveRun& run = execution_.run_;
+      std::lock_guard lock(runner.mutex_);
+      run.answer.reset();
+      if (!run.question) return;  // answered: the run already runs again
+      run.question.reset();
+      run.wake_step = nullptr;
+      run.waiting_description.reset();
+      run.waiting_step.reset();
+      run.waiting_since.reset();
+      run.approval_deadline.reset();
+      // Under mutex_, as answer() does, so the two never both move the run on.
+      auto resumed = runner.with_store([&] { return runner.runs_.resume(run.started.id); });
+      if (resumed) {
+        runner.advance(run, store::RunEvent::kApprove);
+      } else {
+        spdlog::error("run {}: its question ended, but the store could not record it: {}", run.started.id,
+                      resumed.error().message);
+      }
+      runner.changed_.notify_all();
+    }
+
+   private:
+    // "pi asks: Deploy now?" — the asker's words, which the person reads before answering.
+    static std::string describe_question(const Question& question) {
+      std::string text = "pi asks: " + (question.title.empty() ? std::string("a question") : question.title);
+      if (!question.message.empty()) text += " — " + question.message;
+      return text;
+    }
+
+    RunExecution& execution_;
+  };
+
   Runner& runner_;
   ActiveRun& run_;
   Level level_;
   RetryPolicy retry_;
   std::size_t output_used_ = 0;
   std::optional<Error> store_error_;
+  std::string step_path_;  // the step now running, for its questions
+  StepQuestions questions_;
 };
 
 void Runner::run_thread(std::shared_ptr<ActiveRun> run) {

@@ -16,7 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using std::chrono::milliseconds;
-using Clock = std::chrono::steady_clock;
+using Steady = std::chrono::steady_clock;
 
 const SystemClock kSystemClock;
 
@@ -36,9 +36,9 @@ CommandSpec shell_probe(const std::string& script, milliseconds timeout = millis
 // Polls `condition` until it holds or `limit` passes; the limits are generous on purpose.
 template <typename Condition>
 bool eventually(Condition condition, milliseconds limit = milliseconds(10'000)) {
-  const auto give_up = Clock::now() + limit;
+  const auto give_up = Steady::now() + limit;
   while (!condition()) {
-    if (Clock::now() >= give_up) return false;
+    if (Steady::now() >= give_up) return false;
     std::this_thread::sleep_for(milliseconds(10));
   }
   return true;
@@ -140,13 +140,13 @@ TEST(RunCommand, CapsOutputAndCountsWhatWasDropped) {
 }
 
 TEST(RunCommand, StdinIsClosedSoCatEndsAtOnce) {
-  const auto started = Clock::now();
+  const auto started = Steady::now();
   auto ran = run_command(command({"cat"}, milliseconds(30'000)), kSystemClock);
   ASSERT_TRUE(ran.ok()) << ran.error().message;
   EXPECT_EQ(ran->end, CommandEnd::kExited);
   EXPECT_EQ(ran->exit_status, 0);
   EXPECT_EQ(ran->output, "");
-  EXPECT_LT(Clock::now() - started, milliseconds(10'000));
+  EXPECT_LT(Steady::now() - started, milliseconds(10'000));
 }
 
 TEST(RunCommand, EveryArgumentArrivesAsExactlyOneArgument) {
@@ -202,11 +202,11 @@ TEST(RunCommand, RunsInItsOwnProcessGroup) {
 TEST(RunCommand, TimeoutKillsTheWholeGroupAndReapsTheCommand) {
   companyos::testing::TempDir dir;
   const std::string pid_file = dir.file("grandchild");
-  const auto started = Clock::now();
+  const auto started = Steady::now();
   auto ran =
       run_command(shell_probe("sleep 60 & echo $! > '" + pid_file + "'; wait", milliseconds(500)),
                   kSystemClock);
-  const auto took = Clock::now() - started;
+  const auto took = Steady::now() - started;
   ASSERT_TRUE(ran.ok()) << ran.error().message;
   EXPECT_EQ(ran->end, CommandEnd::kTimedOut);
   EXPECT_FALSE(ran->succeeded());
@@ -251,11 +251,11 @@ TEST(RunCommand, AStopFromAnotherThreadKillsTheGroup) {
     grandchild = read_pid(pid_file);
     stop.request_stop();
   });
-  const auto started = Clock::now();
+  const auto started = Steady::now();
   auto ran = run_command(
       shell_probe("sleep 60 & echo $! > '" + pid_file + "'; wait", milliseconds(60'000)),
       kSystemClock, stop.get_token());
-  const auto took = Clock::now() - started;
+  const auto took = Steady::now() - started;
   stopper.join();
   ASSERT_TRUE(ran.ok()) << ran.error().message;
   EXPECT_EQ(ran->end, CommandEnd::kStopped);
@@ -284,11 +284,11 @@ TEST(RunCommand, AStopBeforeTheStartRunsNothing) {
 TEST(RunCommand, WhatTheCommandLeftInItsGroupDoesNotOutliveTheStep) {
   companyos::testing::TempDir dir;
   const std::string pid_file = dir.file("left");
-  const auto started = Clock::now();
+  const auto started = Steady::now();
   auto ran =
       run_command(shell_probe("sleep 60 & echo $! > '" + pid_file + "'; echo done"), kSystemClock);
   ASSERT_TRUE(ran.ok()) << ran.error().message;
-  EXPECT_LT(Clock::now() - started, milliseconds(10'000));
+  EXPECT_LT(Steady::now() - started, milliseconds(10'000));
   EXPECT_EQ(ran->end, CommandEnd::kExited);
   EXPECT_EQ(ran->exit_status, 0);
   EXPECT_EQ(ran->output, "done\n");
@@ -324,11 +324,11 @@ TEST(RunCommand, TimeIsReadFromTheInjectedClock) {
   // Here every look takes an hour: the 10 s deadline has passed at the first one, however
   // fast the machine.
   const SteppingClock hours(std::chrono::hours(1));
-  const auto started = Clock::now();
+  const auto started = Steady::now();
   auto slow = run_command(command({"sleep", "60"}, milliseconds(10'000)), hours);
   ASSERT_TRUE(slow.ok()) << slow.error().message;
   EXPECT_EQ(slow->end, CommandEnd::kTimedOut);
-  EXPECT_LT(Clock::now() - started, milliseconds(8000));
+  EXPECT_LT(Steady::now() - started, milliseconds(8000));
   EXPECT_TRUE(reaped(slow->pid));
 }
 

@@ -44,6 +44,7 @@ TEST(AutomationEffects, EveryStepTypeDeclaresItsClass) {
       {"command without undo", without_undo(), Effect::kIrreversible},
       {"press", press(), Effect::kIrreversible},
       {"click", click(), Effect::kIrreversible},
+      {"pi", Step{PiStep{"Summarise the log", "/srv", 900}, {}}, Effect::kIrreversible},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(c.what));

@@ -170,6 +170,7 @@ TEST(AutomationLevels, WhichStepsAskAtEachLevel) {
        M::kRun},
       {"press always asks", Step{PressStep{"ctrl+s", "gedit"}, {}}, M::kDryRun, M::kAskFirst,
        M::kAskFirst, M::kAskFirst},
+      {"pi", Step{PiStep{"Summarise", "/srv", 900}, {}}, M::kDryRun, M::kAskFirst, M::kRun, M::kRun},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(c.what));

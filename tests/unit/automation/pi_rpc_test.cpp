@@ -108,6 +108,64 @@ TEST(PiRpc, AnOverlongLineIsRefusedUnparsed) {
   EXPECT_EQ(describe(parse_line(line)), "malformed: a line longer than 8 MiB");
 }
 
+struct FramingCase {
+  const char* what;
+  std::vector<std::string> chunks;  // as read from the pipe
+  std::vector<std::string> lines;   // the whole lines framed
+  bool partial;                     // bytes of an unended line are left
+};
+
+void PrintTo(const FramingCase& c, std::ostream* os) { *os << c.what; }
+
+class PiFraming : public ::testing::TestWithParam<FramingCase> {};
+
+TEST_P(PiFraming, SplitsAtLineFeedsOnly) {
+  const FramingCase& c = GetParam();
+  LineFramer framer;
+  std::vector<std::string> lines;
+  for (const std::string& chunk : c.chunks) {
+    framer.append(chunk);
+    while (auto line = framer.next_line()) lines.push_back(*line);
+  }
+  EXPECT_EQ(lines, c.lines);
+  EXPECT_EQ(framer.has_partial_line(), c.partial);
+  EXPECT_FALSE(framer.overlong());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, PiFraming,
+    ::testing::Values(FramingCase{"one line", {"{}\n"}, {"{}"}, false},
+                      FramingCase{"two in one read", {"a\nb\n"}, {"a", "b"}, false},
+                      FramingCase{"one across reads", {"{\"type\":", "\"x\"}", "\n"}, {"{\"type\":\"x\"}"}, false},
+                      FramingCase{"a CR before the LF is dropped", {"a\r\n"}, {"a"}, false},
+                      FramingCase{"U+2028 is not a line end", {"a\u2028b\n"}, {"a\u2028b"}, false},
+                      FramingCase{"an empty line", {"\n"}, {""}, false},
+                      FramingCase{"an unended line waits", {"a\nb"}, {"a"}, true},
+                      FramingCase{"nothing", {}, {}, false}));
+
+TEST(PiFraming, ALineOverTheLimitStopsTheFraming) {
+  LineFramer framer;
+  framer.append("short\n");
+  framer.append(std::string(kMaxLineBytes, 'x'));
+  EXPECT_EQ(framer.next_line(), "short");
+  EXPECT_FALSE(framer.next_line());
+  EXPECT_FALSE(framer.overlong()) << "exactly the limit is allowed";
+  framer.append("y");
+  EXPECT_FALSE(framer.next_line());
+  EXPECT_TRUE(framer.overlong());
+  framer.append("\n{}\n");
+  EXPECT_FALSE(framer.next_line()) << "nothing after it is framed";
+}
+
+TEST(PiRpc, APisOwnLimitForAQuestionIsKept) {
+  const Event event = parse_line(R"({"type":"extension_ui_request","id":"q","method":"confirm","title":"t","timeout":30000})");
+  const auto* question = std::get_if<Question>(&event);
+  ASSERT_NE(question, nullptr);
+  EXPECT_EQ(question->timeout, std::chrono::milliseconds(30000));
+  const Event without = parse_line(R"({"type":"extension_ui_request","id":"q","method":"confirm","timeout":-5})");
+  EXPECT_FALSE(std::get<Question>(without).timeout);
+}
+
 // Plain fields (GCC 12 reports a std::optional inside a parameter table as maybe unset).
 struct AnswerCase {
   const char* what;

@@ -67,6 +67,9 @@ class FakeExecutor final : public StepExecutor {
     // Waits in the step until release(), then returns the outcome: the test changes the
     // store meanwhile, while the run's thread is known not to use it.
     bool held = false;  // advanced on the clock, to see durations recorded
+    // Puts this question to the person through the runner, then waits for the answer, a
+    // stop, or give_up_question(); passes with the answer given as its output.
+    std::optional<Question> ask = std::nullopt;
   };
 
   explicit FakeExecutor(TestClock& clock) : clock_(clock) {}
@@ -123,6 +126,17 @@ class FakeExecutor final : public StepExecutor {
     released_ = true;
     wake_.notify_all();
   }
+  // The step's asker goes on without an answer (pi's own limit for its question passed).
+  void give_up_question() {
+    std::lock_guard lock(mutex_);
+    gave_up_ = true;
+    wake_.notify_all();
+  }
+  // The deadline each question was asked with.
+  std::optional<std::int64_t> question_deadline() const {
+    std::lock_guard lock(mutex_);
+    return question_deadline_;
+  }
 
  private:
   StepOutcome act(const std::string& how, const Step& step, const StepContext& context) {
@@ -136,6 +150,7 @@ class FakeExecutor final : public StepExecutor {
       if (found->second.size() > 1) found->second.pop_front();
     }
     if (script.takes.count() > 0) clock_.advance(script.takes);
+    if (script.ask && how == "execute") return ask_person(lock, *script.ask, context);
     if (script.held) {
       blocked_ = true;
       wake_.wait(lock, [this] { return released_; });
@@ -165,8 +180,51 @@ class FakeExecutor final : public StepExecutor {
     return outcome;
   }
 
+  // Never holds mutex_ while it calls the runner, which calls back into wake under its own.
+  StepOutcome ask_person(std::unique_lock<std::mutex>& lock, const Question& question, const StepContext& context) {
+    answered_ = false;
+    gave_up_ = false;
+    question_deadline_ = clock_.unix_seconds() + 600;
+    const std::int64_t deadline = *question_deadline_;
+    lock.unlock();
+    Status asked = context.questions->ask(question, deadline, [this] {
+      std::lock_guard woke(mutex_);
+      answered_ = true;
+      wake_.notify_all();
+    });
+    if (!asked) return outcome_of(StepStatus::kFailed, asked.error().message);
+    lock.lock();
+    std::stop_token stop = context.stop;
+    wake_.wait(lock, stop, [this] { return answered_ || gave_up_; });
+    const bool answered = answered_;
+    lock.unlock();
+    if (!answered) {
+      context.questions->withdraw();
+      return stop.stop_requested() ? outcome_of(StepStatus::kStopped, "stopped while it asked")
+                                   : outcome_of(StepStatus::kPassed, "went on without an answer");
+    }
+    const auto answer = context.questions->take_answer();
+    StepOutcome out = outcome_of(StepStatus::kPassed, "answered");
+    if (answer) {
+      out.output = answer->cancelled ? "cancelled"
+                   : answer->confirmed ? (*answer->confirmed ? "yes" : "no")
+                                       : answer->value.value_or("");
+    }
+    return out;
+  }
+
+  static StepOutcome outcome_of(StepStatus status, std::string reason) {
+    StepOutcome out;
+    out.status = status;
+    out.reason = std::move(reason);
+    return out;
+  }
+
   TestClock& clock_;
   mutable std::mutex mutex_;
+  bool answered_ = false;
+  bool gave_up_ = false;
+  std::optional<std::int64_t> question_deadline_;
   std::condition_variable_any wake_;
   std::map<std::string, std::deque<Script>> scripts_;
   std::map<std::string, std::optional<int>> failing_undo_;
@@ -200,6 +258,9 @@ inline json command(const std::string& description, bool with_undo) {
                {"description", description}};
   if (with_undo) step["undo"] = {{"executable", "true"}, {"argv", json::array()}, {"cwd", "/"}};
   return step;
+}
+inline json pi_step(const std::string& description) {
+  return {{"type", "pi"}, {"prompt", "Summarise the log"}, {"cwd", "/"}, {"description", description}};
 }
 inline json file_check(const std::string& description) {
   return {{"type", "check"}, {"check", "file"}, {"path", "/var/tmp/effect"}, {"equals", "x"},

@@ -584,7 +584,9 @@ const char* const kEveryStep = R"({
      "timeoutSeconds": 30},
     {"type": "wait", "wait": "element", "app": "gedit",
      "target": {"role": "text", "name": "Title"}, "predicate": "value", "value": "",
-     "timeoutSeconds": 30}
+     "timeoutSeconds": 30},
+    {"type": "pi", "prompt": "Summarise the log.\nDo not edit files.", "cwd": "/srv",
+     "timeoutSeconds": 900}
   ],
   "postActions": [
     {"type": "check", "check": "element", "app": "gedit",
@@ -615,7 +617,11 @@ TEST(AutomationValidation, CanonicalFormRoundTripsForEveryStepType) {
   const Definition& d = *result;
   EXPECT_FALSE(d.enabled);
   EXPECT_EQ(d.schedule, "30 2 * * *");
-  EXPECT_EQ(d.step_count(), 3u + 15u + 7u);
+  EXPECT_EQ(d.step_count(), 3u + 16u + 7u);
+  const auto& pi = std::get<PiStep>(d.actions[15].body);
+  EXPECT_EQ(pi.prompt, "Summarise the log.\nDo not edit files.");
+  EXPECT_EQ(pi.cwd, "/srv");
+  EXPECT_EQ(pi.timeout_seconds, 900);
   const auto& scoped = std::get<ClickStep>(d.actions[6].body);
   ASSERT_TRUE(scoped.target.within.has_value());
   EXPECT_EQ(scoped.target.within->role, "root pane");
@@ -762,7 +768,7 @@ TEST(AutomationValidation, WaitPredicatesAreSpelledAsTheWaitMethodSpellsThem) {
 }
 
 TEST(AutomationValidation, StepTypeNamesRoundTrip) {
-  for (int i = 0; i <= static_cast<int>(StepType::kCheck); ++i) {
+  for (int i = 0; i <= static_cast<int>(StepType::kPi); ++i) {
     const auto type = static_cast<StepType>(i);
     EXPECT_EQ(step_type_from_string(to_string(type)), type);
   }
@@ -790,28 +796,56 @@ TEST(AutomationExamples, EveryExampleIsValid) {
 }
 
 // The product seed's own example definition, as it is written there (its spelling, its
-// command precondition): everything in it loads but its pi step, which says it is not built.
-TEST(AutomationExamples, TheSeedsExampleLoadsButForItsPiStep) {
+// command precondition, its pi step), loads; what is stored is our spelling of it.
+TEST(AutomationExamples, TheSeedsExampleValidatesAsWritten) {
   std::ifstream in(COMPANYOS_SEED_EXAMPLE);
   std::stringstream text;
   text << in.rdbuf();
   json seed = json::parse(text.str(), nullptr, false);
   ASSERT_FALSE(seed.is_discarded());
   auto result = validate_definition(seed, at_now());
-  ASSERT_FALSE(result.ok());
-  const json& problems = result.error().details["problems"];
-  ASSERT_EQ(problems.size(), 1u) << problems.dump(1);
-  EXPECT_EQ(problems[0]["path"], "actions[1].type");
-  EXPECT_THAT(problems[0]["message"].get<std::string>(), HasSubstr("not built: pi steps"));
-
-  seed["actions"].erase(1);
-  auto without_pi = validate_definition(seed, at_now());
-  ASSERT_TRUE(without_pi.ok()) << without_pi.error().details.dump(1);
-  const json stored = to_json(*without_pi);
+  ASSERT_TRUE(result.ok()) << result.error().details.dump(1);
+  const json stored = to_json(*result);
   EXPECT_EQ(stored["preconditions"][0]["check"], "command");
   EXPECT_EQ(stored["preconditions"][0]["executable"], "git");
   EXPECT_EQ(stored["actions"][0]["argv"], json::array({"test"}));
+  EXPECT_EQ(stored["actions"][1], (json{{"type", "pi"},
+                                        {"prompt", seed["actions"][1]["prompt"]},
+                                        {"cwd", "/absolute/project"},
+                                        {"timeoutSeconds", 900}}));
   EXPECT_EQ(stored["timezone"], "Asia/Jakarta");
+  auto again = validate_definition(stored, at_now());
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, *result);
+}
+
+TEST(AutomationValidation, PiStepsNeedAPromptAndAnAbsoluteCwd) {
+  const std::string good = R"({"type": "pi", "prompt": "Summarise", "cwd": "/srv")";
+  const Bad cases[] = {
+      {"prompt missing", step(R"({"type": "pi", "cwd": "/srv"})"), "actions[0].prompt", "required"},
+      {"prompt blank", both(step(good + "}"), field("prompt", " \n\t")), "actions[0].prompt",
+       "must say what pi is to do"},
+      {"prompt a number", step(R"({"type": "pi", "prompt": 3, "cwd": "/srv"})"), "actions[0].prompt",
+       "must be a string"},
+      {"prompt too long", both(step(good + "}"), field("prompt", std::string(kMaxPromptBytes + 1, 'p'))),
+       "actions[0].prompt", "at most"},
+      {"cwd missing", step(R"({"type": "pi", "prompt": "Summarise"})"), "actions[0].cwd", "required"},
+      {"cwd relative", both(step(good + "}"), field("cwd", "project")), "actions[0].cwd", "absolute"},
+      {"timeout zero", both(step(good + "}"), field("timeoutSeconds", 0)), "actions[0].timeoutSeconds", ""},
+      {"timeout too long", both(step(good + "}"), field("timeoutSeconds", kMaxTimeoutSeconds + 1)),
+       "actions[0].timeoutSeconds", ""},
+      {"unknown field", both(step(good + "}"), field("model", "x")), "actions[0].model",
+       "unknown field (a pi step has: type, description, prompt, cwd, timeoutSeconds)"},
+      {"pi in a precondition",
+       set("preconditions", json::array({json::parse(good + "}")})), "preconditions[0]",
+       "pi belongs in actions"},
+  };
+  for (const Bad& c : cases) expect_single_problem(c);
+  json input = base();
+  step(good + "}")(input);
+  auto defaults = validate_definition(input, at_now());
+  ASSERT_TRUE(defaults.ok()) << defaults.error().details.dump(1);
+  EXPECT_EQ(std::get<PiStep>(defaults->actions[0].body).timeout_seconds, kDefaultPiTimeoutSeconds);
 }
 
 }  // namespace
