@@ -1,5 +1,5 @@
 // automation list|get|create|update|delete|enable|disable|start|stop|runs|raise|lower|promote|
-// gate, run show|approve|deny|undo, approvals, stop-all: levelled automations. The CLI links
+// gate, run show|approve|deny|answer|undo, approvals, stop-all: levelled automations. The CLI links
 // no validator: it checks that FILE is JSON and sends it; the daemon's answer,
 // with every problem and its path, is the verdict.
 #include <ctime>
@@ -309,12 +309,30 @@ void add_automation_group(CLI::App& app, Invocation& out) {
 }
 
 void add_run_group(CLI::App& app, Invocation& out) {
-  auto* run = add_command(app, "run", "One run of an automation: show it, decide on it, undo it.",
+  auto* run = add_command(app, "run", "One run of an automation: show it, decide on it, answer it, undo it.",
                           "  companyos run show 7\n  companyos run approve 7\n  companyos run undo 7\n");
   run->require_subcommand(1);
   add_id_command(*run, out, methods::kRunShow, "", "  companyos run show 7\n  companyos --json run show 7 | jq .data.steps\n", print_run);
   add_id_command(*run, out, methods::kRunApprove, "", "  companyos approvals\n  companyos run approve 7\n", [](const nlohmann::json& r) { print_run_line("approved", r); });
   add_id_command(*run, out, methods::kRunDeny, "", "  companyos run deny 7\n", [](const nlohmann::json& r) { print_run_line("denied", r); });
+
+  auto answer_id = std::make_shared<std::int64_t>(0);
+  auto answer = add_method_command(*run, methods::kRunAnswer,
+                                   "Give exactly one of --value, --confirm and --cancel: `companyos approvals`\n"
+                                   "shows what the run asks. Unanswered by the step's timeout, the step fails.",
+                                   "  companyos approvals\n"
+                                   "  companyos run answer 7 --value staging\n"
+                                   "  companyos run answer 7 --confirm yes\n"
+                                   "  companyos run answer 7 --value \"$(cat notes.txt)\"   # an editor question\n"
+                                   "  companyos run answer 7 --cancel\n",
+                                   {"id"});
+  add_id_positional(answer.cmd, methods::kRunAnswer, *answer_id);
+  answer.cmd->callback([&out, answer_id, options = answer.options] {
+    out.method = methods::kRunAnswer.name;
+    out.params = {{"id", *answer_id}};
+    options->fill(out.params);
+    out.human = [](const nlohmann::json& r) { print_run_line("answered", r); };
+  });
   add_id_command(*run, out, methods::kRunUndo, "Run the recorded inverses in reverse order (restore values, undo commands, close\n"
                  "launched windows) and mark the run reverted; a level-4 automation drops to 3.", "  companyos run undo 7\n", [](const nlohmann::json& r) {
                    print_run_line("undid", r);
@@ -341,6 +359,24 @@ void print_approvals(const nlohmann::json& data) {
   render_table(std::cout, rows,
                {{"RUN", "run_id"}, {"AUTOMATION", "automation_name"}, {"LEVEL", "level"},
                 {"SINCE", "since"}, {"UNTIL", "until"}, {"ASKS", "waiting_description"}});
+  for (const auto& waiting : data["approvals"]) {
+    if (!waiting.contains("question") || !waiting["question"].is_object()) continue;
+    const nlohmann::json& question = waiting["question"];
+    const std::string run = plain(waiting["run_id"]);
+    const std::string kind = plain(question["kind"]);
+    std::cout << "\nrun " << run << " asks (" << kind << "): " << plain(question["title"]) << '\n';
+    if (!question.value("message", "").empty()) std::cout << "  " << plain(question["message"]) << '\n';
+    if (kind == "select") {
+      for (const auto& option : question["options"]) std::cout << "  - " << plain(option) << '\n';
+      std::cout << "  answer: companyos run answer " << run << " --value OPTION\n";
+    } else if (kind == "confirm") {
+      std::cout << "  answer: companyos run answer " << run << " --confirm yes|no\n";
+    } else {
+      if (!question.value("prefill", "").empty()) std::cout << "  prefilled: " << plain(question["prefill"]) << '\n';
+      std::cout << "  answer: companyos run answer " << run << " --value TEXT\n";
+    }
+    std::cout << "  or: companyos run answer " << run << " --cancel\n";
+  }
 }
 
 }  // namespace
@@ -349,8 +385,11 @@ void add_automation_commands(CLI::App& app, Invocation& out) {
   add_automation_group(app, out);
   add_run_group(app, out);
 
-  add_method_command(app, methods::kApprovals, "Unapproved, a run ends blocked.",
-                     "  companyos approvals\n  companyos run approve 7\n  companyos run deny 7\n")
+  add_method_command(app, methods::kApprovals,
+                     "Unapproved, a run ends blocked. A step's question (a pi step's) is listed\n"
+                     "with how to answer it: `run answer`.",
+                     "  companyos approvals\n  companyos run approve 7\n  companyos run deny 7\n"
+                     "  companyos run answer 8 --confirm yes\n")
       .cmd->callback([&out] {
         out.method = methods::kApprovals.name;
         out.human = print_approvals;

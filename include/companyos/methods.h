@@ -89,6 +89,7 @@ extern const MethodDeclaration kAutomationRuns;
 extern const MethodDeclaration kRunShow;
 extern const MethodDeclaration kRunApprove;
 extern const MethodDeclaration kRunDeny;
+extern const MethodDeclaration kRunAnswer;
 extern const MethodDeclaration kRunUndo;
 extern const MethodDeclaration kApprovals;
 extern const MethodDeclaration kStopAll;

@@ -87,7 +87,8 @@ std::vector<WaitingRun> waiting_runs(const automation::Runner& runner) {
   for (const automation::ActiveRunInfo& run : runner.active()) {
     if (run.status != store::RunStatus::kWaiting) continue;
     waiting.push_back(WaitingRun{run.run_id, run.automation_name, run.waiting_step.value_or(""),
-                                 run.waiting_description.value_or(""), run.approval_deadline});
+                                 run.waiting_description.value_or(""), run.approval_deadline,
+                                 run.question.has_value()});
   }
   return waiting;
 }

@@ -32,7 +32,7 @@ expect() {  # expect "WORDS..." "EXPECTED REPLY": the last word is the one compl
 }
 expect "companyos aut" "automation"
 expect "companyos automation pro" "promote"
-expect "companyos run " "--help approve deny show undo"
+expect "companyos run " "--help answer approve deny show undo"
 expect "companyos snapshot --ap" "--app"
 expect "companyos --js" "--json"
 expect "companyos --json set" "set-value settings"

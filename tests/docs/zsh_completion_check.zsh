@@ -41,7 +41,7 @@ expect() {
 }
 expect "companyos aut" "automation"
 expect "companyos automation pro" "promote"
-expect "companyos run " "--help approve deny show undo"
+expect "companyos run " "--help answer approve deny show undo"
 expect "companyos snapshot --ap" "--app"
 expect "companyos --json set" "set-value settings"
 expect "companyos --socket /tmp/s sta" "status"

@@ -8,15 +8,15 @@ namespace {
 
 // Function-local: the declarations live in other files, so their addresses are taken here
 // only after static initialisation, never during it.
-const std::array<const MethodDeclaration*, 57>& table() {
-  static const std::array<const MethodDeclaration*, 57> all = {
+const std::array<const MethodDeclaration*, 58>& table() {
+  static const std::array<const MethodDeclaration*, 58> all = {
       &kPing, &kMethods, &kStatus, &kDoctor, &kSettingsGet, &kSettingsSet, &kApps, &kWindows, &kSnapshot, &kFind,
       &kSurfaces, &kGet, &kScreenshot, &kFocusWindow, &kCloseWindow, &kPress, &kTypeText, &kClickAt, &kClipboardGet, &kClipboardSet, &kAudit, &kOpenLink, &kOpenFile, &kOpenApp,
       &kEntries, &kClick, &kToggle, &kSelect, &kFocus, &kExpand, &kCollapse, &kNamedAction, &kSetValue,
       &kType, &kBatch, &kWait, &kAutomationList, &kAutomationGet, &kAutomationCreate, &kAutomationUpdate,
       &kAutomationDelete, &kAutomationEnable, &kAutomationDisable, &kAutomationRaise, &kAutomationLower,
       &kAutomationPromote, &kAutomationGate, &kAutomationStart, &kAutomationStop, &kAutomationRuns,
-      &kRunShow, &kRunApprove, &kRunDeny, &kRunUndo, &kApprovals, &kStopAll, &kDashboard};
+      &kRunShow, &kRunApprove, &kRunDeny, &kRunAnswer, &kRunUndo, &kApprovals, &kStopAll, &kDashboard};
   return all;
 }
 

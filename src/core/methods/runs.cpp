@@ -25,6 +25,18 @@ const MethodDeclaration kRunApprove = on_run(
 const MethodDeclaration kRunDeny = on_run("run.deny", "run deny", "a person denies the waiting run; it ends blocked",
                                           kFlagEffectful | kFlagPersonOnly,
     R"(the run, now `blocked`; `CONFLICT` when it is not waiting)");
+const MethodDeclaration kRunAnswer{
+    .name = "run.answer",
+    .command = "run answer",
+    .summary = "a person answers the question a step of the run asks (a pi step's select, confirm, input or editor); "
+               "the step goes on with it",
+    .params = {shared::id("the run's id"),
+               {.name = "value", .help = "the answer: one of a select's options, or the text of an input or editor"},
+               {.name = "confirm", .help = "the answer to a confirm question", .choices = {"yes", "no"}},
+               {.name = "cancel", .type = ParamType::kBoolean, .help = "answer nothing: the question is cancelled"}},
+    .flags = kFlagEffectful | kFlagPersonOnly | kFlagDashboard,
+    .returns = R"(the run, running again; `CONFLICT` when it asks no question; `INVALID_ARGS` when the answer does not fit it (`details.problem`, and a select's `details.options`))",
+};
 const MethodDeclaration kRunUndo = on_run(
     "run.undo", "run undo",
     "run the run's recorded inverses in reverse order and mark it reverted (level 4 drops to 3)", kFlagEffectful,
@@ -35,7 +47,7 @@ const MethodDeclaration kApprovals{
     .command = "approvals",
     .summary = "runs waiting for a person: what they ask, since when, until when",
     .flags = kFlagDashboard,
-    .returns = R"(`approvals`: waiting runs with `run_id`, `automation_name`, `waiting_step`, `waiting_description`, `waiting_since`, `approval_deadline`)",
+    .returns = R"(`approvals`: waiting runs with `run_id`, `automation_name`, `waiting_step`, `waiting_description`, `waiting_since`, `approval_deadline`, and `question` (null for an approval; for a step's question: `kind` select, confirm, input or editor, `title`, `message`, `options`, `placeholder`, `prefill`) — a question is answered with `run.answer`)",
 };
 
 const MethodDeclaration kStopAll{

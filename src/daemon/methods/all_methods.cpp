@@ -11,7 +11,7 @@ std::vector<const MethodSpec*> all_methods() {
       &kScreenshot, &kFocusWindow, &kCloseWindow, &kPress, &kTypeText, &kClickAt, &kClipboardGet, &kClipboardSet, &kAudit, &kOpenLink, &kOpenFile, &kOpenApp, &kEntries, &kBatch,
       &kWait, &kAutomationList, &kAutomationGet, &kAutomationCreate, &kAutomationUpdate, &kAutomationDelete,
       &kAutomationEnable, &kAutomationDisable, &kAutomationRaise, &kAutomationLower, &kAutomationPromote,
-      &kAutomationGate, &kAutomationStart, &kAutomationStop, &kAutomationRuns, &kRunShow, &kRunApprove, &kRunDeny,
+      &kAutomationGate, &kAutomationStart, &kAutomationStop, &kAutomationRuns, &kRunShow, &kRunApprove, &kRunDeny, &kRunAnswer,
       &kRunUndo, &kApprovals, &kStopAll, &kDashboard};
   const auto actions = element_action_methods();
   specs.insert(specs.end(), actions.begin(), actions.end());

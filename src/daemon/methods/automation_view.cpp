@@ -165,7 +165,17 @@ nlohmann::json active_run_json(const automation::ActiveRunInfo& run) {
           {"waiting_description", or_null(run.waiting_description)},
           {"waiting_step", or_null(run.waiting_step)},
           {"waiting_since", or_null(run.waiting_since)},
-          {"approval_deadline", or_null(run.approval_deadline)}};
+          {"approval_deadline", or_null(run.approval_deadline)},
+          {"question", run.question ? question_json(*run.question) : nlohmann::json(nullptr)}};
+}
+
+nlohmann::json question_json(const automation::Question& question) {
+  return {{"kind", automation::to_string(question.kind)},
+          {"title", question.title},
+          {"message", question.message},
+          {"options", question.options},
+          {"placeholder", question.placeholder},
+          {"prefill", question.prefill}};
 }
 
 nlohmann::json gate_json(const store::AutomationRecord& record, const automation::GateReport& report) {

@@ -45,6 +45,8 @@ nlohmann::json run_detail_json(const store::RunDetail& detail);
 // level, status, started_at, waiting_description, waiting_step, waiting_since,
 // approval_deadline.
 nlohmann::json active_run_json(const automation::ActiveRunInfo& run);
+// A step's question as approvals show it: kind, title, message, options, placeholder, prefill.
+nlohmann::json question_json(const automation::Question& question);
 
 // automation.gate's reply: the automation's id, level and revision with to_json(report).
 nlohmann::json gate_json(const store::AutomationRecord& record, const automation::GateReport& report);

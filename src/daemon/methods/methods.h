@@ -52,6 +52,7 @@ extern const MethodSpec kAutomationRuns;
 extern const MethodSpec kRunShow;
 extern const MethodSpec kRunApprove;
 extern const MethodSpec kRunDeny;
+extern const MethodSpec kRunAnswer;
 extern const MethodSpec kRunUndo;
 extern const MethodSpec kApprovals;
 extern const MethodSpec kStopAll;

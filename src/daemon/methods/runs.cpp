@@ -1,4 +1,4 @@
-// Running automations: automation.start/stop/runs, run.show/approve/deny/undo, approvals and
+// Running automations: automation.start/stop/runs, run.show/approve/deny/answer/undo, approvals and
 // stop_all. The Runner does the work; calls that wait for steps to end (stop, undo, stop-all)
 // go to a worker so the main loop keeps answering. Reads go through the daemon's store
 // connection on the main loop; worker jobs touch only the runner, never that connection.
@@ -124,6 +124,41 @@ const MethodSpec kRunDeny{
       auto id = positive_id(params, "id");
       if (!id) return reply(std::move(id).take_error());
       reply(as_run_reply(ctx.automations.runner().deny(*id)));
+    },
+};
+
+// Exactly one of value, confirm and cancel: what the person answers.
+Result<automation::Answer> answer_from(const nlohmann::json& params) {
+  automation::Answer answer;
+  int given = 0;
+  if (params.contains("value")) {
+    answer.value = params["value"].get<std::string>();
+    ++given;
+  }
+  if (params.contains("confirm")) {
+    answer.confirmed = params["confirm"] == "yes";
+    ++given;
+  }
+  if (params.value("cancel", false)) {
+    answer.cancelled = true;
+    ++given;
+  }
+  if (given != 1) {
+    return make_error(ErrorCode::kInvalidArgs, "give exactly one of value, confirm and cancel",
+                      {{"param", given == 0 ? "value" : "cancel"}},
+                      "companyos approvals shows what the run asks and how to answer it");
+  }
+  return answer;
+}
+
+const MethodSpec kRunAnswer{
+    .decl = declared::kRunAnswer,
+    .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
+      auto id = positive_id(params, "id");
+      if (!id) return reply(std::move(id).take_error());
+      auto answer = answer_from(params);
+      if (!answer) return reply(std::move(answer).take_error());
+      reply(as_run_reply(ctx.automations.runner().answer(*id, *answer)));
     },
 };
 

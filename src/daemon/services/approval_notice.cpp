@@ -40,14 +40,24 @@ NoticeText notice_text(const WaitingRun& run, bool body_markup) {
   const auto shown = [body_markup](const std::string& text) { return body_markup ? escaped(text) : text; };
   NoticeText text;
   // The summary is plain text in every server (the specification gives it no markup).
+  const std::string id = std::to_string(run.run_id);
+  if (run.question) {
+    text.summary = "companyOS: " + run.automation + " asks you a question";
+    text.body = shown(run.description);
+    if (run.deadline) {
+      const std::string until = local_time(*run.deadline);
+      if (!until.empty()) text.body += shown("\nUntil " + until + "; then the step fails.");
+    }
+    text.body += shown("\nRun " + id + ": companyos approvals, then companyos run answer " + id + " …");
+    return text;
+  }
   text.summary = "companyOS: " + run.automation + " waits for your approval";
   text.body = shown(run.description.empty() ? "the run may start" : run.description);
   if (run.deadline) {
     const std::string until = local_time(*run.deadline);
     if (!until.empty()) text.body += shown("\nUntil " + until + "; then the run ends blocked.");
   }
-  text.body += shown("\nRun " + std::to_string(run.run_id) + ": companyos run approve|deny " +
-                     std::to_string(run.run_id));
+  text.body += shown("\nRun " + id + ": companyos run approve|deny " + id);
   return text;
 }
 

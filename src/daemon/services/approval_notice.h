@@ -20,9 +20,12 @@ struct WaitingRun {
   std::string step;         // "actions[1]"; "" for a run-level approval
   std::string description;  // what the person is asked to approve
   std::optional<std::int64_t> deadline;  // Unix seconds: it ends blocked then
+  // The step asks a question (a pi step's) rather than for an approval: answered with
+  // `run answer`, so the notification has no approve or deny.
+  bool question = false;
 
-  // One wait: a run waits again for its next step under another key.
-  std::string key() const { return std::to_string(run_id) + "/" + step; }
+  // One wait: a run waits again for its next step, or its step's question, under another key.
+  std::string key() const { return std::to_string(run_id) + "/" + step + (question ? "?" : ""); }
 };
 
 // A notification this daemon posted and has not closed.

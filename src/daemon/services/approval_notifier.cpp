@@ -161,7 +161,7 @@ void ApprovalNotifier::post(const WaitingRun& run) {
   const NoticeText text = notice_text(run, capabilities_.contains("body-markup"));
   GVariantBuilder actions;
   g_variant_builder_init(&actions, G_VARIANT_TYPE("as"));
-  if (capabilities_.contains("actions")) {
+  if (capabilities_.contains("actions") && !run.question) {
     for (const char* word : {"approve", "Approve", "deny", "Deny"}) g_variant_builder_add(&actions, "s", word);
   }
   GVariantBuilder hints;

@@ -52,6 +52,24 @@ TEST(ApprovalNotice, TheTextNamesTheAutomationTheStepAndTheRun) {
   EXPECT_NE(notice_text(run, false).body.find("\nUntil "), std::string::npos);
 }
 
+TEST(ApprovalNotice, AStepsQuestionSaysHowToAnswerItAndIsItsOwnWait) {
+  WaitingRun run{12, "deploy", "actions[1]", "pi asks: Deploy <now>?", std::nullopt, true};
+  const NoticeText text = notice_text(run, true);
+  EXPECT_EQ(text.summary, "companyOS: deploy asks you a question");
+  EXPECT_EQ(text.body, "pi asks: Deploy &lt;now&gt;?\nRun 12: companyos approvals, then companyos run answer 12 …");
+  run.deadline = 1'800'000'000;
+  EXPECT_NE(notice_text(run, false).body.find("; then the step fails."), std::string::npos);
+
+  // The approval of the step and its question, asked right after, are two notifications.
+  WaitingRun approval = run;
+  approval.question = false;
+  EXPECT_NE(approval.key(), run.key());
+  const auto plan = plan_notices({run}, {{approval.key(), {7, 12}}}, {approval.key()});
+  ASSERT_EQ(plan.post.size(), 1u);
+  EXPECT_TRUE(plan.post[0].question);
+  EXPECT_EQ(plan.close, (std::vector<std::uint32_t>{7}));
+}
+
 TEST(ApprovalNotice, OnlyTheServersSignalOnOurNotificationDecides) {
   const std::map<std::string, PostedNotice> posted = {{"4/actions[0]", {7, 4}}, {"5/", {8, 5}}};
   struct Case {
