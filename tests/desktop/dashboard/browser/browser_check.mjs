@@ -2,7 +2,8 @@
 // every effect judged from outside through the CLI: the list (25 automations and more:
 // search, the Enabled/Disabled filter, pages of ten), one automation (Summary, gate), the
 // editor (focused, a validation error at its path and nothing changed, then saved), a run
-// started and followed live to its end without Refresh, a waiting run approved, a run
+// started and followed live to its end without Refresh, a waiting run approved, a pi step's
+// question answered (the answer typed kept through a live redraw), a run
 // undone, a result holding HTML, a javascript: link and Markdown shown as text and safe
 // links, Stop all; the same pages at 390 px wide without sideways scrolling; every control
 // named — the whole walk at 1200 px and again, on fresh data, at 390 px. Screenshots of each
@@ -13,6 +14,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
 const [cli, artifacts, work] = process.argv.slice(2);
+const standinLog = process.env.PI_STANDIN_LOG;  // the stand-in pi's log (browser_check.py)
 mkdirSync(artifacts, { recursive: true });
 let failures = 0;
 let pass = '';  // "1200 px", "390 px": which walk a line belongs to
@@ -175,6 +177,30 @@ async function walk(width, tag) {
   const approved = companyos('run', 'show', String(waiting)).data;
   expect(['running', 'succeeded'].includes(approved.status), `Approve lets the run go on (${approved.status})`);
   await page.screenshot({ path: shot('approvals'), fullPage: true });
+
+  // A pi step's question answered on the page, what was typed kept through a live redraw;
+  // what reached pi is read from the stand-in pi's own log.
+  const answered = () => readFileSync(standinLog, 'utf8').split('\n').filter((line) => line.includes('extension_ui_response')
+    && line.includes('"value": "main"')).length;
+  const answeredBefore = existsSync(standinLog) ? answered() : 0;
+  const asks = create(`Asks ${tag}`, [{ type: 'pi', prompt: 'ask input Which branch?', cwd: work, timeoutSeconds: 120 }], 3);
+  const asking = companyos('automation', 'start', String(asks)).data.id;
+  const field = page.getByLabel(`Answer to run ${asking}: Which branch?`, { exact: true });
+  await field.waitFor({ timeout: 15000 });
+  await field.fill('main');
+  const next = companyos('automation', 'start', String(approveMe)).data.id;
+  await page.getByRole('button', { name: `Approve run ${next}` }).waitFor({ timeout: 15000 });
+  expect(await field.inputValue() === 'main', `an answer being typed survives a live redraw (${await field.inputValue()})`);
+  await page.screenshot({ path: shot('question'), fullPage: true });
+  expect((await named(page)).length === 0, `every control answering a question is named (${await named(page)})`);
+  await page.getByRole('button', { name: `Send the answer to run ${asking}: Which branch?` }).click();
+  await until('the answered run', async () => companyos('run', 'show', String(asking)).data.status === 'succeeded');
+  const output = companyos('run', 'show', String(asking)).data.steps[0]?.output;
+  expect(answered() === answeredBefore + 1 && output === 'answered: {"value": "main"}',
+    `the answer typed on the page reached pi, and the run went on (${output})`);
+  await page.getByRole('button', { name: `Deny run ${next}` }).click();
+  await until('the denial', async () => companyos('run', 'show', String(next)).data.status === 'blocked');
+
   await page.getByRole('link', { name: 'Settings' }).click();
   await page.getByLabel('max_level', { exact: true }).fill('9');
   await page.getByRole('button', { name: 'Save max_level' }).click();

@@ -91,6 +91,11 @@ def main():
         return 1
     artifacts = os.path.join(os.environ["COMPANYOS_BUILD_DIR"], "tests", "desktop", "dashboard", "artifacts")
     shutil.rmtree(artifacts, ignore_errors=True)
+    # pi steps find the stand-in pi first on PATH; it logs what it reads where the walk looks.
+    pi_dir = tempfile.mkdtemp()
+    os.environ["PATH"] = os.path.join(os.environ["COMPANYOS_BUILD_DIR"], "tests", "fixtures", "standin", "pi") + \
+        os.pathsep + os.environ["PATH"]
+    os.environ["PI_STANDIN_LOG"] = os.path.join(pi_dir, "pi.log")
     daemon = subprocess.Popen([DAEMON, "--log-level", "warn"], stdin=subprocess.DEVNULL,
                               env=daemon_environment())
     try:
@@ -104,6 +109,7 @@ def main():
     finally:
         daemon.terminate()
         daemon.wait(timeout=30)
+        shutil.rmtree(pi_dir, ignore_errors=True)
 
 
 if __name__ == "__main__":
