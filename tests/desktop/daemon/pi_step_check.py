@@ -17,6 +17,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 import atspi_probe  # noqa: E402
 from checks import Checker  # noqa: E402
+from dashboard_check import protocol_call  # noqa: E402
 from daemon_cli import (BUILD, SOURCE, Daemon, cli, cli_text, data, error, run_record,  # noqa: E402
                         wait_finished, write_json)
 
@@ -130,6 +131,9 @@ def check_question(check, tmp, log):
                  "`companyos approvals` shows the question and how to answer it")
     rc, env = cli("run", "approve", str(run_id))
     check.expect(rc != 0 and error(env).get("code") == "CONFLICT", "a question is not approved")
+    refused = protocol_call("run.answer", {"id": run_id, "value": "Alpha"}, origin="agent")
+    check.expect(not refused.get("ok") and refused.get("error", {}).get("details", {}).get("reason") == "person_only",
+                 f"an agent cannot answer pi's question: {refused.get('error', {}).get('code')}")
     rc, env = cli("run", "answer", str(run_id), "--value", "Moon")
     check.expect(rc != 0 and error(env).get("code") == "INVALID_ARGS"
                  and error(env).get("details", {}).get("problem") == "not one of the options",
