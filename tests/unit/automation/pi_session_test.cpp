@@ -42,11 +42,11 @@ class ScriptedPerson final : public PersonQuestions {
     deadlines.push_back(deadline);
     if (on_ask) on_ask();
     if (reply_) {
+      // The answer and the wake under one lock, as the runner gives them: the step cannot
+      // take the answer, end and close what wake writes to before wake is done.
       answering_.emplace_back([this, wake = std::move(wake)] {
-        {
-          std::lock_guard answered(mutex_);
-          answer_ = reply_;
-        }
+        std::lock_guard answered(mutex_);
+        answer_ = reply_;
         wake();
       });
     }
