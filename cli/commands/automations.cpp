@@ -177,21 +177,23 @@ CLI::Option* add_id_positional(CLI::App* cmd, const methods::MethodDeclaration& 
   return add_positional(cmd, method, "id", id)->check(CLI::PositiveNumber);
 }
 
-// One subcommand taking an id: sends the method {"id": ID}.
+// One subcommand taking an id: sends the method {"id": ID} and the options given for its other params.
 CLI::App* add_id_command(CLI::App& parent, Invocation& out, const methods::MethodDeclaration& method,
                          const std::string& details, const std::string& examples,
                          std::function<void(const nlohmann::json&)> human,
                          std::function<void(const nlohmann::json&)> human_error = {}) {
   auto id = std::make_shared<std::int64_t>(0);
-  auto* cmd = add_method_command(parent, method, details, examples, {"id"}).cmd;
-  add_id_positional(cmd, method, *id);
-  cmd->callback([&out, id, &method, human = std::move(human), human_error = std::move(human_error)] {
+  auto command = add_method_command(parent, method, details, examples, {"id"});
+  add_id_positional(command.cmd, method, *id);
+  command.cmd->callback([&out, id, &method, options = command.options, human = std::move(human),
+                         human_error = std::move(human_error)] {
     out.method = method.name;
     out.params = {{"id", *id}};
+    options->fill(out.params);
     out.human = human;
     out.human_error = human_error;
   });
-  return cmd;
+  return command.cmd;
 }
 
 void add_automation_group(CLI::App& app, Invocation& out) {
@@ -286,19 +288,11 @@ void add_automation_group(CLI::App& app, Invocation& out) {
   add_id_command(*automation, out, methods::kAutomationStop, "Stop the automation's active run: the active step is cancelled (a command's\n"
                  "process group is killed) and no postActions run.", "  companyos automation stop 1\n", [](const nlohmann::json& run) { print_run_line("stopped", run); });
 
-  auto runs_id = std::make_shared<std::int64_t>(0);
-  auto runs = add_method_command(*automation, methods::kAutomationRuns, "",
-                                 "  companyos automation runs 1\n"
-                                 "  companyos automation runs 1 --status failed\n"
-                                 "  companyos automation runs 1 --page 2\n",
-                                 {"id"});
-  add_id_positional(runs.cmd, methods::kAutomationRuns, *runs_id);
-  runs.cmd->callback([&out, runs_id, options = runs.options] {
-    out.method = methods::kAutomationRuns.name;
-    out.params = {{"id", *runs_id}};
-    options->fill(out.params);
-    out.human = print_runs;
-  });
+  add_id_command(*automation, out, methods::kAutomationRuns, "",
+                 "  companyos automation runs 1\n"
+                 "  companyos automation runs 1 --status failed\n"
+                 "  companyos automation runs 1 --page 2\n",
+                 print_runs);
 
   add_id_command(*automation, out, methods::kAutomationRaise, "", "  companyos automation raise 1\n", print_level_change);
   add_id_command(*automation, out, methods::kAutomationLower, "", "  companyos automation lower 1\n", print_level_change);
@@ -316,23 +310,15 @@ void add_run_group(CLI::App& app, Invocation& out) {
   add_id_command(*run, out, methods::kRunApprove, "", "  companyos approvals\n  companyos run approve 7\n", [](const nlohmann::json& r) { print_run_line("approved", r); });
   add_id_command(*run, out, methods::kRunDeny, "", "  companyos run deny 7\n", [](const nlohmann::json& r) { print_run_line("denied", r); });
 
-  auto answer_id = std::make_shared<std::int64_t>(0);
-  auto answer = add_method_command(*run, methods::kRunAnswer,
-                                   "Give exactly one of --value, --confirm and --cancel: `companyos approvals`\n"
-                                   "shows what the run asks. Unanswered by the step's timeout, the step fails.",
-                                   "  companyos approvals\n"
-                                   "  companyos run answer 7 --value staging\n"
-                                   "  companyos run answer 7 --confirm yes\n"
-                                   "  companyos run answer 7 --value \"$(cat notes.txt)\"   # an editor question\n"
-                                   "  companyos run answer 7 --cancel\n",
-                                   {"id"});
-  add_id_positional(answer.cmd, methods::kRunAnswer, *answer_id);
-  answer.cmd->callback([&out, answer_id, options = answer.options] {
-    out.method = methods::kRunAnswer.name;
-    out.params = {{"id", *answer_id}};
-    options->fill(out.params);
-    out.human = [](const nlohmann::json& r) { print_run_line("answered", r); };
-  });
+  add_id_command(*run, out, methods::kRunAnswer,
+                 "Give exactly one of --value, --confirm and --cancel: `companyos approvals`\n"
+                 "shows what the run asks. Unanswered by the step's timeout, the step fails.",
+                 "  companyos approvals\n"
+                 "  companyos run answer 7 --value staging\n"
+                 "  companyos run answer 7 --confirm yes\n"
+                 "  companyos run answer 7 --value \"$(cat notes.txt)\"   # an editor question\n"
+                 "  companyos run answer 7 --cancel\n",
+                 [](const nlohmann::json& r) { print_run_line("answered", r); });
   add_id_command(*run, out, methods::kRunUndo, "Run the recorded inverses in reverse order (restore values, undo commands, close\n"
                  "launched windows) and mark the run reverted; a level-4 automation drops to 3.", "  companyos run undo 7\n", [](const nlohmann::json& r) {
                    print_run_line("undid", r);

@@ -21,6 +21,7 @@
 #include "automation/executable_lookup.h"
 #include "automation/output_capture.h"
 #include "automation/step_child.h"
+#include "core/pipe_reading.h"
 #include "core/process_spawn.h"
 #include "core/unique_fd.h"
 
@@ -73,21 +74,11 @@ class OutputPipe {
 
   // Reads what the pipe holds now, without waiting; closes it at its end.
   void drain(OutputCapture& capture) {
-    std::array<char, 16 * 1024> buffer{};
-    while (read_end_.valid()) {
-      const ssize_t got = ::read(read_end_.get(), buffer.data(), buffer.size());
-      if (got > 0) {
-        capture.append(std::string_view(buffer.data(), static_cast<std::size_t>(got)));
-      } else if (got < 0 && errno == EINTR) {
-        continue;
-      } else if (got < 0 && errno == EAGAIN) {
-        return;
-      } else {
-        read_end_.reset();
-      }
-    }
+    read_available(read_end_, [&capture](std::string_view bytes) {
+      capture.append(bytes);
+      return true;
+    });
   }
-
  private:
   UniqueFd read_end_;
   UniqueFd write_end_;

@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/pipe_reading.h"
 #include "core/process_spawn.h"
 #include "core/unique_fd.h"
 
@@ -67,19 +68,10 @@ class CapturedStream {
 
   // Reads what the pipe holds now; closes it at end of file.
   void drain() {
-    std::array<char, 4096> buffer{};
-    while (read_end_.valid()) {
-      const ssize_t got = ::read(read_end_.get(), buffer.data(), buffer.size());
-      if (got > 0) {
-        keep(buffer.data(), static_cast<std::size_t>(got));
-      } else if (got < 0 && errno == EINTR) {
-        continue;
-      } else if (got < 0 && errno == EAGAIN) {
-        return;
-      } else {
-        read_end_.reset();
-      }
-    }
+    read_available(read_end_, [this](std::string_view bytes) {
+      keep(bytes.data(), bytes.size());
+      return true;
+    });
   }
 
   // Final read once the program ended: the rest of the pipe, or the file up to the shared

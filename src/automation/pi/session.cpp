@@ -23,6 +23,7 @@
 #include "automation/output_capture.h"
 #include "automation/pi/rpc.h"
 #include "automation/step_child.h"
+#include "core/pipe_reading.h"
 #include "core/unique_fd.h"
 
 namespace companyos::automation::pi {
@@ -228,39 +229,21 @@ class Session {
   }
 
   void drain_errors() {
-    std::array<char, 4096> buffer{};
-    while (errors_.valid()) {
-      const ssize_t got = ::read(errors_.get(), buffer.data(), buffer.size());
-      if (got > 0) {
-        stderr_.append(std::string_view(buffer.data(), static_cast<std::size_t>(got)));
-      } else if (got < 0 && errno == EINTR) {
-        continue;
-      } else if (got < 0 && errno == EAGAIN) {
-        return;
-      } else {
-        errors_.reset();
-      }
-    }
+    read_available(errors_, [this](std::string_view bytes) {
+      stderr_.append(bytes);
+      return true;
+    });
   }
 
   void read_output(std::optional<SteadyTime> deadline = std::nullopt) {
-    std::array<char, 64 * 1024> buffer{};
-    while (output_.valid()) {
-      const ssize_t got = ::read(output_.get(), buffer.data(), buffer.size());
-      if (got > 0) {
-        framer_.append(std::string_view(buffer.data(), static_cast<std::size_t>(got)));
-        while (auto line = framer_.next_line()) handle(parse_line(*line), deadline);
-        if (framer_.overlong()) {
-          set_ending(SessionEnd::kProtocol, "pi wrote a line longer than 8 MiB");
-          output_.reset();
-        }
-      } else if (got < 0 && errno == EINTR) {
-        continue;
-      } else if (got < 0 && errno == EAGAIN) {
-        return;
-      } else {
-        output_.reset();
-      }
+    const PipeRead read = read_available(output_, [&](std::string_view bytes) {
+      framer_.append(bytes);
+      while (auto line = framer_.next_line()) handle(parse_line(*line), deadline);
+      return !framer_.overlong();
+    });
+    if (read == PipeRead::kHeld) {
+      set_ending(SessionEnd::kProtocol, "pi wrote a line longer than 8 MiB");
+      output_.reset();
     }
   }
 
