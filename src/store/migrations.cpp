@@ -164,11 +164,25 @@ CREATE INDEX runs_by_status ON runs (status);
 ALTER TABLE audit ADD COLUMN origin TEXT NOT NULL DEFAULT 'person' CHECK (origin IN ('person', 'agent'));
 )sql";
 
-constexpr std::array<Migration, 4> kMigrations{{
+// Version 5: a run id is never given twice. Deleting an automation deletes its runs and
+// ledger rows, and ids were one above what was left: a link, an audit row or a notification
+// naming a deleted run then named a new one. The highest id ever given is kept here.
+constexpr std::string_view kV5 = R"sql(
+CREATE TABLE id_high_water (
+  name    TEXT PRIMARY KEY,
+  last_id INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT INTO id_high_water (name, last_id)
+  SELECT 'runs', max((SELECT coalesce(max(id), 0) FROM runs),
+                     (SELECT coalesce(max(run_id), 0) FROM run_ledger));
+)sql";
+
+constexpr std::array<Migration, 5> kMigrations{{
     {1, "settings, automations, revisions, runs, steps, checks, audit", kV1},
     {2, "run ledger, undo records, history limit, run bookkeeping", kV2},
     {3, "undo progress", kV3},
     {4, "runs started by agents; who asked, in the audit", kV4},
+    {5, "run ids never given twice", kV5},
 }};
 
 Status no_broken_foreign_keys(Database& db) {

@@ -120,17 +120,30 @@ Result<RunRecord> load_active_run(StatementCache& sql, std::int64_t run_id, std:
   return run;
 }
 
-// Run ids stay above every ledger row, so a ledger row never names a newer run even after
-// the run it described was pruned.
-Result<std::int64_t> next_run_id(StatementCache& sql) {
+// The next run id, claimed: above every run and ledger row there is and every id ever given
+// (id_high_water), so an id names one run forever, its automation deleted or not. Called
+// inside the transaction that inserts the run.
+Result<std::int64_t> claim_run_id(StatementCache& sql) {
+  std::int64_t id = 0;
+  {
+    auto lease = sql.prepare(
+        "SELECT max((SELECT coalesce(max(id), 0) FROM runs), "
+        "           (SELECT coalesce(max(run_id), 0) FROM run_ledger), "
+        "           (SELECT coalesce(max(last_id), 0) FROM id_high_water WHERE name = 'runs')) + 1");
+    if (!lease) return std::move(lease).take_error();
+    Statement& stmt = **lease;
+    auto row = stmt.step();
+    if (!row) return std::move(row).take_error();
+    id = stmt.column_int64(0);
+  }
   auto lease = sql.prepare(
-      "SELECT max((SELECT coalesce(max(id), 0) FROM runs), "
-      "           (SELECT coalesce(max(run_id), 0) FROM run_ledger)) + 1");
+      "INSERT INTO id_high_water (name, last_id) VALUES ('runs', ?1) "
+      "ON CONFLICT (name) DO UPDATE SET last_id = excluded.last_id");
   if (!lease) return std::move(lease).take_error();
   Statement& stmt = **lease;
-  auto row = stmt.step();
-  if (!row) return std::move(row).take_error();
-  return stmt.column_int64(0);
+  stmt.bind(1, id);
+  if (auto st = stmt.run(); !st) return std::move(st).take_error();
+  return id;
 }
 
 struct CheckCounts {
@@ -265,7 +278,7 @@ Result<std::int64_t> insert_run(StatementCache& sql, const RunStart& start, std:
     revision = automation.column_int64(1);
   }
 
-  auto id = next_run_id(sql);
+  auto id = claim_run_id(sql);
   if (!id) return id;
   const bool by_person = start.starter == RunStarter::kPerson;
   const bool waiting = start.waiting_description.has_value();

@@ -47,7 +47,7 @@ TEST(Migrations, ExpectedTablesExist) {
   auto db = Database::open(":memory:");
   ASSERT_TRUE(db.ok());
   for (const char* table : {"settings", "automations", "revisions", "runs", "run_steps", "checks", "audit",
-                            "run_ledger", "run_undo"}) {
+                            "run_ledger", "run_undo", "id_high_water"}) {
     auto stmt = db->prepare(std::string("SELECT count(*) FROM ") + table);
     EXPECT_TRUE(stmt.ok()) << table;
   }
@@ -128,6 +128,8 @@ TEST(Migrations, VersionOneDatabaseUpgradesAndKeepsItsRows) {
   EXPECT_EQ(one("SELECT count(*) FROM checks"), "1");
   EXPECT_EQ(one("SELECT count(*) FROM audit"), "1");
   EXPECT_EQ(one("SELECT count(*) FROM run_ledger"), "0");
+  EXPECT_EQ(one("SELECT last_id FROM id_high_water WHERE name = 'runs'"), "41")
+      << "version 5 starts the high-water mark at the highest run id there was";
   // The new columns are constrained like the old ones.
   EXPECT_FALSE(db->exec("UPDATE automations SET history_limit = 0").ok());
   EXPECT_FALSE(db->exec("INSERT INTO run_ledger (run_id, automation_id, revision, level, started_at, "

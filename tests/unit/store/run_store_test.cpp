@@ -44,6 +44,24 @@ TEST_F(RunStoreTest, StartRunsTheCurrentRevisionAtTheCurrentLevel) {
   EXPECT_EQ(runs_->start({999, RunStarter::kPerson, std::nullopt}).error().code, ErrorCode::kNotFound);
 }
 
+// A run id names one run forever: deleting an automation, its runs and its ledger rows
+// does not hand their ids out again (a link, an audit row or a notification named them).
+TEST_F(RunStoreTest, RunIdsAreNeverGivenTwiceEvenAfterAnAutomationIsDeleted) {
+  const std::int64_t doomed = create("doomed", 3);
+  auto first = runs_->start({doomed, RunStarter::kPerson, std::nullopt});
+  ASSERT_TRUE(first.ok());
+  ASSERT_TRUE(runs_->finish(first->id, RunEvent::kSucceed).ok());
+  auto skipped = runs_->record_skipped({doomed, RunStarter::kSchedule, std::nullopt}, "busy");
+  ASSERT_TRUE(skipped.ok());
+  ASSERT_TRUE(automations_->remove(doomed).ok());
+  EXPECT_FALSE(runs_->get(skipped->id).ok()) << "its runs went with it";
+
+  const std::int64_t next = create("next", 3);
+  auto after = runs_->start({next, RunStarter::kPerson, std::nullopt});
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(after->id, skipped->id + 1);
+}
+
 TEST_F(RunStoreTest, ASecondStartWhileOneIsActiveIsAConflict) {
   const std::int64_t a = create("a", 3);
   const std::int64_t b = create("b", 3);
