@@ -221,18 +221,26 @@ async function narrow(slow, reportRun) {
   const page = await context.newPage();
   await page.goto(loginUrl());
   await page.getByRole('heading', { name: 'Automations' }).waitFor();
-  for (const [name, hash] of [['automations', '#/'], ['automation', `#/automation/${slow}`], ['run', `#/run/${reportRun}`],
-    ['approvals', '#/approvals'], ['settings', '#/settings']]) {
+  const slowName = companyos('automation', 'get', String(slow)).data.name;
+  // Each page is measured once its own heading shows: the last page's would satisfy a wait
+  // for any heading, and its width is not this page's.
+  for (const [name, hash, heading] of [['automations', '#/', 'Automations'], ['automation', `#/automation/${slow}`, slowName],
+    ['run', `#/run/${reportRun}`, `Run ${reportRun}`], ['approvals', '#/approvals', 'Approvals'], ['settings', '#/settings', 'Settings']]) {
     await page.goto(`${new URL(page.url()).origin}/${hash}`);
-    await page.locator('#page h2').waitFor();
+    await page.locator('#page h2', { hasText: heading }).first().waitFor();
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width <= 390, `${name} at 390 px has no sideways scrolling (${width})`);
   }
   await page.goto(`${new URL(page.url()).origin}/#/`);
-  await page.locator('table.rows tbody tr').first().waitFor();
-  const labelled = await page.locator('table.rows tbody tr').first().locator('td').evaluateAll((tds) =>
-    tds.map((td) => `${getComputedStyle(td, '::before').content}`));
-  expect(labelled.join() === '"Name","Enabled","Last run","Level","Next run"', `rows stack their labelled fields (${labelled})`);
+  await page.getByRole('heading', { name: 'Automations' }).waitFor();
+  const expected = '"Name","Enabled","Last run","Level","Next run"';
+  let labelled = [];
+  await until('the stacked rows', async () => {
+    labelled = await page.locator('table.rows tbody tr').first().locator('td').evaluateAll((tds) =>
+      tds.map((td) => `${getComputedStyle(td, '::before').content}`));
+    return labelled.join() === expected;
+  });
+  expect(labelled.join() === expected, `rows stack their labelled fields (${labelled})`);
   await context.close();
 }
 
