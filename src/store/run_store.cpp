@@ -394,36 +394,31 @@ Result<RunRecord> RunStore::wait_for_person(std::int64_t run_id, std::string_vie
   return load_run(sql_, run_id);
 }
 
-Result<RunRecord> RunStore::approve(std::int64_t run_id) {
+Result<RunRecord> RunStore::approve(std::int64_t run_id) { return leave_wait(run_id, true); }
+
+Result<RunRecord> RunStore::resume(std::int64_t run_id) { return leave_wait(run_id, false); }
+
+// waiting -> running; only a person's approval stamps approved_at and supervises level 3.
+Result<RunRecord> RunStore::leave_wait(std::int64_t run_id, bool by_person) {
   auto status = db_.transaction([&]() -> Status {
     auto run = load_run(sql_, run_id);
     if (!run) return std::move(run).take_error();
     auto to = transition(run->status, RunEvent::kApprove);
-    if (!to) return wrong_status(run_id, run->status, "only a waiting run can be approved");
+    if (!to) {
+      return wrong_status(run_id, run->status,
+                          by_person ? "only a waiting run can be approved" : "only a waiting run can resume");
+    }
     auto lease = sql_.prepare(
-        "UPDATE runs SET status = ?3, approved_at = ?2, waiting_since = NULL, "
-        "waiting_description = NULL, supervised = CASE WHEN level = 3 THEN 1 ELSE supervised END "
+        "UPDATE runs SET status = ?3, waiting_since = NULL, waiting_description = NULL, "
+        "approved_at = CASE WHEN ?4 THEN ?2 ELSE approved_at END, "
+        "supervised = CASE WHEN ?4 AND level = 3 THEN 1 ELSE supervised END "
         "WHERE id = ?1");
     if (!lease) return std::move(lease).take_error();
     Statement& stmt = **lease;
-    stmt.bind(1, run_id).bind(2, clock_.unix_seconds()).bind(3, to_string(*to));
-    return stmt.run();
-  });
-  if (!status) return std::move(status).take_error();
-  return load_run(sql_, run_id);
-}
-
-Result<RunRecord> RunStore::resume(std::int64_t run_id) {
-  auto status = db_.transaction([&]() -> Status {
-    auto run = load_run(sql_, run_id);
-    if (!run) return std::move(run).take_error();
-    auto to = transition(run->status, RunEvent::kApprove);
-    if (!to) return wrong_status(run_id, run->status, "only a waiting run can resume");
-    auto lease = sql_.prepare(
-        "UPDATE runs SET status = ?2, waiting_since = NULL, waiting_description = NULL WHERE id = ?1");
-    if (!lease) return std::move(lease).take_error();
-    Statement& stmt = **lease;
-    stmt.bind(1, run_id).bind(2, to_string(*to));
+    stmt.bind(1, run_id)
+        .bind(2, clock_.unix_seconds())
+        .bind(3, to_string(*to))
+        .bind(4, static_cast<std::int64_t>(by_person ? 1 : 0));
     return stmt.run();
   });
   if (!status) return std::move(status).take_error();

@@ -172,6 +172,9 @@ class RunStore {
   Result<std::int64_t> newest_id() const;
 
  private:
+  // approve (by_person) and resume: the one way out of waiting.
+  Result<RunRecord> leave_wait(std::int64_t run_id, bool by_person);
+
   Database& db_;
   const Clock& clock_;
   mutable StatementCache sql_;
