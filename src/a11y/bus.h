@@ -28,6 +28,7 @@ inline constexpr const char* kRegistryName = "org.a11y.atspi.Registry";
 inline constexpr const char* kRootPath = "/org/a11y/atspi/accessible/root";
 inline constexpr const char* kAccessibleInterface = "org.a11y.atspi.Accessible";
 inline constexpr const char* kPropertiesInterface = "org.freedesktop.DBus.Properties";
+inline constexpr const char* kTableInterface = "org.a11y.atspi.Table";
 
 struct AppChannel {
   Channel channel;

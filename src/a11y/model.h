@@ -50,6 +50,26 @@ struct AppInfo {
 // that claims more is listed this far, and says how many it left out.
 inline constexpr std::size_t kMaxWindowsPerApp = 1000;
 
+// A table or list with more children than a snapshot walks (a spreadsheet's million rows,
+// a list of 50,000 items) is read by what is on screen: the rows and columns shown, counted
+// from 0, and how many there are in all. A list is one column of rows (columns == 0).
+struct ShownRegion {
+  std::int64_t rows = 0;
+  std::int64_t columns = 0;
+  std::int64_t first_row = 0;
+  std::int64_t row_count = 0;  // 0: nothing shown could be read
+  std::int64_t first_column = 0;
+  std::int64_t column_count = 0;
+  friend bool operator==(const ShownRegion&, const ShownRegion&) = default;
+};
+
+// Where a cell of a table read by what is shown sits, counted from 0.
+struct CellPosition {
+  std::int64_t row = 0;
+  std::int64_t column = 0;
+  friend bool operator==(const CellPosition&, const CellPosition&) = default;
+};
+
 // One accessible as read in bulk (GetItems) or live, before per-node details.
 struct RawNode {
   std::string path;
@@ -62,6 +82,8 @@ struct RawNode {
   std::string description;
   StateSet states = 0;
   std::optional<std::string> accessible_id;  // read live only
+  std::optional<ShownRegion> shown;          // children read by what is on screen
+  std::optional<CellPosition> cell;          // a cell of such a table
 };
 
 struct Node {
@@ -86,6 +108,10 @@ struct Node {
   // none does (or the group is too large to look).
   int twin_scope = -1;
   std::string path;            // object path, for later live resolution
+  // A table or list whose children are only those on screen (see ShownRegion), and a cell
+  // of such a table.
+  std::optional<ShownRegion> shown;
+  std::optional<CellPosition> cell;
 };
 
 struct SnapshotStats {
@@ -97,6 +123,7 @@ struct SnapshotStats {
   std::size_t detail_calls = 0;   // per-node calls for actions, bounds, values
   bool truncated = false;         // the window had more nodes than SnapshotOptions::max_nodes
   std::size_t children_unread = 0;  // nodes that answered but whose children did not
+  std::size_t shown_regions = 0;    // tables and lists too large to list, read by what they show
   double milliseconds = 0;
 };
 

@@ -430,7 +430,8 @@ Result<ElementDetails> Observer::get(std::string_view ref, Deadline deadline) {
   if (!pipeline) return std::move(pipeline).take_error();
   std::optional<LiveNode> live;
   read_node_live(*pipeline, resolved->path, channel->traits(),
-                 [&live](std::optional<LiveNode> node) { live = std::move(node); });
+                 [&live](std::optional<LiveNode> node) { live = std::move(node); },
+                 options_.snapshot.max_nodes);
   // The window's title as it is now (a page sets it from JavaScript), not as the snapshot saw it.
   std::optional<std::string> live_title;
   pipeline->call(saved.window.path.c_str(), kPropertiesInterface, "Get",

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "a11y/ref.h"
+#include "a11y/cell_address.h"
 #include "a11y/toolkit/traits.h"
 #include "a11y/vocabulary.h"
 #include "core/text.h"
@@ -107,6 +108,82 @@ std::string alike_key(const Snapshot& snapshot, const ViewNode& view, const Outl
 }
 
 constexpr std::size_t kFewestAlikeInOneLine = 3;
+// A cell's text in a row of the grid: enough to tell cells apart, short enough that a
+// screenful of a spreadsheet stays a few thousand characters.
+constexpr std::size_t kGridValueLimit = 60;
+
+// What part of a table or list too large to list a snapshot holds, for its line.
+std::string describe_region(const ShownRegion& region) {
+  if (region.columns > 0) {
+    if (region.row_count == 0) {
+      return with_thousands(region.rows) + " rows × " + with_thousands(region.columns) +
+             " columns; no cell on screen could be read";
+    }
+    const CellRange shown{{region.first_row, region.first_column},
+                          {region.first_row + region.row_count - 1,
+                           region.first_column + std::max<std::int64_t>(region.column_count, 1) - 1}};
+    return describe_shown(shown, region.rows, region.columns) + " shown; empty cells left out";
+  }
+  if (region.row_count == 0) return with_thousands(region.rows) + " items; none on screen could be read";
+  return "items " + std::to_string(region.first_row + 1) + "–" +
+         std::to_string(region.first_row + region.row_count) + " of " + with_thousands(region.rows) + " shown";
+}
+
+// One cell in its row's line: "e58 B3 \"text\"" — its shown text, else its name when that
+// is more than its address; "" for an empty cell.
+std::string grid_cell(const Node& node) {
+  const std::string address = to_string(CellAddress{node.cell->row, node.cell->column});
+  const std::string name = readable(node.name);
+  const std::string value = node.value_withheld ? std::string() : readable(node.value.value_or(std::string()));
+  const std::string& text = !value.empty() ? value : (name != address ? name : value);
+  if (text.empty() && !node.value_withheld) return {};
+  std::string out = "e" + std::to_string(node.ref) + " " + address;
+  if (node.value_withheld) return out + " withheld";
+  out.push_back(' ');
+  append_outline_quoted(out, text, kGridValueLimit);
+  return out;
+}
+
+// The cells of a table read by what it shows, one line per row: "row 3: e58 A3 \"x\" | …".
+// Other children (headers, a caption) are listed as usual after the rows.
+void render_grid(const Snapshot& snapshot, const ViewNode& view, int depth, const OutlineOptions& options,
+                 std::string& out, void (*render_other)(const Snapshot&, const ViewNode&, int,
+                                                          const OutlineOptions&, std::string&)) {
+  std::int64_t row = -1;
+  std::string line;
+  bool any = false;
+  auto flush = [&] {
+    if (!line.empty()) {
+      out.append(static_cast<std::size_t>(depth) * 2, ' ');
+      out += "row " + std::to_string(row + 1) + ": " + line + "\n";
+      any = true;
+    }
+    line.clear();
+  };
+  std::vector<const ViewNode*> others;
+  for (const ViewNode& child : view.children) {
+    const Node& node = snapshot.nodes[static_cast<std::size_t>(child.node)];
+    if (!node.cell) {
+      others.push_back(&child);
+      continue;
+    }
+    if (node.cell->row != row) {
+      flush();
+      row = node.cell->row;
+    }
+    const std::string cell = grid_cell(node);
+    if (cell.empty()) continue;
+    if (!line.empty()) line += " | ";
+    line += cell;
+  }
+  flush();
+  const Node& table = snapshot.nodes[static_cast<std::size_t>(view.node)];
+  if (!any && table.shown->row_count > 0) {
+    out.append(static_cast<std::size_t>(depth) * 2, ' ');
+    out += "(every cell shown is empty)\n";
+  }
+  for (const ViewNode* other : others) render_other(snapshot, *other, depth, options, out);
+}
 
 void render_view(const Snapshot& snapshot, const ViewNode& view, int depth,
                  const OutlineOptions& options, std::string& out);
@@ -155,7 +232,12 @@ void render_view(const Snapshot& snapshot, const ViewNode& view, int depth,
     const std::string count = std::to_string(view.not_showing);
     out += shown.role == ATSPI_ROLE_MENU ? " (closed, " + count + " items)" : " (+" + count + " not showing)";
   }
+  if (shown.shown) out += " " + describe_region(*shown.shown);
   out.push_back('\n');
+  if (shown.shown && shown.shown->columns > 0) {
+    render_grid(snapshot, view, depth + 1, options, out, render_view);
+    return;
+  }
   render_children(snapshot, view, depth + 1, options, out);
 }
 

@@ -57,6 +57,7 @@ std::uint32_t interface_bit(std::string_view name) {
   if (name == "Selection") return kInterfaceSelection;
   if (name == "Application") return kInterfaceApplication;
   if (name == "Collection") return kInterfaceCollection;
+  if (name == "Table") return kInterfaceTable;
   return 0;
 }
 

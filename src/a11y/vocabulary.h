@@ -21,6 +21,7 @@ enum InterfaceBit : std::uint32_t {
   kInterfaceSelection = 1u << 5,
   kInterfaceApplication = 1u << 6,
   kInterfaceCollection = 1u << 7,
+  kInterfaceTable = 1u << 8,
 };
 
 // "org.a11y.atspi.Action" → kInterfaceAction; interfaces we do not use map to 0.

@@ -2,6 +2,7 @@
 
 #include "a11y/ref.h"
 #include "a11y/render.h"
+#include "a11y/cell_address.h"
 #include "a11y/vocabulary.h"
 
 namespace companyos::wire {
@@ -24,6 +25,18 @@ nlohmann::json node_fields(const Node& node) {
       {"bounds", bounds_to_json(node.bounds)},
   };
   if (node.value_withheld) json["value_withheld"] = true;
+  // Rows and columns counted from 1, as the outline and cell addresses count them.
+  if (node.shown) {
+    const ShownRegion& shown = *node.shown;
+    json["shown"] = {{"rows", shown.rows},           {"columns", shown.columns},
+                     {"first_row", shown.first_row + 1}, {"row_count", shown.row_count},
+                     {"first_column", shown.first_column + 1}, {"column_count", shown.column_count}};
+  }
+  if (node.cell) {
+    json["cell"] = {{"row", node.cell->row + 1},
+                    {"column", node.cell->column + 1},
+                    {"address", to_string(CellAddress{node.cell->row, node.cell->column})}};
+  }
   return json;
 }
 
@@ -110,6 +123,7 @@ nlohmann::json snapshot_to_json(const Snapshot& snapshot, const ViewNode& view, 
         {"detail_calls", snapshot.stats.detail_calls},
         {"truncated", snapshot.stats.truncated},
         {"children_unread", snapshot.stats.children_unread},
+        {"shown_regions", snapshot.stats.shown_regions},
         {"milliseconds", snapshot.stats.milliseconds}}},
   };
   if (!snapshot.within.empty()) json["within"] = snapshot.within;

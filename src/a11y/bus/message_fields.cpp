@@ -90,6 +90,10 @@ std::optional<std::uint32_t> read_uint32(sd_bus_message* message) {
   return read_basic<std::uint32_t>(message, 'u');
 }
 
+std::optional<std::int32_t> read_int32(sd_bus_message* message) {
+  return read_basic<std::int32_t>(message, 'i');
+}
+
 std::optional<Bounds> read_extents(sd_bus_message* message) {
   Bounds bounds;
   if (sd_bus_message_read(message, "(iiii)", &bounds.x, &bounds.y, &bounds.width,

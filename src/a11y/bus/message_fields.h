@@ -37,6 +37,7 @@ std::optional<std::uint32_t> read_interface_bits(sd_bus_message* message);
 std::optional<StateSet> read_state_set(sd_bus_message* message);
 std::optional<std::string> read_string(sd_bus_message* message);
 std::optional<std::uint32_t> read_uint32(sd_bus_message* message);
+std::optional<std::int32_t> read_int32(sd_bus_message* message);
 // (iiii) (Component.GetExtents), as sent.
 std::optional<Bounds> read_extents(sd_bus_message* message);
 // v (Properties.Get) holding the given basic type.

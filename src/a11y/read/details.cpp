@@ -298,6 +298,9 @@ std::string format_value(double value) {
 
 ValueSource value_source(std::uint32_t role, std::uint32_t interfaces) {
   if (is_password_role(role)) return ValueSource::kWithheld;
+  // A spreadsheet's cell offers both: its Value is the number behind it (0 for a cell of
+  // text, or an empty one), its Text what it shows.
+  if (role == ATSPI_ROLE_TABLE_CELL && (interfaces & kInterfaceText)) return ValueSource::kText;
   if (interfaces & kInterfaceValue) return ValueSource::kValue;
   if (interfaces & kInterfaceText) return ValueSource::kText;
   if (role == ATSPI_ROLE_COMBO_BOX && (interfaces & kInterfaceSelection)) return ValueSource::kSelectedChild;

@@ -10,6 +10,7 @@
 #include "a11y/read/embedded_objects.h"
 #include "a11y/read/identity.h"
 #include "a11y/read/live_read.h"
+#include "a11y/read/shown_region.h"
 #include "a11y/read/tree_builder.h"
 
 namespace companyos::a11y {
@@ -68,12 +69,17 @@ class WindowReader {
       for (const std::string& path : missing.reread) {
         ++stats.reconciled;
         started = true;
-        read_children_live(pipeline_, path,
-                           [this, path](std::optional<std::vector<std::string>> children) {
+        const RawNode* node = builder_.find(path);
+        read_children_live(pipeline_, path, node != nullptr ? node->interfaces : 0,
+                           [this, path](std::optional<ChildrenRead> children) {
                              if (!children) return;
-                             on_children(path, std::move(*children));
+                             if (children->too_many) {
+                               read_region(path, *children->too_many);
+                               return;
+                             }
+                             on_children(path, std::move(children->paths));
                            },
-                           max_nodes_ + 1);
+                           max_nodes_);
       }
       for (const std::string& path : missing.unknown) {
         walk(path, depth_of(path));
@@ -87,6 +93,7 @@ class WindowReader {
   std::size_t walked() const { return walked_; }
   bool truncated() const { return truncated_; }
   std::size_t children_unread() const { return children_unread_; }
+  std::size_t regions_read() const { return regions_read_; }
   const TreeBuilder& builder() const { return builder_; }
 
  private:
@@ -125,12 +132,44 @@ class WindowReader {
       --in_flight_;
       if (!live) return;
       const std::string read_path = live->node.path;
+      if (auto cell = cells_.find(read_path); cell != cells_.end()) live->node.cell = cell->second;
+      if (live->too_many) {
+        builder_.add(std::move(live->node));
+        read_region(read_path, *live->too_many);
+        return;
+      }
       live->node.child_count = static_cast<int>(live->children.size());
       if (live->children_unread) ++children_unread_;
       std::vector<std::string> children = std::move(live->children);
       builder_.add(std::move(live->node));
       on_children(read_path, std::move(children));
-    }, max_nodes_ + 1);
+    }, max_nodes_);
+  }
+
+  // A node with more children than a snapshot walks: what it shows on screen, within the
+  // window (whose extents are read first), is what the snapshot holds of it.
+  void read_region(const std::string& path, const TooManyChildren& size) {
+    ++regions_read_;
+    pipeline_.call(root_.c_str(), "org.a11y.atspi.Component", "GetExtents",
+                   [this, path, size](sd_bus_message* reply) {
+                     auto clip = error_name(reply) == nullptr ? read_extents(reply) : std::nullopt;
+                     const std::size_t used = builder_.size() + in_flight_;
+                     const std::size_t budget = used < max_nodes_ ? max_nodes_ - used : 0;
+                     read_shown_region(pipeline_, path, size, clip, budget,
+                                       [this, path](ShownRead shown) { on_shown(path, std::move(shown)); });
+                   },
+                   "u", std::uint32_t{0});
+  }
+
+  void on_shown(const std::string& path, ShownRead shown) {
+    builder_.set_shown(path, shown.region);
+    std::vector<std::string> children;
+    children.reserve(shown.children.size());
+    for (ShownChild& child : shown.children) {
+      if (child.cell && cells_.size() < max_nodes_) cells_.try_emplace(child.path, *child.cell);
+      children.push_back(std::move(child.path));
+    }
+    on_children(path, std::move(children));
   }
 
   Pipeline& pipeline_;
@@ -144,6 +183,9 @@ class WindowReader {
   std::size_t walked_ = 0;
   std::size_t in_flight_ = 0;  // walked, not answered yet: counted against the budget
   std::size_t children_unread_ = 0;
+  std::size_t regions_read_ = 0;
+  // Where each cell of a table read by what it shows sits, by path, until its record is in.
+  std::unordered_map<std::string, CellPosition> cells_;
   bool truncated_ = false;
 };
 
@@ -250,6 +292,7 @@ Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadli
   give_back.after_large_read = reader.truncated() || reader.builder().size() > kLargeRead;
   stats.walked_live = reader.walked();
   stats.children_unread = reader.children_unread();
+  stats.shown_regions = reader.regions_read();
   if (pipeline->expired() || pipeline->disconnected()) {
     return read_failed(bus, *app, window, *pipeline, started, "reconciling the tree", reader.builder().size());
   }

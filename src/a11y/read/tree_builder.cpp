@@ -27,6 +27,15 @@ void TreeBuilder::set_live_children(const std::string& parent,
 
 bool TreeBuilder::has(const std::string& path) const { return nodes_.contains(path); }
 
+const RawNode* TreeBuilder::find(const std::string& path) const {
+  auto found = nodes_.find(path);
+  return found == nodes_.end() ? nullptr : &found->second;
+}
+
+void TreeBuilder::set_shown(const std::string& path, const ShownRegion& region) {
+  if (auto found = nodes_.find(path); found != nodes_.end()) found->second.shown = region;
+}
+
 bool TreeBuilder::has_live_children(const std::string& path) const {
   return live_children_.contains(path);
 }
@@ -126,6 +135,8 @@ std::vector<Node> to_nodes(const std::vector<AssembledNode>& assembled) {
     node.parent = assembled[i].parent;
     node.children = assembled[i].children;
     node.path = raw.path;
+    node.shown = raw.shown;
+    node.cell = raw.cell;
   }
   return nodes;
 }

@@ -37,6 +37,10 @@ class TreeBuilder {
   void set_live_children(const std::string& parent, std::vector<std::string> children);
 
   bool has(const std::string& path) const;
+  // The record of path, or nullptr.
+  const RawNode* find(const std::string& path) const;
+  // What a node too large to list shows (read/shown_region.h), its children set apart.
+  void set_shown(const std::string& path, const ShownRegion& region);
   std::size_t size() const { return nodes_.size(); }  // nodes known, bulk and live
   bool has_live_children(const std::string& path) const;
   // In one pass over the tree under root (root included):

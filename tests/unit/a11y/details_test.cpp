@@ -32,6 +32,9 @@ TEST(Details, PasswordTextIsNeverRead) {
       {ATSPI_ROLE_COMBO_BOX, kInterfaceSelection | kInterfaceText, ValueSource::kText},
       {ATSPI_ROLE_COMBO_BOX, kInterfaceAction, ValueSource::kNone},
       {ATSPI_ROLE_LIST_BOX, kInterfaceSelection, ValueSource::kNone},
+      // Calc's cell: its Value is 0 for text; what it shows is its Text.
+      {ATSPI_ROLE_TABLE_CELL, kInterfaceText | kInterfaceValue | kInterfaceComponent, ValueSource::kText},
+      {ATSPI_ROLE_TABLE_CELL, kInterfaceValue, ValueSource::kValue},
   };
   for (const Case& c : cases) {
     EXPECT_EQ(value_source(c.role, c.interfaces), c.expected) << role_name(c.role);

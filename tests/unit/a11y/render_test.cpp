@@ -1,6 +1,7 @@
 #include "a11y/render.h"
 #include "a11y/vocabulary.h"
 #include "a11y/read/identity.h"
+#include "a11y/cell_address.h"
 
 #include <gtest/gtest.h>
 
@@ -228,6 +229,93 @@ TEST(Render, AlikeUnnamedButtonsShareOneLineInTheAgentView) {
   // Without the option (the CLI's outline), one line each.
   const std::string each = render_outline(snapshot, view);
   EXPECT_NE(each.find("    e3 push button actions=press\n    e4 push button"), std::string::npos) << each;
+}
+
+}  // namespace
+}  // namespace companyos::a11y
+
+namespace companyos::a11y {
+namespace {
+
+// A sheet of 3 rows × 3 columns shown (B2:D4) out of Calc's size, cells named by address
+// as Calc names them; and a long list showing 2 items.
+Snapshot sheet_snapshot() {
+  std::vector<testing::Spec> specs = {{-1, ATSPI_ROLE_FRAME, "Calc"}, {0, ATSPI_ROLE_TABLE, "Sheet Sheet1"}};
+  for (int r = 1; r <= 3; ++r) {
+    for (int c = 1; c <= 3; ++c) {
+      specs.push_back({1, ATSPI_ROLE_TABLE_CELL, to_string(CellAddress{r, c})});
+    }
+  }
+  specs.push_back({1, ATSPI_ROLE_TABLE_COLUMN_HEADER, "B"});
+  auto nodes = testing::make_nodes(specs);
+  nodes[1].shown = ShownRegion{1'048'576, 16'384, 1, 3, 1, 3};
+  for (std::size_t i = 2; i < 11; ++i) {
+    nodes[i].cell = CellPosition{1 + static_cast<std::int64_t>(i - 2) / 3, 1 + static_cast<std::int64_t>(i - 2) % 3};
+  }
+  nodes[2].value = "Name";         // B2
+  nodes[4].value = "11";           // D2
+  nodes[7].value = "x \"y\"\n";   // C3 ... row 3 has one cell
+  nodes[9].value = std::string(100, 'z');  // C4
+  return testing::snapshot_of(nodes);
+}
+
+TEST(Render, ATableReadByWhatItShowsIsAGridOfRows) {
+  const Snapshot snapshot = sheet_snapshot();
+  const std::string outline =
+      render_outline(snapshot, make_view(snapshot.nodes, testing::view_options(false, false, std::nullopt)));
+  const std::string expected =
+      "e1 frame \"Calc\"\n"
+      "  e2 table \"Sheet Sheet1\" rows 2–4 of 1,048,576, columns B–D of 16,384 shown; empty cells left out\n"
+      "    row 2: e3 B2 \"Name\" | e5 D2 \"11\"\n"
+      "    row 3: e8 D3 \"x \\\"y\\\"\\n\"\n"
+      "    row 4: e10 C4 \"" + std::string(60, 'z') + "…\"\n"
+      "    e12 table column header \"B\"\n";
+  EXPECT_EQ(outline, expected);
+}
+
+TEST(Render, ATableShowingNothingReadableSaysSo) {
+  Snapshot snapshot = sheet_snapshot();
+  for (Node& node : snapshot.nodes) node.value.reset();
+  std::string outline =
+      render_outline(snapshot, make_view(snapshot.nodes, testing::view_options(false, false, std::nullopt)));
+  EXPECT_NE(outline.find("columns B–D of 16,384 shown; empty cells left out\n    (every cell shown is empty)\n"),
+            std::string::npos)
+      << outline;
+  snapshot.nodes[1].shown->row_count = 0;
+  outline = render_outline(snapshot, make_view(snapshot.nodes, testing::view_options(false, false, std::nullopt)));
+  EXPECT_NE(outline.find("e2 table \"Sheet Sheet1\" 1,048,576 rows × 16,384 columns; no cell on screen could be read\n"),
+            std::string::npos)
+      << outline;
+}
+
+TEST(Render, AGenericTablesCellsShowTheirNames) {
+  Snapshot snapshot = sheet_snapshot();
+  snapshot.nodes[2].name = "Alice";  // a tree view's cell: named by its text, no value
+  snapshot.nodes[2].value.reset();
+  snapshot.nodes[3].value_withheld = true;
+  const std::string outline =
+      render_outline(snapshot, make_view(snapshot.nodes, testing::view_options(false, false, std::nullopt)));
+  EXPECT_NE(outline.find("row 2: e3 B2 \"Alice\" | e4 C2 withheld | e5 D2 \"11\"\n"), std::string::npos) << outline;
+}
+
+TEST(Render, AListReadByWhatItShowsListsItsItems) {
+  auto nodes = testing::make_nodes({{-1, ATSPI_ROLE_FRAME, "Files"},
+                                    {0, ATSPI_ROLE_LIST, "files"},
+                                    {1, ATSPI_ROLE_LIST_ITEM, "a.txt"},
+                                    {1, ATSPI_ROLE_LIST_ITEM, "b.txt"}});
+  nodes[1].shown = ShownRegion{50'000, 0, 1199, 2, 0, 0};
+  const Snapshot snapshot = testing::snapshot_of(nodes);
+  EXPECT_EQ(render_outline(snapshot, make_view(snapshot.nodes, testing::view_options(false, false, std::nullopt))),
+            "e1 frame \"Files\"\n"
+            "  e2 list \"files\" items 1200–1201 of 50,000 shown\n"
+            "    e3 list item \"a.txt\"\n"
+            "    e4 list item \"b.txt\"\n");
+  auto none = nodes;
+  none[1].shown->row_count = 0;
+  const Snapshot empty = testing::snapshot_of(none);
+  EXPECT_NE(render_outline(empty, make_view(empty.nodes, testing::view_options(false, false, std::nullopt)))
+                .find("e2 list \"files\" 50,000 items; none on screen could be read\n"),
+            std::string::npos);
 }
 
 }  // namespace

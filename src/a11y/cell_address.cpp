@@ -1,4 +1,4 @@
-#include "a11y/table/cell_address.h"
+#include "a11y/cell_address.h"
 
 #include <algorithm>
 #include <cctype>

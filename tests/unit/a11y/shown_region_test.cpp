@@ -1,0 +1,300 @@
+// Tables and lists too large to list: when read_node_live refuses to list children, and
+// what read_shown_region reads instead — against a fake spreadsheet and a fake long list on
+// the other end of a socket pair, whose GetChildren must never be called.
+#include <gtest/gtest.h>
+
+#include <atspi/atspi.h>
+
+#include <cstring>
+#include <limits>
+#include <map>
+#include <mutex>
+
+#include "a11y/read/live_read.h"
+#include "a11y/read/shown_region.h"
+#include "sd_bus_peer.h"
+
+namespace companyos::a11y {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+constexpr std::int32_t kMaxInt32 = std::numeric_limits<std::int32_t>::max();
+
+TEST(TooManyChildren, ByCountOrByCells) {
+  struct Case {
+    const char* what;
+    std::int64_t count;
+    std::optional<std::int64_t> rows;
+    std::optional<std::int64_t> columns;
+    std::optional<TooManyChildren> expected;
+  };
+  const Case cases[] = {
+      {"a few children", 12, std::nullopt, std::nullopt, std::nullopt},
+      {"exactly the bound", 100, std::nullopt, std::nullopt, std::nullopt},
+      {"one past the bound", 101, std::nullopt, std::nullopt, TooManyChildren{101, 0}},
+      {"a spreadsheet", kMaxInt32, 1'048'576, 16'384, TooManyChildren{1'048'576, 16'384}},
+      {"a web table: few rows as children, many cells", 60, 60, 3, TooManyChildren{60, 3}},
+      {"a small table", 12, 4, 3, std::nullopt},
+      {"a table whose size is unknown, many children", 500, std::nullopt, std::nullopt, TooManyChildren{500, 0}},
+      {"a negative table size is no size", 500, -1, 4, TooManyChildren{500, 0}},
+      {"a negative size and few children", 5, 4, -3, std::nullopt},
+      {"the largest a bridge can claim", kMaxInt32, kMaxInt32, kMaxInt32, TooManyChildren{kMaxInt32, kMaxInt32}},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(too_many_children(c.count, c.rows, c.columns, 100), c.expected) << c.what;
+  }
+}
+
+TEST(ShownArea, TheTablesExtentsWithinTheWindow) {
+  struct Case {
+    const char* what;
+    Bounds extents;
+    std::optional<Bounds> clip;
+    std::optional<Bounds> expected;
+  };
+  const Case cases[] = {
+      {"inside", {10, 20, 100, 50}, Bounds{0, 0, 800, 600}, Bounds{10, 20, 100, 50}},
+      {"no window known", {10, 20, 100, 50}, std::nullopt, Bounds{10, 20, 100, 50}},
+      {"a list taller than the window", {0, -5000, 300, 100000}, Bounds{0, 0, 800, 600}, Bounds{0, 0, 300, 600}},
+      {"scrolled out entirely", {0, 700, 300, 100}, Bounds{0, 0, 800, 600}, std::nullopt},
+      {"no size", {10, 20, 0, 50}, Bounds{0, 0, 800, 600}, std::nullopt},
+      {"a negative size", {10, 20, -100, 50}, std::nullopt, std::nullopt},
+      {"GTK3's offscreen INT_MIN", {std::numeric_limits<int>::min(), std::numeric_limits<int>::min(), 10, 10},
+       Bounds{0, 0, 800, 600}, std::nullopt},
+      {"near INT_MAX", {kMaxInt32 - 5, 0, kMaxInt32, 10}, std::nullopt, Bounds{kMaxInt32 - 5, 0, kMaxInt32, 10}},
+  };
+  for (const Case& c : cases) EXPECT_EQ(shown_area(c.extents, c.clip), c.expected) << c.what;
+}
+
+TEST(RegionBetween, TheCornersGiveTheRowsAndColumnsShown) {
+  const TooManyChildren sheet{1'048'576, 16'384};
+  const TooManyChildren list{50'000, 0};
+  struct Case {
+    const char* what;
+    TooManyChildren size;
+    std::optional<CellPosition> top_left;
+    std::optional<CellPosition> bottom_right;
+    std::size_t max_cells;
+    ShownRegion expected;
+  };
+  const Case cases[] = {
+      {"Calc's first screen", sheet, CellPosition{0, 0}, CellPosition{43, 14}, 20000,
+       {1'048'576, 16'384, 0, 44, 0, 15}},
+      {"scrolled", sheet, CellPosition{499, 25}, CellPosition{530, 33}, 20000, {1'048'576, 16'384, 499, 32, 25, 9}},
+      {"corners the wrong way round", sheet, CellPosition{10, 9}, CellPosition{5, 2}, 20000,
+       {1'048'576, 16'384, 5, 6, 2, 8}},
+      {"only the top-left cell found", sheet, CellPosition{3, 4}, std::nullopt, 20000, {1'048'576, 16'384, 3, 1, 4, 1}},
+      {"only the bottom-right cell found", sheet, std::nullopt, CellPosition{3, 4}, 20000,
+       {1'048'576, 16'384, 3, 1, 4, 1}},
+      {"nothing found", sheet, std::nullopt, std::nullopt, 20000, {1'048'576, 16'384, 0, 0, 0, 0}},
+      {"no budget left", sheet, CellPosition{0, 0}, CellPosition{43, 14}, 0, {1'048'576, 16'384, 0, 0, 0, 0}},
+      {"a budget of a few rows", sheet, CellPosition{0, 0}, CellPosition{43, 14}, 100,
+       {1'048'576, 16'384, 0, 6, 0, 15}},
+      {"a budget of less than a row", sheet, CellPosition{0, 0}, CellPosition{43, 14}, 7,
+       {1'048'576, 16'384, 0, 1, 0, 7}},
+      {"more rows than any screen", sheet, CellPosition{0, 0}, CellPosition{100'000, 2}, 1'000'000,
+       {1'048'576, 16'384, 0, kMaxShownRows, 0, 3}},
+      {"more columns than any screen", sheet, CellPosition{0, 0}, CellPosition{1, 16'000}, 1'000'000,
+       {1'048'576, 16'384, 0, 2, 0, kMaxShownColumns}},
+      {"a list", list, CellPosition{120, 0}, CellPosition{149, 0}, 20000, {50'000, 0, 120, 30, 0, 0}},
+      {"a list within a budget", list, CellPosition{120, 0}, CellPosition{149, 0}, 10, {50'000, 0, 120, 10, 0, 0}},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(region_between(c.size, c.top_left, c.bottom_right, c.max_cells), c.expected) << c.what;
+  }
+}
+
+// A spreadsheet of ROWS × COLUMNS cells of 64 × 20 pixels drawn at (100, 200), showing
+// SHOWN_ROWS × SHOWN_COLUMNS of them from FIRST_ROW; or, without columns, a list of ROWS
+// items of 20 pixels. Paths: /t (the table or list), /c/<row>/<column>. Answers the way
+// LibreOffice's bridge does, and counts every call by member.
+class FakeGrid {
+ public:
+  FakeGrid(std::int32_t rows, std::int32_t columns, std::int32_t first_row, std::int32_t shown_rows,
+           std::int32_t shown_columns)
+      : rows_(rows), columns_(columns), first_row_(first_row), shown_rows_(shown_rows),
+        shown_columns_(shown_columns) {}
+
+  bool respond(sd_bus_message* call) {
+    const std::string member = sd_bus_message_get_member(call);
+    const std::string path = sd_bus_message_get_path(call);
+    {
+      std::lock_guard lock(mutex_);
+      ++calls_[member];
+    }
+    const bool table = columns_ > 0;
+    if (path == "/t") {
+      if (member == "GetRole") return reply(call, "u", table ? ATSPI_ROLE_TABLE : ATSPI_ROLE_LIST);
+      if (member == "GetState") return reply(call, "au", 2, 0u, 0u);
+      if (member == "GetInterfaces") {
+        return table ? reply(call, "as", 3, "org.a11y.atspi.Accessible", "org.a11y.atspi.Component",
+                             "org.a11y.atspi.Table")
+                     : reply(call, "as", 2, "org.a11y.atspi.Accessible", "org.a11y.atspi.Component");
+      }
+      if (member == "GetAll") {
+        return reply(call, "a{sv}", 2, "Name", "s", "Sheet1", "ChildCount", "i",
+                     table ? kMaxInt32 : rows_);
+      }
+      if (member == "Get") {
+        const char* interface = nullptr;
+        const char* property = nullptr;
+        sd_bus_message_read(call, "ss", &interface, &property);
+        if (std::strcmp(property, "NRows") == 0) return reply(call, "v", "i", rows_);
+        if (std::strcmp(property, "NColumns") == 0) return reply(call, "v", "i", columns_);
+        if (std::strcmp(property, "ChildCount") == 0) return reply(call, "v", "i", table ? kMaxInt32 : rows_);
+      }
+      if (member == "GetExtents") return reply(call, "(iiii)", 100, 200, 64 * shown_columns_, 20 * shown_rows_);
+      if (member == "GetAccessibleAtPoint") {
+        std::int32_t x = 0;
+        std::int32_t y = 0;
+        sd_bus_message_read(call, "ii", &x, &y);
+        return reply(call, "(so)", ":1.1", cell_path(first_row_ + (y - 200) / 20, table ? (x - 100) / 64 : 0).c_str());
+      }
+      if (member == "GetRowAtIndex" || member == "GetColumnAtIndex") {
+        std::int32_t index = 0;
+        sd_bus_message_read(call, "i", &index);
+        return reply(call, "i", member == "GetRowAtIndex" ? index / columns_ : index % columns_);
+      }
+      if (member == "GetAccessibleAt") {
+        std::int32_t row = 0;
+        std::int32_t column = 0;
+        sd_bus_message_read(call, "ii", &row, &column);
+        return reply(call, "(so)", ":1.1", cell_path(row, column).c_str());
+      }
+      if (member == "GetChildAtIndex") {
+        std::int32_t index = 0;
+        sd_bus_message_read(call, "i", &index);
+        return reply(call, "(so)", ":1.1", cell_path(index, 0).c_str());
+      }
+    } else if (member == "GetIndexInParent") {
+      int row = 0;
+      int column = 0;
+      std::sscanf(path.c_str(), "/c/%d/%d", &row, &column);
+      return reply(call, "i", table ? row * columns_ + column : row);
+    }
+    sd_bus_reply_method_errorf(call, SD_BUS_ERROR_UNKNOWN_METHOD, "no %s", member.c_str());
+    return true;
+  }
+
+  int calls(const std::string& member) {
+    std::lock_guard lock(mutex_);
+    return calls_[member];
+  }
+
+  static std::string cell_path(int row, int column) {
+    return "/c/" + std::to_string(row) + "/" + std::to_string(column);
+  }
+
+ private:
+  template <typename... Args>
+  static bool reply(sd_bus_message* call, const char* types, Args... args) {
+    sd_bus_reply_method_return(call, types, args...);
+    return true;
+  }
+
+  const std::int32_t rows_;
+  const std::int32_t columns_;
+  const std::int32_t first_row_;
+  const std::int32_t shown_rows_;
+  const std::int32_t shown_columns_;
+  std::mutex mutex_;
+  std::map<std::string, int> calls_;
+};
+
+const ToolkitTraits kGtk3 = toolkit_traits("gtk", "3.24.38");
+
+std::optional<LiveNode> read_live(Pipeline& pipeline, std::size_t bound) {
+  std::optional<LiveNode> read;
+  read_node_live(pipeline, "/t", kGtk3, [&read](std::optional<LiveNode> live) { read = std::move(live); }, bound);
+  EXPECT_TRUE(pipeline.wait());
+  return read;
+}
+
+ShownRead read_region(Pipeline& pipeline, const TooManyChildren& size, std::optional<Bounds> clip,
+                      std::size_t max_cells) {
+  ShownRead read;
+  bool called = false;
+  read_shown_region(pipeline, "/t", size, clip, max_cells, [&](ShownRead shown) {
+    read = std::move(shown);
+    called = true;
+  });
+  EXPECT_TRUE(pipeline.wait());
+  EXPECT_TRUE(called);
+  return read;
+}
+
+TEST(ShownRegionRead, ASpreadsheetIsNeverListedAndShowsItsScreenful) {
+  FakeGrid sheet(1'048'576, 16'384, 0, 44, 15);
+  testing::Peer peer([&sheet](sd_bus_message* call) { return sheet.respond(call); });
+  Pipeline pipeline(peer.connect(), {}, Clock::now() + 10s);
+  auto live = read_live(pipeline, 20000);
+  ASSERT_TRUE(live.has_value());
+  EXPECT_EQ(live->too_many, (TooManyChildren{1'048'576, 16'384}));
+  EXPECT_TRUE(live->children.empty());
+  EXPECT_FALSE(live->children_unread);
+
+  // The window cuts the sheet's last four rows off.
+  const ShownRead shown = read_region(pipeline, *live->too_many, Bounds{0, 0, 2000, 200 + 40 * 20}, 20000);
+  EXPECT_EQ(shown.region, (ShownRegion{1'048'576, 16'384, 0, 40, 0, 15}));
+  ASSERT_EQ(shown.children.size(), 40u * 15u);
+  EXPECT_EQ(shown.children[0].path, "/c/0/0");
+  EXPECT_EQ(shown.children[16].path, "/c/1/1");
+  EXPECT_EQ(shown.children[16].cell, (CellPosition{1, 1}));
+  EXPECT_EQ(shown.children.back().cell, (CellPosition{39, 14}));
+  EXPECT_EQ(sheet.calls("GetChildren"), 0);
+  EXPECT_EQ(sheet.calls("GetAccessibleAt"), 40 * 15);
+}
+
+TEST(ShownRegionRead, AScrolledSheetWithinABudget) {
+  FakeGrid sheet(1'048'576, 16'384, 500, 30, 10);
+  testing::Peer peer([&sheet](sd_bus_message* call) { return sheet.respond(call); });
+  Pipeline pipeline(peer.connect(), {}, Clock::now() + 10s);
+  const ShownRead shown = read_region(pipeline, {1'048'576, 16'384}, std::nullopt, 25);
+  EXPECT_EQ(shown.region, (ShownRegion{1'048'576, 16'384, 500, 2, 0, 10}));
+  ASSERT_EQ(shown.children.size(), 20u);
+  EXPECT_EQ(shown.children[0].cell, (CellPosition{500, 0}));
+  EXPECT_EQ(sheet.calls("GetChildren"), 0);
+}
+
+TEST(ShownRegionRead, AListShowsItsItemsOnScreen) {
+  FakeGrid list(50'000, 0, 1200, 25, 1);
+  testing::Peer peer([&list](sd_bus_message* call) { return list.respond(call); });
+  Pipeline pipeline(peer.connect(), {}, Clock::now() + 10s);
+  auto live = read_live(pipeline, 20000);
+  ASSERT_TRUE(live.has_value());
+  EXPECT_EQ(live->too_many, (TooManyChildren{50'000, 0}));
+  const ShownRead shown = read_region(pipeline, *live->too_many, std::nullopt, 20000);
+  EXPECT_EQ(shown.region, (ShownRegion{50'000, 0, 1200, 25, 0, 0}));
+  ASSERT_EQ(shown.children.size(), 25u);
+  EXPECT_EQ(shown.children[0].path, "/c/1200/0");
+  EXPECT_FALSE(shown.children[0].cell.has_value());
+  EXPECT_EQ(list.calls("GetChildren"), 0);
+  EXPECT_EQ(list.calls("GetChildAtIndex"), 25);
+}
+
+TEST(ShownRegionRead, ATableOutsideTheWindowShowsNothing) {
+  FakeGrid sheet(1'048'576, 16'384, 0, 44, 15);
+  testing::Peer peer([&sheet](sd_bus_message* call) { return sheet.respond(call); });
+  Pipeline pipeline(peer.connect(), {}, Clock::now() + 10s);
+  const ShownRead shown = read_region(pipeline, {1'048'576, 16'384}, Bounds{0, 0, 50, 50}, 20000);
+  EXPECT_EQ(shown.region, (ShownRegion{1'048'576, 16'384, 0, 0, 0, 0}));
+  EXPECT_TRUE(shown.children.empty());
+  EXPECT_EQ(sheet.calls("GetAccessibleAtPoint"), 0);
+}
+
+TEST(ShownRegionRead, AListWithinTheBoundIsListed) {
+  FakeGrid list(30, 0, 0, 25, 1);
+  testing::Peer peer([&list](sd_bus_message* call) { return list.respond(call); });
+  Pipeline pipeline(peer.connect(), {}, Clock::now() + 10s);
+  auto live = read_live(pipeline, 20000);
+  ASSERT_TRUE(live.has_value());
+  EXPECT_FALSE(live->too_many.has_value());
+  // The fake has no GetChildren: asked, it answers an error, so the children are unknown.
+  EXPECT_TRUE(live->children_unread);
+  EXPECT_EQ(list.calls("GetChildren"), 1);
+}
+
+}  // namespace
+}  // namespace companyos::a11y
