@@ -43,7 +43,8 @@ std::string usage_of(const ElementCommand& command) {
   }
   const std::string name(command.method.command);
   return "Usage: companyos " + name + " REF" + values + " [options]\n" + "       companyos " + name +
-         " --app A --role R --name N [--id ID]" + values + " [options]\n" +
+         " --app A --role R --name N [--id ID]" + values + " [options]\n" + "       companyos " + name +
+         " --app A --cell B3" + values + " [options]   (the window's one table)\n" +
          "REF is @<snapshot>:e<N> (from snapshot or find), or e<N> with --snapshot ID,\n"
          "or e<N> with --app (and --window/--title): that window's newest snapshot.\n"
          "A value that starts with '-' goes after --, e.g. set-value REF -- -5.";
@@ -81,10 +82,13 @@ nlohmann::json expectation_params(const ElementArgs& args) {
 
 nlohmann::json element_params(const ElementCommand& command, const ElementArgs& args,
                               const DeclaredOptions& options) {
-  const bool selector = options.given("role") || options.given("name") || options.given("id");
   std::vector<std::string> positionals;
   if (args.first_option->count() > 0) positionals.push_back(args.first);
   positionals.insert(positionals.end(), args.rest.begin(), args.rest.end());
+  // --cell with --app and no REF: the window's one table (a spreadsheet's sheet).
+  const bool the_table = options.given("cell") && !options.given("role") && !options.given("name") &&
+                         options.given("app") && positionals.size() == command.arguments.size();
+  const bool selector = options.given("role") || options.given("name") || options.given("id") || the_table;
   const std::size_t wanted = command.arguments.size() + (selector ? 0 : 1);
   const std::string name(command.method.command);
   if (positionals.size() != wanted) {
@@ -96,7 +100,9 @@ nlohmann::json element_params(const ElementCommand& command, const ElementArgs& 
   nlohmann::json params = nlohmann::json::object();
   options.fill(params);
   auto values = positionals.begin();
-  if (selector) {
+  if (the_table) {
+    // Neither role nor name: the daemon picks the window's one table.
+  } else if (selector) {
     // The selector form always sends role and name; one not given is empty.
     if (!params.contains("role")) params["role"] = "";
     if (!params.contains("name")) params["name"] = "";
@@ -229,7 +235,11 @@ void add_element_action_commands(CLI::App& app, Invocation& out) {
                        "  companyos select @s1a:e12\n"
                        "  companyos select --app demo --role 'menu item' --name Green\n",
                        {}});
-  add_element_command(app, out, {methods::kFocus, "", "  companyos focus @s1a:e3\n", {}});
+  add_element_command(app, out,
+                      {methods::kFocus, "",
+                       "  companyos focus @s1a:e3\n"
+                       "  companyos focus --app soffice --cell B3   # a spreadsheet's cell: its cursor moves there\n",
+                       {}});
   add_element_command(app, out,
                       {methods::kExpand, "",
                        "  companyos expand @s1a:e20\n"
@@ -246,7 +256,9 @@ void add_element_action_commands(CLI::App& app, Invocation& out) {
                        "  companyos set-value @s1a:e3 'hello world'\n"
                        "  companyos set-value e3 --snapshot s1a 'cost $5; \"quoted\"'\n"
                        "  companyos set-value --app demo --role 'spin button' --name Level 42\n"
-                       "  companyos set-value --app demo --role 'password text' --name Password \"$PW\" --secret\n",
+                       "  companyos set-value --app demo --role 'password text' --name Password \"$PW\" --secret\n"
+                       "  companyos set-value --app soffice --cell A3 '=A1*A2+SUM(A1:A2)'   # the sheet's cell\n"
+                       "  companyos set-value @s1a:e57 --cell Z500 'far away'   # a cell of table e57\n",
                        {"value"}});
   add_element_command(app, out,
                       {methods::kType, "",

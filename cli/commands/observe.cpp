@@ -171,12 +171,29 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
   });
 
   auto ref = std::make_shared<std::string>();
-  auto get = add_method_command(app, methods::kGet, "", "  companyos get @s3:e12\n", {"ref"});
+  auto get = add_method_command(app, methods::kGet,
+                                "A cell is read by its table and address, shown or not: its text and formula.\n"
+                                "A range comes back as rows, one line each, cells separated by tabs.",
+                                "  companyos get @s3:e12\n"
+                                "  companyos get --app soffice --cell A3        # the sheet's A3: text and formula\n"
+                                "  companyos get @s3:e57 --cells A1:C10         # rows of table e57's cells\n",
+                                {"ref"});
   add_positional(get.cmd, methods::kGet, "ref", *ref);
   get.cmd->callback([&out, ref, options = get.options] {
     out.method = methods::kGet.name;
     options->fill(out.params);
-    out.params["ref"] = *ref;
+    if (!ref->empty()) out.params["ref"] = *ref;
+    if (!options->given("cells")) return;
+    out.human = [](const nlohmann::json& data) {
+      for (const auto& row : data.value("rows", nlohmann::json::array())) {
+        std::string line;
+        for (std::size_t i = 0; i < row.size(); ++i) {
+          if (i > 0) line.push_back('\t');
+          if (!row[i].is_null()) line += plain(row[i]);
+        }
+        std::cout << line << "\n";
+      }
+    };
   });
 
   auto out_path = std::make_shared<std::string>();

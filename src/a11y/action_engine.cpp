@@ -8,8 +8,10 @@
 #include "a11y/act/activation_ledger.h"
 #include "a11y/act/action_choice.h"
 #include "a11y/act/action_live_read.h"
+#include "a11y/act/cell_entry.h"
 #include "a11y/action_policy.h"
 #include "a11y/bus.h"
+#include "a11y/bus/message_fields.h"
 #include "a11y/live_resolve.h"
 
 namespace companyos::a11y {
@@ -47,6 +49,7 @@ class ActionRun {
   Status choose();
   Status deliver();
   Status deliver_by_keyboard();
+  Status deliver_to_cell();
   Status focus_for_keyboard();
   Status space_activation();
   void verify();
@@ -85,6 +88,7 @@ class ActionRun {
   ReadResult preflight_;
   ChosenRoute route_;
   ActionCallArguments call_;
+  std::optional<InputLine> input_line_;  // kCellEntry: the one the value went through
 };
 
 Error ActionRun::marked(Error error, Delivery delivery) const {
@@ -341,6 +345,7 @@ Status ActionRun::choose() {
 // when the dialog closes), and that must not pass for a hung app.
 Status ActionRun::deliver() {
   if (route_.route == Route::kKeyboard) return deliver_by_keyboard();
+  if (route_.route == Route::kCellEntry) return deliver_to_cell();
   const auto deliver_started = Clock::now();
   auto pipeline = open_pipeline(Clock::now() + request_.answer_timeout);
   if (!pipeline) return refuse(std::move(pipeline).take_error());
@@ -407,6 +412,66 @@ Status ActionRun::deliver_by_keyboard() {
     return marked(std::move(error), typed_nothing ? Delivery::kNotDelivered : Delivery::kDeliveredUnverified);
   }
   reply_.answered = true;
+  reply_.timings.deliver_ms = milliseconds_since(deliver_started);
+  return ok_status();
+}
+
+// The cell takes the cursor, the input line the text, and Accept commits it. Until the text
+// is in the input line nothing has changed; after, a failure leaves it uncommitted there.
+Status ActionRun::deliver_to_cell() {
+  const auto deliver_started = Clock::now();
+  std::optional<InputLine>& line = input_line_;
+  if (target_->structure) line = find_input_line(*target_->structure);
+  if (!line) {
+    return refuse(make_error(ErrorCode::kActionNotSupported,
+                             "the cell takes no text of its own, and its window shows no input line to enter it",
+                             {{"kind", "no_input_line"}},
+                             "show the app's formula bar (LibreOffice Calc: View > Formula Bar)"));
+  }
+  int accept_index = -1;
+  std::string accept_action;
+  {
+    auto pipeline = open_pipeline(deadline_);
+    if (!pipeline) return refuse(std::move(pipeline).take_error());
+    LiveReadNeeds needs;
+    needs.actions = true;
+    const ReadResult accept = read_element_live(*pipeline, line->accept, needs, app_->traits());
+    if (accept.status != ReadStatus::kRead) return refuse(read_failed(accept.status, "reading the input line"));
+    const auto& actions = accept.reading.node.actions;
+    for (const char* wanted : {"press", "click", "activate"}) {
+      for (std::size_t i = 0; i < actions.size() && accept_index < 0; ++i) {
+        if (actions[i] == wanted) {
+          accept_index = static_cast<int>(i);
+          accept_action = actions[i];
+        }
+      }
+    }
+  }
+  if (accept_index < 0) {
+    return refuse(make_error(ErrorCode::kActionNotSupported, "the input line's commit button lists no press",
+                             {{"kind", "no_input_line"}}, "enter the value with --headed (physical input)"));
+  }
+  if (auto focused = focus_for_keyboard(); !focused) return focused;
+  {
+    auto pipeline = open_pipeline(Clock::now() + request_.answer_timeout);
+    if (!pipeline) return refuse(std::move(pipeline).take_error());
+    ActionCallArguments text;
+    text.element_path = line->paragraph_path;
+    text.text = request_.argument;
+    const ActionCallOutcome outcome = send_action_call(*pipeline, ChosenRoute{Route::kSetText, -1, {}, false}, text);
+    if (auto answered = check_answer(outcome); !answered) return answered;
+  }
+  auto pipeline = open_pipeline(Clock::now() + request_.answer_timeout);
+  if (!pipeline) return marked(std::move(pipeline).take_error(), Delivery::kDeliveredUnverified);
+  pipeline->hand_over_when_done(observer_.bus().parking(target_->bus_name));
+  ActionCallArguments press;
+  press.element_path = line->accept.path;
+  const ActionCallOutcome outcome =
+      send_action_call(*pipeline, ChosenRoute{Route::kDoAction, accept_index, accept_action, false}, press);
+  if (auto answered = check_answer(outcome); !answered) {
+    return marked(std::move(answered).take_error(), Delivery::kDeliveredUnverified);
+  }
+  reply_.answered = outcome.answered;
   reply_.timings.deliver_ms = milliseconds_since(deliver_started);
   return ok_status();
 }
@@ -502,6 +567,39 @@ Verification ActionRun::read_back_once(Pipeline& pipeline) {
     case Route::kSetNumber:
       needs.value = true;
       break;
+    case Route::kCellEntry: {
+      needs.text = true;
+      needs.states = true;
+      // Calc answers for an edited cell with a new object: the table gives it afresh.
+      Node entered = target_->node;
+      if (entered.cell && target_->parent) {
+        pipeline.call(target_->parent->path.c_str(), kTableInterface, "GetAccessibleAt",
+                      [&entered](sd_bus_message* reply) {
+                        if (error_name(reply) != nullptr) return;
+                        if (auto path = read_reference_path(reply)) entered.path = std::move(*path);
+                      },
+                      "ii", static_cast<std::int32_t>(entered.cell->row), static_cast<std::int32_t>(entered.cell->column));
+        pipeline.wait();
+      }
+      const ReadResult cell = read_element_live(pipeline, entered, needs, app_->traits());
+      const bool read = cell.status == ReadStatus::kRead;
+      // The formula, from the input line: the cursor stays on the cell, and Calc's Formula
+      // attribute loses everything after a ":" (SUM(A1:A2)).
+      std::optional<std::string> formula;
+      if (read && request_.argument.starts_with('=') && input_line_ &&
+          has_state(cell.reading.node.states, ATSPI_STATE_FOCUSED)) {
+        Node paragraph;
+        paragraph.path = input_line_->paragraph_path;
+        paragraph.role = ATSPI_ROLE_PARAGRAPH;
+        paragraph.states = StateSet{1} << ATSPI_STATE_MULTI_LINE;
+        paragraph.interfaces = kInterfaceText | kInterfaceEditableText;
+        LiveReadNeeds text;
+        text.text = true;
+        const ReadResult line = read_element_live(pipeline, paragraph, text, app_->traits());
+        if (line.status == ReadStatus::kRead) formula = line.reading.text;
+      }
+      return verify_cell_entry(request_.argument, read ? cell.reading.text : std::nullopt, formula, secret());
+    }
     case Route::kSelectInParent:
     case Route::kSelectInGrandparent:
       return verify_selected(call_.index,

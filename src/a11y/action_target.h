@@ -7,14 +7,19 @@
 #include <string>
 #include <variant>
 
+#include "a11y/cell_address.h"
 
 namespace companyos::a11y {
 
 // within: a scope, the full ref of an ancestor from a snapshot of the same window; the
 // element must then be unique under that ancestor, which must itself resolve uniquely.
+// cell: the element is that cell of the table the ref (or selector) names, fetched from
+// the table by its row and column (Table.GetAccessibleAt), shown or not: a cell is unique
+// by its table and address.
 struct RefTarget {
   std::string ref;  // always the full form "@<snapshot>:e<N>"
   std::optional<std::string> within = std::nullopt;
+  std::optional<CellAddress> cell = std::nullopt;
   friend bool operator==(const RefTarget&, const RefTarget&) = default;
 };
 
@@ -38,6 +43,9 @@ struct Selector {
   std::optional<std::string> within = std::nullopt;  // as RefTarget's
   // Or a scope by identity; never together with within.
   std::optional<ScopeSelector> within_element = std::nullopt;
+  // As RefTarget's. With a cell, role 0 (and no name) names the window's one table: a
+  // spreadsheet window shows one sheet.
+  std::optional<CellAddress> cell = std::nullopt;
   friend bool operator==(const Selector&, const Selector&) = default;
 };
 

@@ -5,6 +5,7 @@
 
 #include "a11y/bus/message_fields.h"
 #include "a11y/policy.h"
+#include "a11y/read/cell_read.h"
 #include "a11y/read/details.h"
 #include "a11y/read/snapshot.h"
 #include "a11y/ref.h"
@@ -167,6 +168,7 @@ LiveTarget target_from(const Candidate& candidate, const WindowInfo& window) {
   }
   target.position = node.ref;
   target.window_nodes = tree.nodes.size();
+  target.structure = candidate.tree;
   return target;
 }
 
@@ -278,6 +280,92 @@ Status keep_within(Observer& observer, const std::optional<std::string>& within,
   return ok_status();
 }
 
+// A ref of a cell its table was read by what it showed is reached through that table and
+// its address: unique by construction, and still there once the sheet has scrolled.
+RefTarget cell_ref_as_table(Observer& observer, const RefTarget& target) {
+  if (target.cell) return target;
+  auto ref = parse_ref(target.ref);
+  if (!ref) return target;
+  auto stored = observer.store().lookup(*ref);
+  if (!stored || !stored->node->cell || stored->node->parent < 0) return target;
+  const Snapshot& saved = *stored->snapshot;
+  const Node& table = saved.nodes[static_cast<std::size_t>(stored->node->parent)];
+  if (!table.shown) return target;
+  return RefTarget{format_ref(saved.id, table.ref), target.within,
+                   CellAddress{stored->node->cell->row, stored->node->cell->column}};
+}
+
+// The cell at ADDRESS of the table TABLE resolved to, read live.
+Result<LiveTarget> resolve_cell(Observer& observer, LiveTarget table, const CellAddress& address,
+                                Deadline deadline, const ResolveOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  auto app = [&] {
+    CallScope scope(deadline);
+    return observer.bus().app_channel(scope, table.bus_name);
+  }();
+  if (!app) return std::move(app).take_error();
+  auto pipeline = observer.bus().pipeline(*app, deadline);
+  if (!pipeline) return std::move(pipeline).take_error();
+  const ToolkitTraits traits = app->traits();
+  std::optional<CellRead> read;
+  read_cell(*pipeline, table.node.path, address, traits, [&read](CellRead cell) { read = std::move(cell); });
+  if (!pipeline->wait() || !read) {
+    if (pipeline->disconnected()) return window_gone(table.window, table.ref);
+    return app_unresponsive(table.window.app_name, table.bus_name, started, "reading a cell");
+  }
+  const std::string address_text = to_string(address);
+  switch (read->outcome) {
+    case CellRead::Outcome::kNotATable:
+      return make_error(ErrorCode::kInvalidArgs,
+                        "cell needs a table: " + role_name(table.node.role) + " \"" + table.node.name +
+                            "\" has no rows and columns",
+                        {{"param", "cell"}, {"cell", address_text}, {"role", role_name(table.node.role)}},
+                        "name the table itself (its line in a snapshot says what it shows)");
+    case CellRead::Outcome::kOutsideTable:
+      return make_error(ErrorCode::kElementNotFound,
+                        "the table has no cell " + address_text + ": it has " + with_thousands(read->rows) +
+                            " rows and " + with_thousands(read->columns) + " columns",
+                        {{"kind", "cell_outside_table"}, {"cell", address_text}, {"rows", read->rows},
+                         {"columns", read->columns}},
+                        "give a cell within the table");
+    case CellRead::Outcome::kNoCell:
+      return make_error(ErrorCode::kElementNotFound, "the table gave no cell at " + address_text,
+                        {{"kind", "no_cell"}, {"cell", address_text}}, "take a new snapshot of the window");
+    case CellRead::Outcome::kRead:
+      break;
+  }
+  const RawNode& raw = read->cell->node;
+  LiveTarget target = std::move(table);
+  target.grandparent = target.parent;
+  target.parent = ContainerInfo{target.node.path, target.node.role, target.node.interfaces};
+  Node node;
+  node.ref = target.node.ref;
+  node.role = raw.role;
+  node.name = name_as_shown(traits, raw.role, raw.name);
+  node.description = raw.description;
+  node.accessible_id = raw.accessible_id.value_or(std::string());
+  node.accessible_id_known = raw.accessible_id.has_value();
+  node.states = raw.states;
+  node.interfaces = raw.interfaces;
+  node.path = raw.path;
+  node.cell = raw.cell;
+  target.node = std::move(node);
+  // The snapshot's record was the table's: a cell is checked by its own live read.
+  target.snapshot = nullptr;
+  target.stored = nullptr;
+  if (options.read_bounds && (target.node.interfaces & kInterfaceComponent) != 0) {
+    pipeline->call(target.node.path.c_str(), "org.a11y.atspi.Component", "GetExtents",
+                   [&target](sd_bus_message* reply) {
+                     if (error_name(reply) != nullptr) return;
+                     auto bounds = read_extents(reply);
+                     if (bounds && bounds->x != std::numeric_limits<std::int32_t>::min()) target.node.bounds = bounds;
+                   },
+                   "u", traits.extents_coord_type);
+    if (!pipeline->wait()) return app_unresponsive(target.window.app_name, target.bus_name, started, "reading a cell");
+  }
+  return target;
+}
+
 Result<LiveTarget> resolve_ref(Observer& observer, const RefTarget& target, Deadline deadline,
                                const ResolveOptions& options) {
   auto ref = parse_ref(target.ref);
@@ -376,6 +464,8 @@ Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector
                                     Deadline deadline, const ResolveOptions& options) {
   auto windows = selector_windows(observer, selector, deadline);
   if (!windows) return std::move(windows).take_error();
+  // A cell with neither role nor name: of the window's one table.
+  const bool the_table = selector.cell && selector.role == 0;
   std::vector<Candidate> candidates;
   std::vector<const WindowInfo*> windows_of;  // per candidate
   // Names of the role equal to the asked one but for white space at the ends and ASCII
@@ -402,6 +492,10 @@ Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector
     std::vector<Candidate> found;
     for (std::size_t i = 0; i < (*tree)->nodes.size(); ++i) {
       const Node& node = (*tree)->nodes[i];
+      if (the_table) {
+        if ((node.interfaces & kInterfaceTable) != 0) found.push_back({*tree, i});
+        continue;
+      }
       if (node.role != selector.role) continue;
       if (node.name == selector.name) {
         found.push_back({*tree, i});
@@ -436,8 +530,18 @@ Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector
       windows_of.push_back(&window);
     }
   }
-  nlohmann::json asked = {{"app", selector.app}, {"role", role_name(selector.role)},
-                          {"name", selector.name}};
+  nlohmann::json asked = the_table ? nlohmann::json{{"app", selector.app}, {"table", "the window's one"}}
+                                   : nlohmann::json{{"app", selector.app}, {"role", role_name(selector.role)},
+                                                    {"name", selector.name}};
+  if (the_table && candidates.empty() && !scope_missing) {
+    return make_error(ErrorCode::kElementNotFound, "no window of the app shows a table",
+                      {{"kind", "no_match"}, {"selector", asked}},
+                      "take a snapshot of the app: a table's line says what it shows");
+  }
+  if (the_table && candidates.size() > 1) {
+    return not_unique(std::to_string(candidates.size()) + " tables: the cell's table must be named",
+                      {{"selector", asked}}, candidates);
+  }
   if (selector.accessible_id) asked["id"] = *selector.accessible_id;
   if (selector.within) asked["within"] = *selector.within;
   if (selector.within_element) {
@@ -480,10 +584,19 @@ Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector
 
 Result<LiveTarget> resolve_live(Observer& observer, const ActionTarget& target, Deadline deadline,
                                 const ResolveOptions& options) {
-  if (const auto* ref = std::get_if<RefTarget>(&target)) {
-    return resolve_ref(observer, *ref, deadline, options);
-  }
-  return resolve_selector(observer, std::get<Selector>(target), deadline, options);
+  std::optional<CellAddress> cell;
+  Result<LiveTarget> resolved = [&]() -> Result<LiveTarget> {
+    if (const auto* ref = std::get_if<RefTarget>(&target)) {
+      RefTarget table = cell_ref_as_table(observer, *ref);
+      cell = table.cell;
+      return resolve_ref(observer, table, deadline, cell ? ResolveOptions{} : options);
+    }
+    const auto& selector = std::get<Selector>(target);
+    cell = selector.cell;
+    return resolve_selector(observer, selector, deadline, cell ? ResolveOptions{} : options);
+  }();
+  if (!resolved || !cell) return resolved;
+  return resolve_cell(observer, std::move(resolved).value(), *cell, deadline, options);
 }
 
 }  // namespace companyos::a11y

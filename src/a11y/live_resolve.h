@@ -46,6 +46,8 @@ struct LiveTarget {
   std::optional<ContainerInfo> grandparent;
   int position = 0;  // 1-based depth-first position in the live window tree
   std::size_t window_nodes = 0;
+  // The live read of the window's structure the target was resolved in.
+  std::shared_ptr<const Snapshot> structure;
 };
 
 struct ResolveOptions {

@@ -59,6 +59,10 @@ struct ElementDetails {
   WindowInfo window;
   Node node;                        // freshly read; refs and twins are not recomputed
   std::optional<std::string> text;  // the Text content (never for password text)
+  // A spreadsheet cell's formula ("=A1*2"), where the app exposes it; formula_cut: it gave
+  // only part of it (LibreOffice's attribute ends at a ":" or ";").
+  std::optional<std::string> formula;
+  bool formula_cut = false;
 };
 
 // A menu, list or tooltip open now, in its window's stored snapshot (refs act on its items).

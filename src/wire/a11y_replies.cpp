@@ -3,6 +3,7 @@
 #include "a11y/ref.h"
 #include "a11y/render.h"
 #include "a11y/cell_address.h"
+#include "a11y/cells.h"
 #include "a11y/vocabulary.h"
 
 namespace companyos::wire {
@@ -157,7 +158,25 @@ nlohmann::json element_details_to_json(const ElementDetails& details) {
   json["ref"] = details.ref;
   json["window"] = {{"id", details.window.id}, {"title", details.window.title}};
   json["text"] = details.text ? nlohmann::json(*details.text) : nlohmann::json(nullptr);
+  if (details.node.cell) {
+    json["formula"] = details.formula ? nlohmann::json(*details.formula) : nlohmann::json(nullptr);
+    json["formula_cut"] = details.formula_cut;
+  }
   return json;
+}
+
+nlohmann::json cell_rows_to_json(const CellRows& rows) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& row : rows.rows) {
+    nlohmann::json values = nlohmann::json::array();
+    for (const auto& text : row) values.push_back(text ? nlohmann::json(*text) : nlohmann::json(nullptr));
+    out.push_back(std::move(values));
+  }
+  return {{"range", to_string(rows.range)},
+          {"rows", std::move(out)},
+          {"table_rows", rows.table_rows},
+          {"table_columns", rows.table_columns},
+          {"window", {{"id", rows.window.id}, {"title", rows.window.title}}}};
 }
 
 nlohmann::json found_element_to_json(const FoundElement& found) {

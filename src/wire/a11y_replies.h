@@ -7,6 +7,7 @@
 
 #include "a11y/action_reply.h"
 #include "a11y/model.h"
+#include "a11y/cells.h"
 #include "a11y/observer.h"
 #include "a11y/view.h"
 #include "a11y/wait.h"
@@ -25,6 +26,8 @@ nlohmann::json snapshot_to_json(const a11y::Snapshot& snapshot, const a11y::View
                                 bool with_tree = true);
 // get: the node's fields, its window {id, title} and its text (null unless a text field).
 nlohmann::json element_details_to_json(const a11y::ElementDetails& details);
+// {range, rows: [[text|null, …], …], table_rows, table_columns, window}
+nlohmann::json cell_rows_to_json(const a11y::CellRows& rows);
 // find: node_to_json plus its window {id, title}.
 nlohmann::json found_element_to_json(const a11y::FoundElement& found);
 

@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdint>
 
+#include "a11y/cell_address.h"
 #include "a11y/ref.h"
 #include "a11y/vocabulary.h"
 #include "core/text.h"
@@ -153,6 +154,18 @@ Result<ActionTarget> parse_target(const nlohmann::json& params) {
   }
   auto within_text = optional_string(params, "within");
   if (!within_text) return std::move(within_text).take_error();
+  auto cell_text = optional_string(params, "cell");
+  if (!cell_text) return std::move(cell_text).take_error();
+  std::optional<a11y::CellAddress> cell;
+  if (cell_text->has_value()) {
+    auto parsed = a11y::parse_cell_address(**cell_text);
+    if (!parsed) {
+      Error error = std::move(parsed).take_error();
+      error.details["param"] = "cell";
+      return error;
+    }
+    cell = *parsed;
+  }
   // The scope, in full form: a bare e<N> comes from the same snapshot as the ref (or the
   // snapshot param).
   auto scope = [&](const std::optional<std::string>& snapshot_id)
@@ -178,6 +191,7 @@ Result<ActionTarget> parse_target(const nlohmann::json& params) {
     auto within = scope(full.substr(1, full.find(':') - 1));
     if (!within) return std::move(within).take_error();
     std::get<RefTarget>(*target).within = std::move(*within);
+    std::get<RefTarget>(*target).cell = cell;
     return target;
   }
   if (snapshot->has_value()) {
@@ -201,20 +215,23 @@ Result<ActionTarget> parse_target(const nlohmann::json& params) {
   if (!app || app->empty()) {
     return invalid_target("a selector needs app (a non-empty app name)", "app", "add app");
   }
-  if (!role) return invalid_target("a selector needs role", "role", "add role, e.g. \"push button\"");
-  if (!name) return invalid_target("a selector needs name (may be \"\")", "name", "add name");
+  // With a cell and neither role nor name, the selector names the window's one table.
+  const bool the_table = cell && !role && !name;
+  if (!role && !the_table) return invalid_target("a selector needs role", "role", "add role, e.g. \"push button\"");
+  if (!name && !the_table) return invalid_target("a selector needs name (may be \"\")", "name", "add name");
   if (window && title) {
     return invalid_target("give window or title, not both", "title", "drop one of them");
   }
-  const std::int64_t role_number = role_from_name(*role);
+  const std::int64_t role_number = the_table ? 0 : role_from_name(*role);
   if (role_number < 0) {
     return invalid_target("unknown role \"" + *role + "\"", "role",
                    "use a role name as a snapshot prints it, e.g. \"push button\"");
   }
   selector.app = std::move(*app);
   selector.role = static_cast<std::uint32_t>(role_number);
-  selector.name = std::move(*name);
+  selector.name = name.value_or(std::string());
   selector.accessible_id = std::move(id);
+  selector.cell = cell;
   selector.window_id = std::move(window);
   selector.title = std::move(title);
   auto within = scope(std::nullopt);

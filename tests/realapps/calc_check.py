@@ -1,22 +1,26 @@
 #!/usr/bin/env python3
 """LibreOffice Calc (VCL's GTK 3 plugin): a sheet of 1,048,576 rows × 16,384 columns is read
-by what is on screen, never child by child, judged from outside.
+by what is on screen, never child by child, and filled by cell address, judged from outside.
 
-Calc opens a flat ODF spreadsheet (tests/fixtures/calc/prices.fods: a few cells of text, numbers
-and a formula in A1:C3, and "far away" in Z500). The sheet claims 2,147,483,647 children:
+Calc opens a spreadsheet made from tests/fixtures/calc/prices.fods (a few cells of text,
+numbers and a formula in A1:C3, and "far away" in Z500) as an .ods. The sheet claims 2,147,483,647 children:
 listing them makes Calc build every cell and stop answering for minutes, so a snapshot that
 answers at all, with Calc answering an independent read right after, shows it never asked.
 The snapshot answers within its deadline with the sheet's size, the rows and columns shown,
 and one line per row of the cells with content; an independent read (descending by
 GetAccessibleAtPoint from the window to the cell under A1's centre) finds the cell the
-snapshot names there. Runs inside scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
+snapshot names there. Then `set-value --cell` enters 2, 3 and =A1*A2+SUM(A1:A2) into A1:A3
+and text into Z500, far off screen (each verified by the tool, and judged by an independent
+read), `get --cell A3` gives 11 and the formula, `get --cells` the rows, and the file Calc
+saves (File > Save, clicked by ref) holds them in its content.xml.
+Runs inside scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
 
 import os
 import re
-import shutil
 import sys
 import tempfile
 import time
+import zipfile
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -45,9 +49,37 @@ def sheet_of(snap):
     return (tables[0] if len(tables) == 1 else None), nodes
 
 
+def ods_from(fods, ods):
+    """An .ods holding the flat document's body, as Calc writes one: mimetype first, stored."""
+    with open(fods, encoding="utf-8") as f:
+        flat = f.read()
+    content = flat.replace("<office:document ", "<office:document-content ", 1).replace(
+        "</office:document>", "</office:document-content>").replace(
+        ' office:mimetype="application/vnd.oasis.opendocument.spreadsheet"', "")
+    manifest = ('<?xml version="1.0" encoding="UTF-8"?>\n<manifest:manifest '
+                'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">'
+                '<manifest:file-entry manifest:full-path="/" manifest:media-type='
+                '"application/vnd.oasis.opendocument.spreadsheet"/>'
+                '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+                '</manifest:manifest>')
+    with zipfile.ZipFile(ods, "w") as z:
+        z.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.spreadsheet")
+        z.writestr("META-INF/manifest.xml", manifest, compress_type=zipfile.ZIP_DEFLATED)
+        z.writestr("content.xml", content, compress_type=zipfile.ZIP_DEFLATED)
+
+
+def content_xml(ods):
+    """content.xml of the .ods, as `unzip -p x.ods content.xml` prints it ("" while unreadable)."""
+    try:
+        with zipfile.ZipFile(ods) as z:
+            return z.read("content.xml").decode("utf-8")
+    except (OSError, KeyError, zipfile.BadZipFile):
+        return ""
+
+
 def cell_at(bus, bus_name, x, y):
-    """(name, text) of the table cell at (x, y), found by descending GetAccessibleAtPoint from
-    each of the app's windows — never listing the sheet's children."""
+    """(name, text, path) of the table cell at (x, y), found by descending GetAccessibleAtPoint
+    from each of the app's windows — never listing the sheet's children."""
     (windows,) = bus.call(bus_name, atspi_probe.ROOT_PATH, "org.a11y.atspi.Accessible.GetChildren",
                           timeout=ANSWER_BOUND_S)
     for _, window in windows:
@@ -66,8 +98,17 @@ def cell_at(bus, bus_name, x, y):
                 name = bus.get_property(bus_name, path, "org.a11y.atspi.Accessible", "Name")
                 count = bus.get_property(bus_name, path, "org.a11y.atspi.Text", "CharacterCount")
                 (text,) = bus.call(bus_name, path, "org.a11y.atspi.Text.GetText", "0", str(count))
-                return name, text
+                return name, text, path
     return None
+
+
+def text_of_cell(bus, bus_name, sheet, row, column):
+    """The text of the sheet's cell at (row, column), fetched from the sheet by Table."""
+    ((_, path),) = bus.call(bus_name, sheet, "org.a11y.atspi.Table.GetAccessibleAt", str(row), str(column),
+                            timeout=ANSWER_BOUND_S)
+    count = bus.get_property(bus_name, path, "org.a11y.atspi.Text", "CharacterCount")
+    (text,) = bus.call(bus_name, path, "org.a11y.atspi.Text.GetText", "0", str(count))
+    return text
 
 
 def check_reading(check, app):
@@ -112,7 +153,8 @@ def check_reading(check, app):
     found = None
     if bounds:
         found = cell_at(bus, bus_name, bounds["x"] + bounds["width"] // 2, bounds["y"] + bounds["height"] // 2)
-    check.expect(found == ("A1", "Item"), f"an independent read finds A1 holding Item where the snapshot put it ({found})")
+    check.expect(found is not None and found[:2] == ("A1", "Item"),
+                 f"an independent read finds A1 holding Item where the snapshot put it ({found and found[:2]})")
     # Calc answers at once: nothing asked it to build its two billion cells.
     started = time.monotonic()
     try:
@@ -122,6 +164,90 @@ def check_reading(check, app):
         answered = None
     check.expect(answered is not None, f"Calc answers an independent call right after ({answered})")
     check.expect(app.alive(), "Calc is alive")
+    return cells, (found[2] if found else None)
+
+
+def check_entering(check, app, cells, a1_path, ods):
+    bus = atspi_probe.a11y_bus()
+    bus_name = app.bus_name(bus)
+    sheet = bus.get_property(bus_name, a1_path, "org.a11y.atspi.Accessible", "Parent")[1] if a1_path else None
+    def enter(address, value):
+        started = time.monotonic()
+        rc, env = cli("set-value", "--app", APP, "--cell", address, value)
+        took = time.monotonic() - started
+        verification = data(env).get("verification") or {}
+        check.expect(rc == 0 and data(env).get("delivery") == "delivered_verified" and data(env).get("route") == "input_line",
+                     f"set-value --cell {address} {value} is verified through the input line in {took:.2f} s "
+                     f"({data(env).get('delivery')}, {verification.get('check')}, {error(env)})")
+
+    for address, value in (("A1", "2"), ("A2", "3"), ("A3", "=A1*A2+SUM(A1:A2)")):
+        enter(address, value)
+    rc, env = cli("get", "--app", APP, "--cell", "A3")
+    got = data(env)
+    check.expect(rc == 0 and got.get("text") == "11" and got.get("formula") == "=A1*A2+SUM(A1:A2)" and
+                 got.get("cell", {}).get("address") == "A3",
+                 f"get --cell A3 gives the value 11 and the formula ({got.get('text')}, {got.get('formula')}, "
+                 f"{error(env)})")
+    enter("Z500", "far, far away")
+    # Calc's Formula attribute ends at a ":"; the whole formula shows in the input line, for the
+    # cell with the cursor only, so a read elsewhere says it has only part.
+    rc, env = cli("get", "--app", APP, "--cell", "A3")
+    check.expect(rc == 0 and data(env).get("formula") is None and data(env).get("formula_cut") is True,
+                 f"with the cursor elsewhere, get says A3's formula was cut ({data(env).get('formula')}, "
+                 f"{data(env).get('formula_cut')})")
+    rc, env = cli("focus", "--app", APP, "--cell", "A3")
+    check.expect(rc == 0 and data(env).get("delivery") == "delivered_verified",
+                 f"focus --cell A3 moves the cursor there ({data(env).get('delivery')}, {error(env)})")
+    rc, env = cli("get", "--app", APP, "--cell", "A3")
+    check.expect(rc == 0 and data(env).get("formula") == "=A1*A2+SUM(A1:A2)",
+                 f"and get reads its whole formula ({data(env).get('formula')})")
+    # Independent: the sheet's own cells, by Table, hold what was entered.
+    read = {}
+    if sheet:
+        for address, row, column in (("A1", 0, 0), ("A2", 1, 0), ("A3", 2, 0), ("Z500", 499, 25)):
+            read[address] = text_of_cell(bus, bus_name, sheet, row, column)
+    check.expect(read == {"A1": "2", "A2": "3", "A3": "11", "Z500": "far, far away"},
+                 f"an independent read of the sheet finds 2, 3, 11 and the far cell's text ({read})")
+
+    rc, env = cli("get", "--app", APP, "--cell", "Z500")
+    check.expect(rc == 0 and data(env).get("text") == "far, far away",
+                 f"get --cell Z500 reads the far cell ({data(env).get('text')}, {error(env)})")
+    rc, env = cli("get", "--app", APP, "--cells", "A1:C3")
+    check.expect(rc == 0 and data(env).get("rows") == [["2", "Price", "Count"], ["3", "1.5", "4"], ["11", "6", ""]],
+                 f"get --cells A1:C3 gives the rows ({data(env).get('rows')}, {error(env)})")
+    rc, env = cli("get", "--app", APP, "--cell", "XFE1")
+    check.expect(rc == 1 and error(env).get("code") == "ELEMENT_NOT_FOUND" and
+                 error(env).get("details", {}).get("kind") == "cell_outside_table",
+                 f"a cell past the sheet's last column is not found, and says why ({error(env).get('message')})")
+    rc, env = cli("set-value", "--app", APP, "--cell", "B", "1")
+    check.expect(rc == 1 and error(env).get("code") == "INVALID_ARGS" and error(env).get("details", {}).get("param") == "cell",
+                 f"a malformed address is refused before anything is sent ({error(env).get('message')})")
+
+    # Saved through the app: File > Save in the root pane, by ref.
+    _, nodes = app.snapshot()
+    pane = [n for n in nodes if n["role"] == "root pane"]
+    saves = []
+    for root in pane[:1]:
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if node["role"] == "menu item" and node["name"] == "Save":
+                saves.append(node)
+            stack.extend(node.get("children", []))
+    before = os.path.getmtime(ods)
+    if saves:
+        rc, env = cli("click", saves[0]["ref"], "--within", pane[0]["ref"])
+        check.expect(rc == 0, f"File > Save is clicked ({error(env)})")
+    try:
+        content = wait_for("the saved sheet", lambda: (lambda c: c if os.path.getmtime(ods) > before and
+                                                      "far, far away" in c else None)(content_xml(ods)), timeout=20)
+    except atspi_probe.ProbeError:
+        content = content_xml(ods)
+    check.expect('table:formula="of:=[.A1]*[.A2]+SUM([.A1:.A2])"' in content and 'office:value="11"' in content,
+                 "the saved file holds A3's formula and its value 11")
+    check.expect("far, far away" in content and 'office:value="2"' in content and 'office:value="3"' in content,
+                 "and A1, A2 and Z500")
+    check.expect(app.alive(), "Calc is alive at the end")
 
 
 def main():
@@ -130,12 +256,13 @@ def main():
     daemon.start()
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            sheet = os.path.join(tmp, "prices.fods")
-            shutil.copy(SHEET, sheet)
+            sheet = os.path.join(tmp, "prices.ods")
+            ods_from(SHEET, sheet)
             argv = ["soffice", "--calc", "--norestore", "--nologo", "--nodefault",
                     "-env:UserInstallation=file://" + os.path.join(tmp, "profile"), sheet]
             with RealApp(APP, argv, env={"SAL_USE_VCLPLUGIN": "gtk3"}) as app:
-                check_reading(check, app)
+                cells, a1_path = check_reading(check, app)
+                check_entering(check, app, cells, a1_path, sheet)
     finally:
         daemon.stop()
     return check.summary()

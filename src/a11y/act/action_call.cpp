@@ -56,6 +56,7 @@ ActionCallOutcome send_action_call(Pipeline& pipeline, const ChosenRoute& route,
                     static_cast<std::int32_t>(arguments.text.size()));
       break;
     case Route::kAlreadyInState:
+    case Route::kCellEntry:  // several calls (ActionRun::deliver_to_cell)
     case Route::kKeyboard:  // the caller's keyboard, not a call
       return outcome;
   }

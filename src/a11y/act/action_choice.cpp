@@ -237,6 +237,10 @@ Result<ChosenRoute> choose_route(ActionKind kind, const ElementFacts& element,
       }
       return choose_named(element, requested_action);
     case ActionKind::kSetValue:
+      if (element.role == ATSPI_ROLE_TABLE_CELL && has_state(element.states, ATSPI_STATE_EDITABLE) &&
+          (element.interfaces & kInterfaceText) && !(element.interfaces & kInterfaceEditableText)) {
+        return via(Route::kCellEntry);
+      }
       if ((element.interfaces & kInterfaceValue) && element.role != ATSPI_ROLE_PROGRESS_BAR &&
           element.role != ATSPI_ROLE_LEVEL_BAR) {
         return via(Route::kSetNumber);
@@ -292,6 +296,8 @@ std::string route_name(const ChosenRoute& route) {
       return "EditableText.InsertText";
     case Route::kKeyboard:
       return "xtest:keyboard";
+    case Route::kCellEntry:
+      return "input_line";
     case Route::kAlreadyInState:
       return "none";
   }

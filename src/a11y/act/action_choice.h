@@ -22,7 +22,9 @@
 //             option in an open <select>'s list), and one that lists "select" (the
 //             <select>'s own option, which ignores it) is refused: option_needs_open_list
 //   focus     Component.GrabFocus on a focusable Component
-//   set-value Value (CurrentValue) where the element has Value and is not a progress or
+//   set-value an editable table cell with Text but no EditableText (LibreOffice Calc's):
+//             entered through its window's input line (act/cell_entry.h); else
+//             Value (CurrentValue) where the element has Value and is not a progress or
 //             level bar; else EditableText.SetTextContents on editable text (editable
 //             text without the interface, as Chromium's web inputs: refused, kind
 //             "no_editable_text", pointing to --headed)
@@ -65,6 +67,7 @@ enum class Route {
   kInsertText,                // EditableText.InsertText at Text.CaretOffset
   kAlreadyInState,            // nothing to send: expand/collapse found it done already
   kKeyboard,                  // Component.GrabFocus, then keys through the caller's keyboard
+  kCellEntry,                 // a spreadsheet's cell: its window's input line (act/cell_entry.h)
 };
 
 struct ChosenRoute {

@@ -20,6 +20,9 @@ std::vector<ParamSpec> element_params(Extra extra) {
       {.name = "within",
        .help = "a scope: the element must be unique under this ancestor (a ref of the same window, "
                "e<N> from the same snapshot), which must itself be unique"},
+      {.name = "cell",
+       .help = "a cell of the table the ref or selector names, by address (B3): shown or not; with app "
+               "alone, of the window's one table (a spreadsheet's sheet)"},
       {.name = "strict", .type = ParamType::kBoolean,
        .help = "refuse unless the element's SHA-256 fingerprint still matches"},
       {.name = "expect", .type = ParamType::kObject,

@@ -1,7 +1,9 @@
+#include "a11y/cells.h"
 #include "a11y/observer.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
 #include "wire/a11y_replies.h"
+#include "wire/action_params.h"
 
 namespace companyos::daemon::methods {
 
@@ -31,9 +33,53 @@ const MethodSpec kFind{
     },
 };
 
+namespace {
+
+// get --cell / --cells: the cell or range of the table the ref or app names.
+void get_cells(const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
+  nlohmann::json target_params = {{"cell", params.value("cell", "")}};
+  if (params.contains("ref")) target_params["ref"] = params["ref"];
+  if (params.contains("app")) target_params["app"] = params["app"];
+  std::optional<a11y::CellRange> range;
+  if (params.contains("cells")) {
+    auto parsed = a11y::parse_cell_range(params["cells"].get<std::string>());
+    if (!parsed) {
+      Error error = std::move(parsed).take_error();
+      error.details["param"] = "cells";
+      return reply(std::move(error));
+    }
+    range = *parsed;
+    target_params["cell"] = a11y::to_string(range->first);
+  }
+  auto target = wire::parse_target(target_params);
+  if (!target) return reply(std::move(target).take_error());
+  run_observation(params, ctx, std::move(reply),
+                  [target = *target, range](a11y::Observer& observer, Deadline deadline) -> Result<nlohmann::json> {
+                    if (range) {
+                      auto rows = a11y::get_cells(observer, target, *range, deadline);
+                      if (!rows) return std::move(rows).take_error();
+                      return wire::cell_rows_to_json(*rows);
+                    }
+                    auto details = a11y::get_cell(observer, target, deadline);
+                    if (!details) return std::move(details).take_error();
+                    return wire::element_details_to_json(*details);
+                  });
+}
+
+}  // namespace
+
 const MethodSpec kGet{
     .decl = declared::kGet,
     .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
+      if (params.contains("cell") || params.contains("cells")) return get_cells(params, ctx, std::move(reply));
+      if (!params.contains("ref")) {
+        return reply(make_error(ErrorCode::kInvalidArgs, "get needs a ref, or a cell or cells of a table",
+                                {{"param", "ref"}}, "e.g. companyos get @s3:e12, or companyos get --app soffice --cell B3"));
+      }
+      if (params.contains("app")) {
+        return reply(make_error(ErrorCode::kInvalidArgs, "app goes with cell or cells; a ref names its own app",
+                                {{"param", "app"}}, "drop app, or add --cell"));
+      }
       const auto ref = params["ref"].get<std::string>();
       run_observation(params, ctx, std::move(reply), [ref](a11y::Observer& observer, Deadline deadline)
                                                          -> Result<nlohmann::json> {

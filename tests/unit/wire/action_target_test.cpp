@@ -134,3 +134,59 @@ TEST(ActionTarget, RejectsBadInputNamingTheField) {
 
 }  // namespace
 }  // namespace companyos::wire
+
+namespace companyos::wire {
+namespace {
+
+TEST(ActionTarget, ACellOfTheTableTheRefOrSelectorNames) {
+  struct Case {
+    const char* what;
+    json params;
+    std::optional<CellAddress> cell;
+    const char* described;
+  };
+  const Case cases[] = {
+      {"a ref's table", {{"ref", "@s1a:e57"}, {"cell", "B3"}}, CellAddress{2, 1}, "cell B3 of @s1a:e57"},
+      {"an absolute address", {{"ref", "@s1a:e57"}, {"cell", "$Z$500"}}, CellAddress{499, 25}, "cell Z500 of @s1a:e57"},
+      {"a named table", {{"app", "soffice"}, {"role", "table"}, {"name", "Sheet Sheet1"}, {"cell", "a1"}},
+       CellAddress{0, 0}, "cell A1 of table \"Sheet Sheet1\" in app soffice"},
+      {"the window's one table", {{"app", "soffice"}, {"cell", "XFD1048576"}}, CellAddress{1'048'575, 16'383},
+       "cell XFD1048576 of the table in app soffice"},
+      {"no cell", {{"ref", "@s1a:e57"}, {"cell", nullptr}}, std::nullopt, "@s1a:e57"},
+  };
+  for (const Case& c : cases) {
+    auto target = parse_target(c.params);
+    ASSERT_TRUE(target.ok()) << c.what << ": " << target.error().message;
+    std::visit([&](const auto& t) { EXPECT_EQ(t.cell, c.cell) << c.what; }, *target);
+    EXPECT_EQ(describe(*target), c.described) << c.what;
+  }
+  auto the_table = parse_target({{"app", "soffice"}, {"cell", "B2"}});
+  ASSERT_TRUE(the_table.ok());
+  EXPECT_EQ(std::get<Selector>(*the_table).role, 0u);
+}
+
+TEST(ActionTarget, BadCellsAreRefusedNamingTheParam) {
+  struct Case {
+    const char* what;
+    json params;
+    const char* param;
+  };
+  const Case cases[] = {
+      {"no row", {{"ref", "@s1a:e57"}, {"cell", "B"}}, "cell"},
+      {"row 0", {{"ref", "@s1a:e57"}, {"cell", "B0"}}, "cell"},
+      {"not a string", {{"ref", "@s1a:e57"}, {"cell", 3}}, "cell"},
+      {"a range", {{"ref", "@s1a:e57"}, {"cell", "A1:B2"}}, "cell"},
+      {"past the largest column", {{"app", "x"}, {"cell", "ZZZZZZZ1"}}, "cell"},
+      {"app alone without a cell", {{"app", "soffice"}}, "role"},
+      {"a role without a name", {{"app", "soffice"}, {"role", "table"}, {"cell", "A1"}}, "name"},
+  };
+  for (const Case& c : cases) {
+    auto target = parse_target(c.params);
+    ASSERT_FALSE(target.ok()) << c.what;
+    EXPECT_EQ(target.error().code, ErrorCode::kInvalidArgs) << c.what;
+    EXPECT_EQ(target.error().details.value("param", ""), c.param) << c.what << ": " << target.error().message;
+  }
+}
+
+}  // namespace
+}  // namespace companyos::wire
