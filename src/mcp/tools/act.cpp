@@ -119,6 +119,7 @@ ToolResult act_on_element(ToolContext& context, const nlohmann::json& arguments,
   nlohmann::json params = std::move(extra);
   params["ref"] = ElementNumbers::ref_in(*seen, element);
   if (arguments.contains("within")) params["within"] = ElementNumbers::ref_in(*seen, arguments["within"].get<std::int64_t>());
+  if (arguments.contains("cell")) params["cell"] = arguments["cell"];
   params["settle"] = true;
   const CallOutcome reply = context.call(method, params, kActionTimeout);
   if (reply.failure != CallFailure::kNone) return error_result(error_from_failure(reply));
@@ -277,6 +278,12 @@ ParamSpec full_param() {
           .help = "answer with the whole new state (default: only what changed since the state acted on)"};
 }
 
+ParamSpec cell_param() {
+  return {.name = "cell",
+          .help = "with a table's number (a spreadsheet's sheet): its cell by address, e.g. B3 — shown or "
+                  "not; a formula is entered as =A1*2"};
+}
+
 ParamSpec within_param() {
   return {.name = "within", .type = ParamType::kInteger,
           .help = "for twins (twin=N in the state): the number of an element of the same state that holds only "
@@ -291,6 +298,7 @@ std::vector<ParamSpec> element_params(std::vector<ParamSpec> extra) {
        .help = "the element's number N (eN in the state)", .range = IntRange{0, {}}},
       {.name = "state", .help = "the state the number comes from (default: the newest one shown of the app)"},
       within_param(),
+      cell_param(),
       full_param(),
   };
   params.insert(params.end(), extra.begin(), extra.end());
@@ -325,6 +333,7 @@ const ToolDeclaration kClick{
                 .range = IntRange{0, {}}},
                {.name = "state", .help = "the state the number comes from (default: the newest one shown of the app)"},
                within_param(),
+               cell_param(),
                {.name = "x", .type = ParamType::kInteger, .help = "instead of element: pixels from the picture's left edge",
                 .range = IntRange{0, methods::kMaxWindowCoordinate}},
                {.name = "y", .type = ParamType::kInteger, .help = "with x: pixels from the picture's top edge",
@@ -340,8 +349,9 @@ const ToolDeclaration kClick{
 const ToolDeclaration kSetValue{
     .name = "set_value",
     .title = "Set an element's value",
-    .description = "Replace the text or number of element N and read it back. Password fields need the "
-                   "person's say-so and are never shown.",
+    .description = "Replace the text or number of element N and read it back; with cell, of that cell of "
+                   "table N (a number, text, or a formula such as =A1*2, entered as typed). Password "
+                   "fields need the person's say-so and are never shown.",
     .params = element_params({{.name = "value", .type = ParamType::kAny, .required = true,
                                .help = "the new text, or a number for sliders and spin buttons"}}),
     .output_schema = kActionSchema,

@@ -253,6 +253,20 @@ TEST_F(ServerTest, WithinNamesAnAncestorOfTheSameState) {
   EXPECT_EQ(sent->second["within"], "@s7:e1");
 }
 
+TEST_F(ServerTest, ACellIsNamedByItsTablesNumberAndAddress) {
+  initialize();
+  call(1, "get_app_state", {{"app", "doc"}, {"screenshot", false}});
+  json set = call(2, "set_value", {{"app", "doc"}, {"element", 2}, {"cell", "Z500"}, {"value", "=A1*2"}});
+  ASSERT_TRUE(set.contains("result")) << set.dump();
+  std::lock_guard lock(daemon_.mutex);
+  const auto sent = std::find_if(daemon_.requests.begin(), daemon_.requests.end(),
+                                 [](const auto& r) { return r.first == "set_value"; });
+  ASSERT_NE(sent, daemon_.requests.end());
+  EXPECT_EQ(sent->second["ref"], "@s7:e2");
+  EXPECT_EQ(sent->second["cell"], "Z500");
+  EXPECT_EQ(sent->second["value"], "=A1*2");
+}
+
 // What docs/mcp.md promises the model reads: each app's pid and whether it answers, each
 // window's place on the desktop.
 TEST_F(ServerTest, ListingsSayPidsAnswersAndBounds) {
