@@ -65,9 +65,11 @@ Error window_gone(const WindowInfo& window, const std::string& ref) {
 
 // The whole window's structure, read live (no actions, bounds or values).
 Result<std::shared_ptr<Snapshot>> read_structure(Observer& observer, const WindowInfo& window,
-                                                 Deadline deadline, const std::string& ref) {
+                                                 Deadline deadline, const std::string& ref,
+                                                 bool shown_cells = true) {
   SnapshotOptions structure;
   structure.details_enabled = false;
+  structure.shown_cells = shown_cells;
   auto live = read_window(observer.bus(), window, deadline, structure);
   if (!live) {
     const ErrorCode code = live.error().code;
@@ -376,7 +378,7 @@ Result<LiveTarget> resolve_ref(Observer& observer, const RefTarget& target, Dead
   if (auto allowed = check_observation_allowed(saved.app_name); !allowed) {
     return std::move(allowed).take_error();
   }
-  auto tree = read_structure(observer, saved.window, deadline, target.ref);
+  auto tree = read_structure(observer, saved.window, deadline, target.ref, options.shown_cells);
   if (!tree) return std::move(tree).take_error();
 
   const Identity& identity = stored->identity;
@@ -484,7 +486,7 @@ Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector
   std::optional<Error> scope_missing;  // a scope by identity absent from a window
   for (const WindowInfo& window : *windows) {
     if (scope_window && window.id != *scope_window) continue;
-    auto tree = read_structure(observer, window, deadline, {});
+    auto tree = read_structure(observer, window, deadline, {}, options.shown_cells);
     if (!tree) {
       if (tree.error().code == ErrorCode::kWindowNotFound) continue;  // closed meanwhile
       return std::move(tree).take_error();
@@ -585,15 +587,17 @@ Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector
 Result<LiveTarget> resolve_live(Observer& observer, const ActionTarget& target, Deadline deadline,
                                 const ResolveOptions& options) {
   std::optional<CellAddress> cell;
+  // A cell's table is resolved without the cells it shows: the cell is fetched by address.
+  const ResolveOptions the_table{.read_bounds = false, .shown_cells = false};
   Result<LiveTarget> resolved = [&]() -> Result<LiveTarget> {
     if (const auto* ref = std::get_if<RefTarget>(&target)) {
       RefTarget table = cell_ref_as_table(observer, *ref);
       cell = table.cell;
-      return resolve_ref(observer, table, deadline, cell ? ResolveOptions{} : options);
+      return resolve_ref(observer, table, deadline, cell ? the_table : options);
     }
     const auto& selector = std::get<Selector>(target);
     cell = selector.cell;
-    return resolve_selector(observer, selector, deadline, cell ? ResolveOptions{} : options);
+    return resolve_selector(observer, selector, deadline, cell ? the_table : options);
   }();
   if (!resolved || !cell) return resolved;
   return resolve_cell(observer, std::move(resolved).value(), *cell, deadline, options);

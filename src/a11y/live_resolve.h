@@ -52,6 +52,8 @@ struct LiveTarget {
 
 struct ResolveOptions {
   bool read_bounds = false;  // also read the element's bounds (as a snapshot would)
+  // Read the cells tables show (a target with a cell reaches its cell by address instead).
+  bool shown_cells = true;
 };
 
 Result<LiveTarget> resolve_live(Observer& observer, const ActionTarget& target, Deadline deadline,

@@ -28,8 +28,9 @@ enum class BulkOutcome { kRead, kUnsupported, kUnanswered };
 class WindowReader {
  public:
   WindowReader(Pipeline& pipeline, std::string root, ToolkitTraits toolkit, std::size_t max_nodes,
-               int max_depth)
-      : pipeline_(pipeline), root_(std::move(root)), toolkit_(toolkit), max_nodes_(max_nodes), max_depth_(max_depth) {}
+               int max_depth, bool shown_cells)
+      : pipeline_(pipeline), root_(std::move(root)), toolkit_(toolkit), max_nodes_(max_nodes), max_depth_(max_depth),
+        shown_cells_(shown_cells) {}
 
   BulkOutcome read_bulk(SnapshotStats& stats) {
     // No reply at all means the deadline passed; an error reply (a bridge without a cache,
@@ -150,6 +151,11 @@ class WindowReader {
   // window (whose extents are read first), is what the snapshot holds of it.
   void read_region(const std::string& path, const TooManyChildren& size) {
     ++regions_read_;
+    if (!shown_cells_) {
+      builder_.set_shown(path, ShownRegion{size.rows, size.columns, 0, 0, 0, 0});
+      builder_.set_live_children(path, {});
+      return;
+    }
     pipeline_.call(root_.c_str(), "org.a11y.atspi.Component", "GetExtents",
                    [this, path, size](sd_bus_message* reply) {
                      auto clip = error_name(reply) == nullptr ? read_extents(reply) : std::nullopt;
@@ -178,6 +184,7 @@ class WindowReader {
   TreeBuilder builder_;
   std::size_t max_nodes_;
   int max_depth_;
+  bool shown_cells_;
   std::unordered_set<std::string> requested_;
   std::unordered_map<std::string, int> depths_;  // of walked nodes' children, by path
   std::size_t walked_ = 0;
@@ -280,7 +287,7 @@ Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadli
   stats.peer_to_peer = app->peer_to_peer;
 
   const std::string& root = options.root_path.empty() ? window.path : options.root_path;
-  WindowReader reader(*pipeline, root, app->traits(), options.max_nodes, options.max_walk_depth);
+  WindowReader reader(*pipeline, root, app->traits(), options.max_nodes, options.max_walk_depth, options.shown_cells);
   if (options.use_bulk) {
     const BulkOutcome outcome = reader.read_bulk(stats);
     if (outcome == BulkOutcome::kUnanswered) {

@@ -35,6 +35,9 @@ struct SnapshotOptions {
   // there, so a window too big to read whole can be read a part at a time, each part with
   // the whole budget (STALE_REF element_gone once that element is gone).
   std::string root_path;
+  // false: a table or list too large to list is read without its cells (its size alone),
+  // for a read that reaches cells by address anyway (live_resolve.h).
+  bool shown_cells = true;
 };
 
 // The snapshot's id is left empty; the caller names and stores it.
