@@ -152,10 +152,18 @@ void render_grid(const Snapshot& snapshot, const ViewNode& view, int depth, cons
   std::int64_t row = -1;
   std::string line;
   bool any = false;
+  std::size_t written = 0;
+  std::size_t rows_left_out = 0;
   auto flush = [&] {
     if (!line.empty()) {
-      out.append(static_cast<std::size_t>(depth) * 2, ' ');
-      out += "row " + std::to_string(row + 1) + ": " + line + "\n";
+      std::string text(static_cast<std::size_t>(depth) * 2, ' ');
+      text += "row " + std::to_string(row + 1) + ": " + line + "\n";
+      if (options.grid_characters > 0 && (rows_left_out > 0 || written + text.size() > options.grid_characters)) {
+        ++rows_left_out;
+      } else {
+        out += text;
+        written += text.size();
+      }
       any = true;
     }
     line.clear();
@@ -177,6 +185,10 @@ void render_grid(const Snapshot& snapshot, const ViewNode& view, int depth, cons
     line += cell;
   }
   flush();
+  if (rows_left_out > 0) {
+    out.append(static_cast<std::size_t>(depth) * 2, ' ');
+    out += "(+" + std::to_string(rows_left_out) + " more rows with content; read or set any cell by its address)\n";
+  }
   const Node& table = snapshot.nodes[static_cast<std::size_t>(view.node)];
   if (!any && table.shown->row_count > 0) {
     out.append(static_cast<std::size_t>(depth) * 2, ' ');

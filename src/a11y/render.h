@@ -33,6 +33,10 @@ struct OutlineOptions {
   // Three or more sibling buttons in a row without a name, children or folds, whose lines
   // differ only in their number, take one line: "e<A>,e<B>,e<C> <the line> (3 alike)".
   bool alike_unnamed_buttons_in_one_line = false;
+  // The most characters the rows of one table read by what it shows take (0: no limit);
+  // past them the rest are counted on one line. The agent view's stays a few thousand
+  // characters with a spreadsheet full of text.
+  std::size_t grid_characters = 0;
 };
 
 // Line grammar (fields after the role appear only when they have content):

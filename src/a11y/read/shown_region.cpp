@@ -15,6 +15,10 @@ constexpr std::uint32_t kScreenCoordinates = 0;
 // grid line that belongs to no cell.
 constexpr int kCornerInset = 2;
 
+// How far in from its corner each probe looks, in parts of the area's size.
+constexpr std::size_t kProbeAttempts = 4;
+constexpr int kProbeDivisors[kProbeAttempts] = {0, 16, 8, 4};
+
 bool within(const CellPosition& cell, const TooManyChildren& size) {
   const std::int64_t columns = size.columns > 0 ? size.columns : 1;
   return cell.row >= 0 && cell.row < size.rows && cell.column >= 0 && cell.column < columns;
@@ -50,47 +54,56 @@ class RegionReader : public std::enable_shared_from_this<RegionReader> {
   bool is_table() const { return size_.columns > 0; }
 
   void probe_corners(const Bounds& area) {
-    const int inset_x = std::min(kCornerInset, area.width / 2);
-    const int inset_y = std::min(kCornerInset, area.height / 2);
-    probe(0, area.x + inset_x, area.y + inset_y);
-    probe(1, area.x + area.width - 1 - inset_x, area.y + area.height - 1 - inset_y);
+    area_ = area;
+    corners_outstanding_ = 2;
+    probe(0, 0);
+    probe(1, 0);
   }
 
-  // The cell at (x, y): what is there, its index in its parent, and for a table its row
-  // and column from that index.
-  void probe(int corner, int x, int y) {
+  // The cell at a corner of the area, ATTEMPT steps towards its middle (a header row, a
+  // grid line or the blank right of a list's last column holds no cell): what is there,
+  // its index in its parent, and for a table its row and column from that index.
+  void probe(int corner, std::size_t attempt) {
+    const auto [x, y] = probe_point(area_, corner, attempt);
     auto self = shared_from_this();
-    ++corners_outstanding_;
     pipeline_.call(path_.c_str(), kRegionComponent, "GetAccessibleAtPoint",
-                   [self, corner](sd_bus_message* reply) {
+                   [self, corner, attempt](sd_bus_message* reply) {
                      auto hit = error_name(reply) == nullptr ? read_reference_path(reply) : std::nullopt;
                      if (!hit || *hit == kNoObject || *hit == self->path_) {
-                       self->corner_done();
+                       self->missed(corner, attempt);
                        return;
                      }
-                     self->index_of(corner, *hit);
+                     self->index_of(corner, attempt, *hit);
                    },
                    "iiu", x, y, kScreenCoordinates);
   }
 
-  void index_of(int corner, const std::string& hit) {
+  void missed(int corner, std::size_t attempt) {
+    if (attempt + 1 < kProbeAttempts) {
+      probe(corner, attempt + 1);
+      return;
+    }
+    corner_done();
+  }
+
+  void index_of(int corner, std::size_t attempt, const std::string& hit) {
     auto self = shared_from_this();
     pipeline_.call(hit.c_str(), kAccessibleInterface, "GetIndexInParent",
-                   [self, corner](sd_bus_message* reply) {
+                   [self, corner, attempt](sd_bus_message* reply) {
                      auto index = error_name(reply) == nullptr ? read_int32(reply) : std::nullopt;
                      if (!index || *index < 0) {
-                       self->corner_done();
+                       self->missed(corner, attempt);
                        return;
                      }
                      if (!self->is_table()) {
-                       self->found(corner, CellPosition{*index, 0});
+                       self->found(corner, attempt, CellPosition{*index, 0});
                        return;
                      }
-                     self->position_of(corner, *index);
+                     self->position_of(corner, attempt, *index);
                    });
   }
 
-  void position_of(int corner, std::int32_t index) {
+  void position_of(int corner, std::size_t attempt, std::int32_t index) {
     struct Position {
       std::optional<std::int32_t> row;
       std::optional<std::int32_t> column;
@@ -101,21 +114,26 @@ class RegionReader : public std::enable_shared_from_this<RegionReader> {
     for (auto [member, field] : {std::pair{"GetRowAtIndex", &Position::row},
                                  std::pair{"GetColumnAtIndex", &Position::column}}) {
       pipeline_.call(path_.c_str(), kTableInterface, member,
-                     [self, corner, position, field = field](sd_bus_message* reply) {
+                     [self, corner, attempt, position, field = field](sd_bus_message* reply) {
                        if (error_name(reply) == nullptr) (*position).*field = read_int32(reply);
                        if (--position->outstanding > 0) return;
                        if (position->row && position->column) {
-                         self->found(corner, CellPosition{*position->row, *position->column});
+                         self->found(corner, attempt, CellPosition{*position->row, *position->column});
                        } else {
-                         self->corner_done();
+                         self->missed(corner, attempt);
                        }
                      },
                      "i", index);
     }
   }
 
-  void found(int corner, CellPosition cell) {
-    if (within(cell, size_)) corners_[static_cast<std::size_t>(corner)] = cell;
+  void found(int corner, std::size_t attempt, CellPosition cell) {
+    // A header (GTK's tree view gives its column headers row -1) is no cell: look further in.
+    if (!within(cell, size_)) {
+      missed(corner, attempt);
+      return;
+    }
+    corners_[static_cast<std::size_t>(corner)] = cell;
     corner_done();
   }
 
@@ -171,12 +189,23 @@ class RegionReader : public std::enable_shared_from_this<RegionReader> {
   const std::size_t max_cells_;
   std::function<void(ShownRead)> done_;
   ShownRead read_;
+  Bounds area_;
   std::optional<CellPosition> corners_[2];
   int corners_outstanding_ = 0;
   std::size_t children_outstanding_ = 0;
 };
 
 }  // namespace
+
+std::pair<int, int> probe_point(const Bounds& area, int corner, std::size_t attempt) {
+  const int inset_x = std::min(kCornerInset, area.width / 2);
+  const int inset_y = std::min(kCornerInset, area.height / 2);
+  const int divisor = kProbeDivisors[std::min(attempt, kProbeAttempts - 1)];
+  const int in_x = inset_x + (divisor > 0 ? area.width / divisor : 0);
+  const int in_y = inset_y + (divisor > 0 ? area.height / divisor : 0);
+  if (corner == 0) return {area.x + in_x, area.y + in_y};
+  return {area.x + area.width - 1 - in_x, area.y + area.height - 1 - in_y};
+}
 
 std::optional<Bounds> shown_area(const Bounds& extents, const std::optional<Bounds>& clip) {
   // In 64 bits: an app's extents may sit near INT_MAX.
@@ -205,7 +234,11 @@ ShownRegion region_between(const TooManyChildren& size, const std::optional<Cell
   if (!first || max_cells == 0) return region;
   region.first_row = std::min(first->row, last->row);
   region.row_count = std::min(std::max(first->row, last->row) - region.first_row + 1, kMaxShownRows);
-  if (size.columns > 0) {
+  if (size.columns > 0 && size.columns <= kMaxShownColumns) {
+    // A table this narrow is read across: its columns right of the screen cost little, and
+    // a probe at the right edge may land in the blank beside its last column.
+    region.column_count = size.columns;
+  } else if (size.columns > 0) {
     region.first_column = std::min(first->column, last->column);
     region.column_count =
         std::min(std::max(first->column, last->column) - region.first_column + 1, kMaxShownColumns);

@@ -11,6 +11,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "a11y/bus/pipeline.h"
@@ -36,6 +37,10 @@ struct ShownRead {
 
 // The part of EXTENTS inside CLIP (the window), or nullopt when none of it is.
 std::optional<Bounds> shown_area(const Bounds& extents, const std::optional<Bounds>& clip);
+
+// Where a probe for a corner (0: top-left, 1: bottom-right) of AREA looks on its ATTEMPT
+// (0 at the corner, 2 px in; then a 16th, an 8th and a quarter of the area further in).
+std::pair<int, int> probe_point(const Bounds& area, int corner, std::size_t attempt);
 
 // The region between the cells found at the two corners (either may be missing: then the
 // other alone, or nothing), within SIZE and the caps, with at most MAX_CELLS cells.

@@ -1,5 +1,6 @@
 #include "a11y/cells.h"
 #include "a11y/observer.h"
+#include "a11y/ref.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
 #include "wire/a11y_replies.h"
@@ -83,7 +84,14 @@ const MethodSpec kGet{
       const auto ref = params["ref"].get<std::string>();
       run_observation(params, ctx, std::move(reply), [ref](a11y::Observer& observer, Deadline deadline)
                                                          -> Result<nlohmann::json> {
-        auto details = observer.get(ref, deadline);
+        // A cell of a table read by what it showed: through its table and address, with its
+        // formula.
+        const auto parsed = a11y::parse_ref(ref);
+        const auto stored = parsed ? observer.store().lookup(*parsed) : Result<a11y::StoredElement>(parsed.error());
+        auto details = stored && stored->node->cell
+                           ? a11y::get_cell(observer, a11y::RefTarget{a11y::format_ref(parsed->snapshot_id, parsed->index)},
+                                            deadline)
+                           : observer.get(ref, deadline);
         if (!details) return std::move(details).take_error();
         return wire::element_details_to_json(*details);
       });

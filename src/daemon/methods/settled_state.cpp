@@ -11,6 +11,10 @@
 namespace companyos::daemon::methods {
 namespace {
 
+// A spreadsheet's rows in the agent view: a screenful of short cells fits; a sheet full of
+// text is cut and counted, so a Calc window's view stays near 6,000 characters.
+constexpr std::size_t kAgentGridCharacters = 1500;
+
 nlohmann::json settled_to_json(const a11y::Settled& settled) {
   return {{"waited_ms", settled.waited.count()},
           {"events", settled.events},
@@ -45,6 +49,7 @@ void fold_as_agent_view(a11y::ViewOptions& view, a11y::OutlineOptions& outline, 
   outline.disabled_instead_of_enabled = snapshot.enabled_state_marked;
   outline.button_press_implied = true;
   outline.alike_unnamed_buttons_in_one_line = true;
+  outline.grid_characters = kAgentGridCharacters;
 }
 
 nlohmann::json with_settle_budget(nlohmann::json params) {

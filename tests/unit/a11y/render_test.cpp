@@ -273,6 +273,19 @@ TEST(Render, ATableReadByWhatItShowsIsAGridOfRows) {
   EXPECT_EQ(outline, expected);
 }
 
+TEST(Render, TheGridsRowsStopAtTheirBudgetAndTheRestAreCounted) {
+  const Snapshot snapshot = sheet_snapshot();
+  OutlineOptions options;
+  options.grid_characters = 40;  // room for row 2 alone
+  const std::string outline =
+      render_outline(snapshot, make_view(snapshot.nodes, testing::view_options(false, false, std::nullopt)), options);
+  EXPECT_NE(outline.find("    row 2: e3 B2 \"Name\" | e5 D2 \"11\"\n"
+                         "    (+2 more rows with content; read or set any cell by its address)\n"),
+            std::string::npos)
+      << outline;
+  EXPECT_EQ(outline.find("row 3:"), std::string::npos) << outline;
+}
+
 TEST(Render, ATableShowingNothingReadableSaysSo) {
   Snapshot snapshot = sheet_snapshot();
   for (Node& node : snapshot.nodes) node.value.reset();

@@ -99,11 +99,23 @@ TEST(RegionBetween, TheCornersGiveTheRowsAndColumnsShown) {
       {"more columns than any screen", sheet, CellPosition{0, 0}, CellPosition{1, 16'000}, 1'000'000,
        {1'048'576, 16'384, 0, 2, 0, kMaxShownColumns}},
       {"a list", list, CellPosition{120, 0}, CellPosition{149, 0}, 20000, {50'000, 0, 120, 30, 0, 0}},
+      {"a narrow table is read across", TooManyChildren{50'000, 3}, CellPosition{10, 1}, CellPosition{30, 1}, 20000,
+       {50'000, 3, 10, 21, 0, 3}},
       {"a list within a budget", list, CellPosition{120, 0}, CellPosition{149, 0}, 10, {50'000, 0, 120, 10, 0, 0}},
   };
   for (const Case& c : cases) {
     EXPECT_EQ(region_between(c.size, c.top_left, c.bottom_right, c.max_cells), c.expected) << c.what;
   }
+}
+
+TEST(ProbePoint, CornersThenFurtherIn) {
+  const Bounds area{100, 200, 640, 400};
+  EXPECT_EQ(probe_point(area, 0, 0), (std::pair{102, 202}));
+  EXPECT_EQ(probe_point(area, 1, 0), (std::pair{737, 597}));
+  EXPECT_EQ(probe_point(area, 0, 1), (std::pair{102 + 40, 202 + 25}));
+  EXPECT_EQ(probe_point(area, 1, 3), (std::pair{737 - 160, 597 - 100}));
+  EXPECT_EQ(probe_point(area, 0, 99), probe_point(area, 0, 3));
+  EXPECT_EQ(probe_point(Bounds{5, 5, 1, 1}, 1, 0), (std::pair{5, 5}));
 }
 
 // A spreadsheet of ROWS × COLUMNS cells of 64 × 20 pixels drawn at (100, 200), showing
@@ -113,9 +125,9 @@ TEST(RegionBetween, TheCornersGiveTheRowsAndColumnsShown) {
 class FakeGrid {
  public:
   FakeGrid(std::int32_t rows, std::int32_t columns, std::int32_t first_row, std::int32_t shown_rows,
-           std::int32_t shown_columns)
+           std::int32_t shown_columns, bool header = false)
       : rows_(rows), columns_(columns), first_row_(first_row), shown_rows_(shown_rows),
-        shown_columns_(shown_columns) {}
+        shown_columns_(shown_columns), header_(header) {}
 
   bool respond(sd_bus_message* call) {
     const std::string member = sd_bus_message_get_member(call);
@@ -150,11 +162,16 @@ class FakeGrid {
         std::int32_t x = 0;
         std::int32_t y = 0;
         sd_bus_message_read(call, "ii", &x, &y);
-        return reply(call, "(so)", ":1.1", cell_path(first_row_ + (y - 200) / 20, table ? (x - 100) / 64 : 0).c_str());
+        // GTK's tree view: the first 20 pixels are its column headers, the cells below.
+        if (header_ && y < 220) return reply(call, "(so)", ":1.1", ("/h/" + std::to_string((x - 100) / 64)).c_str());
+        const int row = first_row_ + (y - 200 - (header_ ? 20 : 0)) / 20;
+        return reply(call, "(so)", ":1.1", cell_path(row, table ? (x - 100) / 64 : 0).c_str());
       }
       if (member == "GetRowAtIndex" || member == "GetColumnAtIndex") {
         std::int32_t index = 0;
         sd_bus_message_read(call, "i", &index);
+        // With headers, their cells come first and are row -1.
+        if (header_ && member == "GetRowAtIndex") return reply(call, "i", index / columns_ - 1);
         return reply(call, "i", member == "GetRowAtIndex" ? index / columns_ : index % columns_);
       }
       if (member == "GetAccessibleAt") {
@@ -171,8 +188,10 @@ class FakeGrid {
     } else if (member == "GetIndexInParent") {
       int row = 0;
       int column = 0;
+      if (std::sscanf(path.c_str(), "/h/%d", &column) == 1) return reply(call, "i", column);
       std::sscanf(path.c_str(), "/c/%d/%d", &row, &column);
-      return reply(call, "i", table ? row * columns_ + column : row);
+      const int header_cells = header_ ? columns_ : 0;
+      return reply(call, "i", table ? header_cells + row * columns_ + column : row);
     }
     sd_bus_reply_method_errorf(call, SD_BUS_ERROR_UNKNOWN_METHOD, "no %s", member.c_str());
     return true;
@@ -199,6 +218,7 @@ class FakeGrid {
   const std::int32_t first_row_;
   const std::int32_t shown_rows_;
   const std::int32_t shown_columns_;
+  const bool header_;
   std::mutex mutex_;
   std::map<std::string, int> calls_;
 };
@@ -272,6 +292,23 @@ TEST(ShownRegionRead, AListShowsItsItemsOnScreen) {
   EXPECT_FALSE(shown.children[0].cell.has_value());
   EXPECT_EQ(list.calls("GetChildren"), 0);
   EXPECT_EQ(list.calls("GetChildAtIndex"), 25);
+}
+
+TEST(ShownRegionRead, ATreeViewsHeadersAreLookedPastAndItsColumnsReadAcross) {
+  // 50,000 rows of 3 columns, headers over 19 rows of cells from row 300, 2 columns wide on
+  // screen (the third is right of the window).
+  FakeGrid view(50'000, 3, 300, 20, 2, true);
+  testing::Peer peer([&view](sd_bus_message* call) { return view.respond(call); });
+  Pipeline pipeline(peer.connect(), {}, Clock::now() + 10s);
+  const ShownRead shown = read_region(pipeline, {50'000, 3}, std::nullopt, 20000);
+  EXPECT_EQ(shown.region.first_row, 300);
+  EXPECT_EQ(shown.region.first_column, 0);
+  EXPECT_EQ(shown.region.column_count, 3);
+  EXPECT_GE(shown.region.row_count, 18);
+  EXPECT_LE(shown.region.row_count, 19);
+  ASSERT_FALSE(shown.children.empty());
+  EXPECT_EQ(shown.children[0].path, "/c/300/0");
+  EXPECT_EQ(view.calls("GetChildren"), 0);
 }
 
 TEST(ShownRegionRead, ATableOutsideTheWindowShowsNothing) {

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""A GTK 3 tree view of 50,000 rows × 3 columns (tests/fixtures/gtk3_big_list.c) is read by
+what is on screen, never child by child (its ChildCount is 150,003), judged from outside.
+
+- `snapshot` answers within its default deadline with the table's size, the rows shown
+  (a screenful, from the top), every column, and one outline line per row; the window's
+  node count stays a few dozen plus the cells shown.
+- An independent read — descending by GetAccessibleAtPoint from the window to the cell
+  under the first row's first cell, then that cell's parent's Table — finds the same size
+  and the text the snapshot gave.
+- `get --cell C50000` reads the last row's third cell, far below the screen, and a cell
+  past the end is ELEMENT_NOT_FOUND cell_outside_table.
+- The app answers an independent call at once after (nothing made it build 150,003
+  accessibles).
+Runs inside scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
+
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "harness"))
+from checks import Checker  # noqa: E402
+from daemon_cli import BUILD, Daemon, cli, cli_text, data, error  # noqa: E402
+from fixture_app import StartedProcess, unique_name  # noqa: E402
+import atspi_probe  # noqa: E402
+
+BIG_LIST = os.path.join(BUILD, "tests", "fixtures", "companyos-fixture-big-list")
+ROWS = 50_000
+ROLE_TABLE_CELL = 56  # ATSPI_ROLE_TABLE_CELL
+ANSWER_BOUND_S = 5
+
+
+class BigList(StartedProcess):
+    def __init__(self, app_name):
+        self.app_name = app_name
+        self.process = subprocess.Popen([BIG_LIST, "--rows", str(ROWS), "--class", app_name],
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True)
+        self.banner = self.process.stdout.readline().strip()
+        try:
+            self.bus = atspi_probe.a11y_bus()
+            self.bus_name, self.root_path = atspi_probe.wait_for_app(self.bus, app_name, timeout=60)
+        except BaseException:
+            self.stop()
+            raise
+
+
+def flatten(node, out):
+    out.append(node)
+    for child in node.get("children", []):
+        flatten(child, out)
+    return out
+
+
+def cell_under(bus, bus_name, x, y):
+    """(path, name) of the table cell at (x, y), by GetAccessibleAtPoint from each window."""
+    (windows,) = bus.call(bus_name, atspi_probe.ROOT_PATH, "org.a11y.atspi.Accessible.GetChildren",
+                          timeout=ANSWER_BOUND_S)
+    for _, window in windows:
+        path = window
+        for _ in range(20):
+            try:
+                ((_, hit),) = bus.call(bus_name, path, "org.a11y.atspi.Component.GetAccessibleAtPoint",
+                                       str(x), str(y), "0", timeout=ANSWER_BOUND_S)
+            except atspi_probe.ProbeError:
+                break
+            if hit in ("/org/a11y/atspi/null", path):
+                break
+            path = hit
+            (role,) = bus.call(bus_name, path, "org.a11y.atspi.Accessible.GetRole", timeout=ANSWER_BOUND_S)
+            if role == ROLE_TABLE_CELL:
+                return path, bus.get_property(bus_name, path, "org.a11y.atspi.Accessible", "Name")
+    return None
+
+
+def main():
+    check = Checker("big list")
+    daemon = Daemon()
+    daemon.start()
+    try:
+        name = unique_name("biglist")
+        with BigList(name) as app:
+            atspi_probe.wait_for("the big list's window", 30, lambda: cli("windows", "--app", name)[0] == 0)
+            started = time.monotonic()
+            rc, env = cli("snapshot", "--app", name)
+            took = time.monotonic() - started
+            snap = data(env)
+            nodes = flatten(snap["tree"], []) if rc == 0 else []
+            tables = [n for n in nodes if n.get("shown")]
+            print(f"  snapshot: {took:.2f} s, {snap.get('node_count')} nodes, {tables and tables[0]['shown']}, "
+                  f"{error(env)}", flush=True)
+            check.expect(rc == 0 and len(tables) == 1, f"the snapshot answers, one table read by what it shows ({error(env)})")
+            if not tables:
+                return check.summary()
+            shown = tables[0]["shown"]
+            check.expect(shown["rows"] == ROWS and shown["columns"] == 3,
+                         f"with the table's size, 50,000 × 3 ({shown['rows']} × {shown['columns']})")
+            check.expect(shown["first_row"] == 1 and 10 <= shown["row_count"] <= 40 and shown["column_count"] == 3,
+                         f"the rows on screen from the first, every column ({shown})")
+            cells = [n for n in nodes if n.get("cell")]
+            check.expect(len(cells) == shown["row_count"] * 3 and snap["node_count"] < 200,
+                         f"only the cells shown are read ({len(cells)} cells, {snap['node_count']} nodes)")
+            by_address = {c["cell"]["address"]: c for c in cells}
+            first = by_address.get("A1", {})
+            texts = (first.get("value") or first.get("name"), (by_address.get("B2", {}).get("value") or
+                                                               by_address.get("B2", {}).get("name")))
+            check.expect(texts == ("Item 1", "14"), f"cells hold their rows' texts ({texts})")
+            rc, out, _ = cli_text("snapshot", "--app", name)
+            line = next((l for l in out.splitlines() if "of 50,000" in l), "")
+            check.expect(re.search(r"rows 1–\d+ of 50,000, columns A–C of 3 shown", line) is not None,
+                         f"the table's line says what is shown of how much ({line.strip()})")
+            check.expect(re.search(r'^\s+row 2: e\d+ A2 "Item 2" \| e\d+ B2 "14" \| e\d+ C2 "row 2"$', out, re.MULTILINE)
+                         is not None, "one line per row, its cells by address and text")
+
+            # Independent: the cell under A1's centre, its table's size.
+            bounds = first.get("bounds") or {}
+            found = cell_under(app.bus, app.bus_name, bounds.get("x", 0) + bounds.get("width", 0) // 2,
+                               bounds.get("y", 0) + bounds.get("height", 0) // 2) if bounds else None
+            size = None
+            if found:
+                parent = app.bus.get_property(app.bus_name, found[0], "org.a11y.atspi.Accessible", "Parent")[1]
+                size = (app.bus.get_property(app.bus_name, parent, "org.a11y.atspi.Table", "NRows"),
+                        app.bus.get_property(app.bus_name, parent, "org.a11y.atspi.Table", "NColumns"))
+            check.expect(found is not None and found[1] == "Item 1" and size == (ROWS, 3),
+                         f"an independent read finds Item 1 there, in a table of 50,000 × 3 ({found and found[1]}, {size})")
+
+            rc, env = cli("get", "--app", name, "--cell", "C50000")
+            check.expect(rc == 0 and (data(env).get("text") == "row 50000" or data(env).get("name") == "row 50000"),
+                         f"get --cell C50000 reads the last row, far off screen ({data(env).get('text')}, {error(env)})")
+            rc, env = cli("get", "--app", name, "--cell", "A50001")
+            check.expect(rc == 1 and error(env).get("details", {}).get("kind") == "cell_outside_table",
+                         f"a cell past the last row is not found, and says why ({error(env).get('message')})")
+            started = time.monotonic()
+            try:
+                app.bus.call(app.bus_name, atspi_probe.ROOT_PATH, "org.a11y.atspi.Accessible.GetChildren",
+                             timeout=ANSWER_BOUND_S)
+                answered = time.monotonic() - started
+            except atspi_probe.ProbeError:
+                answered = None
+            check.expect(answered is not None, f"the app answers an independent call at once after ({answered})")
+    finally:
+        daemon.stop()
+    return check.summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
