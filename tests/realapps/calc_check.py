@@ -31,7 +31,6 @@ from checks import Checker  # noqa: E402
 
 APP = "soffice"
 SHEET = os.path.join(HERE, "..", "fixtures", "calc", "prices.fods")
-ROLE_TABLE_CELL = 56  # ATSPI_ROLE_TABLE_CELL
 ANSWER_BOUND_S = 5  # an independent call of an app that is not busy takes milliseconds
 
 
@@ -78,28 +77,15 @@ def content_xml(ods):
 
 
 def cell_at(bus, bus_name, x, y):
-    """(name, text, path) of the table cell at (x, y), found by descending GetAccessibleAtPoint
-    from each of the app's windows — never listing the sheet's children."""
-    (windows,) = bus.call(bus_name, atspi_probe.ROOT_PATH, "org.a11y.atspi.Accessible.GetChildren",
-                          timeout=ANSWER_BOUND_S)
-    for _, window in windows:
-        path = window
-        for _ in range(20):
-            try:
-                ((_, hit),) = bus.call(bus_name, path, "org.a11y.atspi.Component.GetAccessibleAtPoint",
-                                       str(x), str(y), "0", timeout=ANSWER_BOUND_S)
-            except atspi_probe.ProbeError:
-                break
-            if hit in ("/org/a11y/atspi/null", path):
-                break
-            path = hit
-            (role,) = bus.call(bus_name, path, "org.a11y.atspi.Accessible.GetRole", timeout=ANSWER_BOUND_S)
-            if role == ROLE_TABLE_CELL:
-                name = bus.get_property(bus_name, path, "org.a11y.atspi.Accessible", "Name")
-                count = bus.get_property(bus_name, path, "org.a11y.atspi.Text", "CharacterCount")
-                (text,) = bus.call(bus_name, path, "org.a11y.atspi.Text.GetText", "0", str(count))
-                return name, text, path
-    return None
+    """(name, text, path) of the table cell at (x, y), or None: found by descending
+    GetAccessibleAtPoint, never listing the sheet's children."""
+    path = atspi_probe.table_cell_at(bus, bus_name, x, y, timeout=ANSWER_BOUND_S)
+    if path is None:
+        return None
+    name = bus.get_property(bus_name, path, "org.a11y.atspi.Accessible", "Name")
+    count = bus.get_property(bus_name, path, "org.a11y.atspi.Text", "CharacterCount")
+    (text,) = bus.call(bus_name, path, "org.a11y.atspi.Text.GetText", "0", str(count))
+    return name, text, path
 
 
 def text_of_cell(bus, bus_name, sheet, row, column):

@@ -30,7 +30,6 @@ import atspi_probe  # noqa: E402
 
 BIG_LIST = os.path.join(BUILD, "tests", "fixtures", "companyos-fixture-big-list")
 ROWS = 50_000
-ROLE_TABLE_CELL = 56  # ATSPI_ROLE_TABLE_CELL
 ANSWER_BOUND_S = 5
 
 
@@ -56,24 +55,9 @@ def flatten(node, out):
 
 
 def cell_under(bus, bus_name, x, y):
-    """(path, name) of the table cell at (x, y), by GetAccessibleAtPoint from each window."""
-    (windows,) = bus.call(bus_name, atspi_probe.ROOT_PATH, "org.a11y.atspi.Accessible.GetChildren",
-                          timeout=ANSWER_BOUND_S)
-    for _, window in windows:
-        path = window
-        for _ in range(20):
-            try:
-                ((_, hit),) = bus.call(bus_name, path, "org.a11y.atspi.Component.GetAccessibleAtPoint",
-                                       str(x), str(y), "0", timeout=ANSWER_BOUND_S)
-            except atspi_probe.ProbeError:
-                break
-            if hit in ("/org/a11y/atspi/null", path):
-                break
-            path = hit
-            (role,) = bus.call(bus_name, path, "org.a11y.atspi.Accessible.GetRole", timeout=ANSWER_BOUND_S)
-            if role == ROLE_TABLE_CELL:
-                return path, bus.get_property(bus_name, path, "org.a11y.atspi.Accessible", "Name")
-    return None
+    """(path, name) of the table cell at (x, y), or None."""
+    path = atspi_probe.table_cell_at(bus, bus_name, x, y, timeout=ANSWER_BOUND_S)
+    return (path, bus.get_property(bus_name, path, "org.a11y.atspi.Accessible", "Name")) if path else None
 
 
 def main():

@@ -304,3 +304,28 @@ def get_text(bus, node):
     (text,) = bus.call(node.bus_name, node.path, "org.a11y.atspi.Text.GetText", "0",
                        str(count))
     return text
+
+
+ROLE_TABLE_CELL = 56  # ATSPI_ROLE_TABLE_CELL
+
+
+def table_cell_at(bus, bus_name, x, y, timeout=5):
+    """The path of the table cell at screen point (x, y) of the app, found by descending
+    GetAccessibleAtPoint from each of its windows — never listing a table's children (a
+    spreadsheet claims two billion). None when no cell is there."""
+    (windows,) = bus.call(bus_name, ROOT_PATH, "org.a11y.atspi.Accessible.GetChildren", timeout=timeout)
+    for _, window in windows:
+        path = window
+        for _ in range(20):
+            try:
+                ((_, hit),) = bus.call(bus_name, path, "org.a11y.atspi.Component.GetAccessibleAtPoint",
+                                       str(x), str(y), "0", timeout=timeout)
+            except ProbeError:
+                break
+            if hit in ("/org/a11y/atspi/null", path):
+                break
+            path = hit
+            (role,) = bus.call(bus_name, path, "org.a11y.atspi.Accessible.GetRole", timeout=timeout)
+            if role == ROLE_TABLE_CELL:
+                return path
+    return None
