@@ -11,8 +11,8 @@
 #include "a11y/act/cell_entry.h"
 #include "a11y/action_policy.h"
 #include "a11y/bus.h"
-#include "a11y/bus/message_fields.h"
 #include "a11y/live_resolve.h"
+#include "a11y/read/cell_read.h"
 
 namespace companyos::a11y {
 namespace {
@@ -573,12 +573,10 @@ Verification ActionRun::read_back_once(Pipeline& pipeline) {
       // Calc answers for an edited cell with a new object: the table gives it afresh.
       Node entered = target_->node;
       if (entered.cell && target_->parent) {
-        pipeline.call(target_->parent->path.c_str(), kTableInterface, "GetAccessibleAt",
-                      [&entered](sd_bus_message* reply) {
-                        if (error_name(reply) != nullptr) return;
-                        if (auto path = read_reference_path(reply)) entered.path = std::move(*path);
-                      },
-                      "ii", static_cast<std::int32_t>(entered.cell->row), static_cast<std::int32_t>(entered.cell->column));
+        read_cell_path(pipeline, target_->parent->path, entered.cell->row, entered.cell->column,
+                       [&entered](std::optional<std::string> path) {
+                         if (path) entered.path = std::move(*path);
+                       });
         pipeline.wait();
       }
       const ReadResult cell = read_element_live(pipeline, entered, needs, app_->traits());

@@ -246,6 +246,17 @@ ConnectionRef Bus::direct_channel(CallScope& scope, const std::string& bus_name,
   return direct;
 }
 
+Result<Bus::AppPipeline> Bus::app_pipeline(const std::string& bus_name, Deadline deadline) {
+  auto app = [&] {
+    CallScope scope(deadline);
+    return app_channel(scope, bus_name);
+  }();
+  if (!app) return std::move(app).take_error();
+  auto opened = pipeline(*app, deadline);
+  if (!opened) return std::move(opened).take_error();
+  return AppPipeline{std::move(app).value(), std::move(opened).value()};
+}
+
 Result<Pipeline> Bus::pipeline(const AppChannel& app, Deadline deadline) {
   auto recycle_to = [pool = std::weak_ptr(pool_)](std::string address) {
     return [pool, address = std::move(address)](SdBusPtr connection) {

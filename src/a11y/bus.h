@@ -29,6 +29,8 @@ inline constexpr const char* kRootPath = "/org/a11y/atspi/accessible/root";
 inline constexpr const char* kAccessibleInterface = "org.a11y.atspi.Accessible";
 inline constexpr const char* kPropertiesInterface = "org.freedesktop.DBus.Properties";
 inline constexpr const char* kTableInterface = "org.a11y.atspi.Table";
+// The object reference AT-SPI answers for "no object" (no child there, no cell).
+inline constexpr const char* kNullObjectPath = "/org/a11y/atspi/null";
 
 struct AppChannel {
   Channel channel;
@@ -59,6 +61,12 @@ class Bus {
   // A pipeline to the app with the given deadline: on its own address where it has one,
   // else through the bus. BUS_UNAVAILABLE when no connection can be opened.
   Result<Pipeline> pipeline(const AppChannel& app, Deadline deadline);
+  // Both in one step, under one deadline: the app's channel, then a pipeline on it.
+  struct AppPipeline {
+    AppChannel app;
+    Pipeline pipeline;
+  };
+  Result<AppPipeline> app_pipeline(const std::string& bus_name, Deadline deadline);
   // Drops the cached channel of an app (e.g. after it stopped answering on it).
   void forget_app(const std::string& bus_name);
   // Where an action's pipeline leaves its connection: parked until the app's windows are

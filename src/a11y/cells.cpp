@@ -8,13 +8,14 @@
 #include "a11y/bus.h"
 #include "a11y/bus/message_fields.h"
 #include "a11y/live_resolve.h"
+#include "a11y/read/cell_read.h"
 #include "a11y/read/details.h"
+#include "a11y/read/live_read.h"
 
 namespace companyos::a11y {
 namespace {
 
 constexpr const char* kTextInterface = "org.a11y.atspi.Text";
-constexpr const char* kNoCellObject = "/org/a11y/atspi/null";
 // Characters of one cell's text a range read returns: a cell holds at most 32,767 in Calc.
 constexpr std::int32_t kCellTextLimit = 32'767;
 
@@ -60,22 +61,18 @@ void read_formula_attribute(Pipeline& pipeline, const std::string& path, std::op
 
 Result<ElementDetails> get_cell(Observer& observer, const ActionTarget& target, Deadline deadline) {
   const auto started = std::chrono::steady_clock::now();
-  auto resolved = resolve_live(observer, target, deadline, ResolveOptions{.read_bounds = false});
+  auto resolved = resolve_live(observer, target, deadline);
   if (!resolved) return std::move(resolved).take_error();
-  auto channel = [&] {
-    CallScope scope(deadline);
-    return observer.bus().app_channel(scope, resolved->bus_name);
-  }();
-  if (!channel) return std::move(channel).take_error();
-  auto pipeline = observer.bus().pipeline(*channel, deadline);
-  if (!pipeline) return std::move(pipeline).take_error();
+  auto opened = observer.bus().app_pipeline(resolved->bus_name, deadline);
+  if (!opened) return std::move(opened).take_error();
+  Pipeline* pipeline = &opened->pipeline;
   std::vector<Node> read{resolved->node};
   DetailOptions options;
   options.accessible_id = false;
   options.text_values = TextValues::kAll;
   std::optional<std::string> attribute;
   read_formula_attribute(*pipeline, resolved->node.path, attribute);
-  if (!read_details(*pipeline, read, options, channel->traits())) {
+  if (!read_details(*pipeline, read, options, opened->app.traits())) {
     return app_unresponsive(resolved->window.app_name, resolved->bus_name, started, "reading a cell");
   }
   ElementDetails details;
@@ -124,26 +121,19 @@ Result<CellRows> get_cells(Observer& observer, const ActionTarget& target, const
                       "take a new snapshot of the window");
   }
   const std::string table = corner->parent->path;
-  auto channel = [&] {
-    CallScope scope(deadline);
-    return observer.bus().app_channel(scope, corner->bus_name);
-  }();
-  if (!channel) return std::move(channel).take_error();
-  auto pipeline = observer.bus().pipeline(*channel, deadline);
-  if (!pipeline) return std::move(pipeline).take_error();
+  auto opened = observer.bus().app_pipeline(corner->bus_name, deadline);
+  if (!opened) return std::move(opened).take_error();
+  Pipeline* pipeline = &opened->pipeline;
 
   CellRows out;
   out.window = corner->window;
   out.range = range;
-  std::optional<std::int32_t> rows;
-  std::optional<std::int32_t> columns;
-  for (auto [property, into] : {std::pair{"NRows", &rows}, std::pair{"NColumns", &columns}}) {
-    pipeline->call(table.c_str(), kPropertiesInterface, "Get",
-                   [into = into](sd_bus_message* reply) {
-                     if (error_name(reply) == nullptr) *into = read_variant_int32(reply);
-                   },
-                   "ss", kTableInterface, property);
-  }
+  std::optional<std::int64_t> rows;
+  std::optional<std::int64_t> columns;
+  read_table_size(*pipeline, table, [&rows, &columns](std::optional<std::int64_t> r, std::optional<std::int64_t> c) {
+    rows = r;
+    columns = c;
+  });
   if (!pipeline->wait() || !rows || !columns) {
     return app_unresponsive(corner->window.app_name, corner->bus_name, started, "reading cells");
   }
@@ -159,18 +149,15 @@ Result<CellRows> get_cells(Observer& observer, const ActionTarget& target, const
   }
   out.rows.assign(static_cast<std::size_t>(range.rows()),
                   std::vector<std::optional<std::string>>(static_cast<std::size_t>(range.columns())));
-  Pipeline* on = &*pipeline;
+  Pipeline* on = pipeline;
   for (std::int64_t r = 0; r < range.rows(); ++r) {
     for (std::int64_t c = 0; c < range.columns(); ++c) {
       std::optional<std::string>* slot = &out.rows[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)];
-      pipeline->call(table.c_str(), kTableInterface, "GetAccessibleAt",
-                     [on, slot](sd_bus_message* reply) {
-                       auto path = error_name(reply) == nullptr ? read_reference_path(reply) : std::nullopt;
-                       if (!path || *path == kNoCellObject) return;
+      read_cell_path(*pipeline, table, range.first.row + r, range.first.column + c,
+                     [on, slot](std::optional<std::string> path) {
+                       if (!path) return;
                        read_text(*on, *path, [slot](std::optional<std::string> text) { *slot = std::move(text); });
-                     },
-                     "ii", static_cast<std::int32_t>(range.first.row + r),
-                     static_cast<std::int32_t>(range.first.column + c));
+                     });
     }
   }
   if (!pipeline->wait()) {

@@ -101,14 +101,10 @@ Status read_candidate_fields(Observer& observer, const WindowInfo& window,
     any = any || needs_id[i];
   }
   if (!any || candidates.empty()) return ok_status();
-  auto app = [&] {
-    CallScope scope(deadline);
-    return observer.bus().app_channel(scope, window.bus_name);
-  }();
-  if (!app) return std::move(app).take_error();
-  auto pipeline = observer.bus().pipeline(*app, deadline);
-  if (!pipeline) return std::move(pipeline).take_error();
-  const ToolkitTraits traits = app->traits();
+  auto opened = observer.bus().app_pipeline(window.bus_name, deadline);
+  if (!opened) return std::move(opened).take_error();
+  Pipeline* pipeline = &opened->pipeline;
+  const ToolkitTraits traits = opened->app.traits();
   std::vector<bool> gone(candidates.size(), false);
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     Node& node = candidates[i].tree->nodes[candidates[i].index];
@@ -301,14 +297,10 @@ RefTarget cell_ref_as_table(Observer& observer, const RefTarget& target) {
 Result<LiveTarget> resolve_cell(Observer& observer, LiveTarget table, const CellAddress& address,
                                 Deadline deadline, const ResolveOptions& options) {
   const auto started = std::chrono::steady_clock::now();
-  auto app = [&] {
-    CallScope scope(deadline);
-    return observer.bus().app_channel(scope, table.bus_name);
-  }();
-  if (!app) return std::move(app).take_error();
-  auto pipeline = observer.bus().pipeline(*app, deadline);
-  if (!pipeline) return std::move(pipeline).take_error();
-  const ToolkitTraits traits = app->traits();
+  auto opened = observer.bus().app_pipeline(table.bus_name, deadline);
+  if (!opened) return std::move(opened).take_error();
+  Pipeline* pipeline = &opened->pipeline;
+  const ToolkitTraits traits = opened->app.traits();
   std::optional<CellRead> read;
   read_cell(*pipeline, table.node.path, address, traits, [&read](CellRead cell) { read = std::move(cell); });
   if (!pipeline->wait() || !read) {

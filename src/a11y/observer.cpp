@@ -421,13 +421,10 @@ Result<ElementDetails> Observer::get(std::string_view ref, Deadline deadline) {
   if (!resolved) return std::move(resolved).take_error();
   const Snapshot& saved = *resolved->stored.snapshot;
 
-  auto channel = [&] {
-    CallScope scope(deadline);
-    return bus_.app_channel(scope, resolved->bus_name);
-  }();
-  if (!channel) return std::move(channel).take_error();
-  auto pipeline = bus_.pipeline(*channel, deadline);
-  if (!pipeline) return std::move(pipeline).take_error();
+  auto opened = bus_.app_pipeline(resolved->bus_name, deadline);
+  if (!opened) return std::move(opened).take_error();
+  const AppChannel* channel = &opened->app;
+  Pipeline* pipeline = &opened->pipeline;
   std::optional<LiveNode> live;
   read_node_live(*pipeline, resolved->path, channel->traits(),
                  [&live](std::optional<LiveNode> node) { live = std::move(node); },

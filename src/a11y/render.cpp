@@ -144,11 +144,13 @@ std::string grid_cell(const Node& node) {
   return out;
 }
 
+void render_view(const Snapshot& snapshot, const ViewNode& view, int depth,
+                 const OutlineOptions& options, std::string& out);
+
 // The cells of a table read by what it shows, one line per row: "row 3: e58 A3 \"x\" | …".
 // Other children (headers, a caption) are listed as usual after the rows.
 void render_grid(const Snapshot& snapshot, const ViewNode& view, int depth, const OutlineOptions& options,
-                 std::string& out, void (*render_other)(const Snapshot&, const ViewNode&, int,
-                                                          const OutlineOptions&, std::string&)) {
+                 std::string& out) {
   std::int64_t row = -1;
   std::string line;
   bool any = false;
@@ -194,11 +196,9 @@ void render_grid(const Snapshot& snapshot, const ViewNode& view, int depth, cons
     out.append(static_cast<std::size_t>(depth) * 2, ' ');
     out += "(every cell shown is empty)\n";
   }
-  for (const ViewNode* other : others) render_other(snapshot, *other, depth, options, out);
+  for (const ViewNode* other : others) render_view(snapshot, *other, depth, options, out);
 }
 
-void render_view(const Snapshot& snapshot, const ViewNode& view, int depth,
-                 const OutlineOptions& options, std::string& out);
 
 void render_children(const Snapshot& snapshot, const ViewNode& view, int depth, const OutlineOptions& options,
                      std::string& out) {
@@ -247,7 +247,7 @@ void render_view(const Snapshot& snapshot, const ViewNode& view, int depth,
   if (shown.shown) out += " " + describe_region(*shown.shown);
   out.push_back('\n');
   if (shown.shown && shown.shown->columns > 0) {
-    render_grid(snapshot, view, depth + 1, options, out, render_view);
+    render_grid(snapshot, view, depth + 1, options, out);
     return;
   }
   render_children(snapshot, view, depth + 1, options, out);

@@ -8,73 +8,68 @@
 namespace companyos::a11y {
 namespace {
 
-constexpr const char* kNoObject = "/org/a11y/atspi/null";
 // A cell's children are its own parts (a check box in a tree view's row); none is a table.
 constexpr std::size_t kCellChildren = 64;
 
-struct PendingCell {
-  CellRead read;
-  std::optional<std::int32_t> rows;
-  std::optional<std::int32_t> columns;
-  int outstanding = 2;
-  std::function<void(CellRead)> done;
-};
-
 void fetch_cell(Pipeline& pipeline, const std::string& table_path, const CellAddress& address,
-                const ToolkitTraits& toolkit, std::shared_ptr<PendingCell> pending) {
+                const ToolkitTraits& toolkit, std::shared_ptr<CellRead> read, std::function<void(CellRead)> done) {
   Pipeline* on = &pipeline;
-  pipeline.call(table_path.c_str(), kTableInterface, "GetAccessibleAt",
-                [on, address, toolkit, pending](sd_bus_message* reply) {
-                  auto path = error_name(reply) == nullptr ? read_reference_path(reply) : std::nullopt;
-                  if (!path || *path == kNoObject) {
-                    pending->read.outcome = CellRead::Outcome::kNoCell;
-                    pending->done(std::move(pending->read));
-                    return;
-                  }
-                  read_node_live(*on, *path, toolkit,
-                                 [pending, address](std::optional<LiveNode> live) {
-                                   if (!live) {
-                                     pending->read.outcome = CellRead::Outcome::kNoCell;
-                                   } else {
-                                     live->node.cell = CellPosition{address.row, address.column};
-                                     pending->read.outcome = CellRead::Outcome::kRead;
-                                     pending->read.cell = std::move(live);
-                                   }
-                                   pending->done(std::move(pending->read));
-                                 },
-                                 kCellChildren);
-                },
-                "ii", static_cast<std::int32_t>(address.row), static_cast<std::int32_t>(address.column));
+  read_cell_path(pipeline, table_path, address.row, address.column,
+                 [on, address, toolkit, read, done = std::move(done)](std::optional<std::string> path) mutable {
+                   if (!path) {
+                     read->outcome = CellRead::Outcome::kNoCell;
+                     done(std::move(*read));
+                     return;
+                   }
+                   read_node_live(*on, *path, toolkit,
+                                  [read, address, done = std::move(done)](std::optional<LiveNode> live) {
+                                    if (!live) {
+                                      read->outcome = CellRead::Outcome::kNoCell;
+                                    } else {
+                                      live->node.cell = CellPosition{address.row, address.column};
+                                      read->outcome = CellRead::Outcome::kRead;
+                                      read->cell = std::move(live);
+                                    }
+                                    done(std::move(*read));
+                                  },
+                                  kCellChildren);
+                 });
 }
 
 }  // namespace
 
+void read_cell_path(Pipeline& pipeline, const std::string& table_path, std::int64_t row, std::int64_t column,
+                    std::function<void(std::optional<std::string>)> done) {
+  pipeline.call(table_path.c_str(), kTableInterface, "GetAccessibleAt",
+                [done = std::move(done)](sd_bus_message* reply) {
+                  auto path = error_name(reply) == nullptr ? read_reference_path(reply) : std::nullopt;
+                  if (path && *path == kNullObjectPath) path.reset();
+                  done(std::move(path));
+                },
+                "ii", static_cast<std::int32_t>(row), static_cast<std::int32_t>(column));
+}
+
 void read_cell(Pipeline& pipeline, const std::string& table_path, const CellAddress& address,
                const ToolkitTraits& toolkit, std::function<void(CellRead)> done) {
-  auto pending = std::make_shared<PendingCell>();
-  pending->done = std::move(done);
   Pipeline* on = &pipeline;
-  for (auto [property, field] : {std::pair{"NRows", &PendingCell::rows}, std::pair{"NColumns", &PendingCell::columns}}) {
-    pipeline.call(table_path.c_str(), kPropertiesInterface, "Get",
-                  [on, table_path, address, toolkit, pending, field = field](sd_bus_message* reply) {
-                    if (error_name(reply) == nullptr) (*pending).*field = read_variant_int32(reply);
-                    if (--pending->outstanding > 0) return;
-                    if (!pending->rows || !pending->columns) {
-                      pending->read.outcome = CellRead::Outcome::kNotATable;
-                      pending->done(std::move(pending->read));
+  read_table_size(pipeline, table_path,
+                  [on, table_path, address, toolkit, done = std::move(done)](
+                      std::optional<std::int64_t> rows, std::optional<std::int64_t> columns) mutable {
+                    auto read = std::make_shared<CellRead>();
+                    if (!rows || !columns) {
+                      read->outcome = CellRead::Outcome::kNotATable;
+                      done(std::move(*read));
                       return;
                     }
-                    pending->read.rows = *pending->rows;
-                    pending->read.columns = *pending->columns;
-                    if (address.row >= *pending->rows || address.column >= *pending->columns) {
-                      pending->read.outcome = CellRead::Outcome::kOutsideTable;
-                      pending->done(std::move(pending->read));
+                    read->rows = *rows;
+                    read->columns = *columns;
+                    if (address.row >= *rows || address.column >= *columns) {
+                      read->outcome = CellRead::Outcome::kOutsideTable;
+                      done(std::move(*read));
                       return;
                     }
-                    fetch_cell(*on, table_path, address, toolkit, pending);
-                  },
-                  "ss", kTableInterface, property);
-  }
+                    fetch_cell(*on, table_path, address, toolkit, read, std::move(done));
+                  });
 }
 
 }  // namespace companyos::a11y

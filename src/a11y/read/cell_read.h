@@ -24,6 +24,11 @@ struct CellRead {
   std::optional<LiveNode> cell;  // kRead: the cell, its CellPosition set
 };
 
+// The path of the cell at (ROW, COLUMN) of a table (Table.GetAccessibleAt); nullopt when the
+// table gives none (an error, or the null object).
+void read_cell_path(Pipeline& pipeline, const std::string& table_path, std::int64_t row, std::int64_t column,
+                    std::function<void(std::optional<std::string>)> done);
+
 // DONE runs once inside the pipeline's wait(), unless the deadline passed first.
 void read_cell(Pipeline& pipeline, const std::string& table_path, const CellAddress& address,
                const ToolkitTraits& toolkit, std::function<void(CellRead)> done);

@@ -17,8 +17,6 @@ namespace {
 constexpr const char* kActionInterface = "org.a11y.atspi.Action";
 constexpr const char* kTextInterface = "org.a11y.atspi.Text";
 constexpr const char* kSelectionInterface = "org.a11y.atspi.Selection";
-// The object reference AT-SPI answers for "no object" (no child selected).
-constexpr std::string_view kNullPath = "/org/a11y/atspi/null";
 
 bool is_content_role(std::uint32_t role) {
   switch (role) {
@@ -236,7 +234,7 @@ class DetailReader {
                    [this, &node](sd_bus_message* reply) {
                      if (error_name(reply) != nullptr) return;
                      auto child = read_reference_path(reply);
-                     if (!child || *child == kNullPath) return;
+                     if (!child || *child == kNullObjectPath) return;
                      pipeline_.call(child->c_str(), kPropertiesInterface, "Get",
                                     [&node](sd_bus_message* name) {
                                       if (error_name(name) != nullptr) return;

@@ -54,25 +54,11 @@ void list_children(Pipeline& pipeline, const std::string& path, std::int64_t cou
     list_or_refuse(pipeline, path, count, std::nullopt, std::nullopt, max_children, std::move(done));
     return;
   }
-  struct TableSize {
-    std::optional<std::int64_t> rows;
-    std::optional<std::int64_t> columns;
-    int outstanding = 2;
-  };
-  auto size = std::make_shared<TableSize>();
-  auto shared_done = std::make_shared<LiveChildrenHandler>(std::move(done));
-  for (auto [property, field] : {std::pair{"NRows", &TableSize::rows}, std::pair{"NColumns", &TableSize::columns}}) {
-    pipeline.call(path.c_str(), kPropertiesInterface, "Get",
-                  [&pipeline, path, count, max_children, size, shared_done, field = field](sd_bus_message* reply) {
-                    if (error_name(reply) == nullptr) {
-                      if (auto value = read_variant_int32(reply)) (*size).*field = *value;
-                    }
-                    if (--size->outstanding > 0) return;
-                    list_or_refuse(pipeline, path, count, size->rows, size->columns, max_children,
-                                   std::move(*shared_done));
-                  },
-                  "ss", kTableInterface, property);
-  }
+  read_table_size(pipeline, path,
+                  [&pipeline, path, count, max_children, done = std::move(done)](
+                      std::optional<std::int64_t> rows, std::optional<std::int64_t> columns) mutable {
+                    list_or_refuse(pipeline, path, count, rows, columns, max_children, std::move(done));
+                  });
 }
 
 void read_child_count(Pipeline& pipeline, const std::string& path,
@@ -112,6 +98,28 @@ void list_children_of(Pipeline& pipeline, std::shared_ptr<PendingLiveNode> pendi
 }
 
 }  // namespace
+
+void read_table_size(Pipeline& pipeline, const std::string& path, TableSizeHandler done) {
+  struct TableSize {
+    std::optional<std::int64_t> rows;
+    std::optional<std::int64_t> columns;
+    int outstanding = 2;
+    TableSizeHandler done;
+  };
+  auto size = std::make_shared<TableSize>();
+  size->done = std::move(done);
+  for (auto [property, field] : {std::pair{"NRows", &TableSize::rows}, std::pair{"NColumns", &TableSize::columns}}) {
+    pipeline.call(path.c_str(), kPropertiesInterface, "Get",
+                  [size, field = field](sd_bus_message* reply) {
+                    if (error_name(reply) == nullptr) {
+                      if (auto value = read_variant_int32(reply)) (*size).*field = *value;
+                    }
+                    if (--size->outstanding > 0) return;
+                    size->done(size->rows, size->columns);
+                  },
+                  "ss", kTableInterface, property);
+  }
+}
 
 std::optional<TooManyChildren> too_many_children(std::int64_t count, std::optional<std::int64_t> rows,
                                                  std::optional<std::int64_t> columns, std::size_t max_children) {

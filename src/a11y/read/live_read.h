@@ -55,6 +55,11 @@ using LiveChildrenHandler = std::function<void(std::optional<ChildrenRead>)>;
 std::optional<TooManyChildren> too_many_children(std::int64_t count, std::optional<std::int64_t> rows,
                                                  std::optional<std::int64_t> columns, std::size_t max_children);
 
+// A Table's NRows and NColumns as the app answers them (nullopt: not answered), both read
+// at once; DONE runs once, when both have answered.
+using TableSizeHandler = std::function<void(std::optional<std::int64_t> rows, std::optional<std::int64_t> columns)>;
+void read_table_size(Pipeline& pipeline, const std::string& path, TableSizeHandler done);
+
 // The toolkit decides whether the Accessible properties come in one GetAll call. At most
 // max_children children are listed; past that the node is TooManyChildren.
 void read_node_live(Pipeline& pipeline, const std::string& path, const ToolkitTraits& toolkit,

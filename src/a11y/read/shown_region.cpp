@@ -5,6 +5,7 @@
 
 #include "a11y/bus.h"
 #include "a11y/bus/message_fields.h"
+#include "a11y/read/cell_read.h"
 
 namespace companyos::a11y {
 namespace {
@@ -69,7 +70,7 @@ class RegionReader : public std::enable_shared_from_this<RegionReader> {
     pipeline_.call(path_.c_str(), kRegionComponent, "GetAccessibleAtPoint",
                    [self, corner, attempt](sd_bus_message* reply) {
                      auto hit = error_name(reply) == nullptr ? read_reference_path(reply) : std::nullopt;
-                     if (!hit || *hit == kNoObject || *hit == self->path_) {
+                     if (!hit || *hit == kNullObjectPath || *hit == self->path_) {
                        self->missed(corner, attempt);
                        return;
                      }
@@ -160,15 +161,20 @@ class RegionReader : public std::enable_shared_from_this<RegionReader> {
         const auto row = static_cast<std::int32_t>(region.first_row + r);
         const auto column = static_cast<std::int32_t>(region.first_column + c);
         if (is_table()) read_.children[slot].cell = CellPosition{row, column};
-        auto store = [self, slot](sd_bus_message* reply) {
-          auto child = error_name(reply) == nullptr ? read_reference_path(reply) : std::nullopt;
-          if (child && *child != kNoObject) self->read_.children[slot].path = std::move(*child);
+        auto store = [self, slot](std::optional<std::string> child) {
+          if (child) self->read_.children[slot].path = std::move(*child);
           if (--self->children_outstanding_ == 0) self->finish();
         };
         if (is_table()) {
-          pipeline_.call(path_.c_str(), kTableInterface, "GetAccessibleAt", store, "ii", row, column);
+          read_cell_path(pipeline_, path_, row, column, store);
         } else {
-          pipeline_.call(path_.c_str(), kAccessibleInterface, "GetChildAtIndex", store, "i", row);
+          pipeline_.call(path_.c_str(), kAccessibleInterface, "GetChildAtIndex",
+                         [store](sd_bus_message* reply) {
+                           auto child = error_name(reply) == nullptr ? read_reference_path(reply) : std::nullopt;
+                           if (child && *child == kNullObjectPath) child.reset();
+                           store(std::move(child));
+                         },
+                         "i", row);
         }
       }
     }
@@ -179,8 +185,6 @@ class RegionReader : public std::enable_shared_from_this<RegionReader> {
     std::erase_if(read_.children, [](const ShownChild& child) { return child.path.empty(); });
     done_(std::move(read_));
   }
-
-  static constexpr const char* kNoObject = "/org/a11y/atspi/null";
 
   Pipeline& pipeline_;
   const std::string path_;

@@ -266,13 +266,10 @@ Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadli
   // Declared first, so it runs last: once the reader's records are freed.
   GiveBackMemory give_back;
   const auto started = std::chrono::steady_clock::now();
-  auto app = [&] {
-    CallScope scope(deadline);
-    return bus.app_channel(scope, window.bus_name);
-  }();
-  if (!app) return std::move(app).take_error();
-  auto pipeline = bus.pipeline(*app, deadline);
-  if (!pipeline) return std::move(pipeline).take_error();
+  auto opened = bus.app_pipeline(window.bus_name, deadline);
+  if (!opened) return std::move(opened).take_error();
+  const AppChannel* app = &opened->app;
+  Pipeline* pipeline = &opened->pipeline;
 
   Snapshot snapshot;
   snapshot.window = window;
