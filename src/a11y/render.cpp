@@ -108,6 +108,36 @@ std::string alike_key(const Snapshot& snapshot, const ViewNode& view, const Outl
 }
 
 constexpr std::size_t kFewestAlikeInOneLine = 3;
+
+// A tool bar's button as an item of its row — its line without the role, "e5 \"New\"
+// [disabled]" — or "" when the line says more than number, role, name and states (an
+// action of its own, a value, a description, an id, a twin) or the button holds or folds
+// anything: such a button keeps a line of its own.
+std::string tool_bar_item(const Snapshot& snapshot, const ViewNode& view, const OutlineOptions& options) {
+  const Node& node = snapshot.nodes[static_cast<std::size_t>(view.node)];
+  if (!view.children.empty() || view.hidden > 0 || view.not_showing > 0 || view.same_as >= 0 ||
+      !activates_like_a_button(node.role) || readable(node.name).empty() || node.twin ||
+      !node.description.empty() || !node.accessible_id.empty()) {
+    return {};
+  }
+  const std::string line = render_outline_line(node, options, nullptr);
+  const std::string number = "e" + std::to_string(node.ref) + " ";
+  std::string named;
+  append_outline_quoted(named, readable(node.name));
+  const std::string head = number + role_name(node.role) + " " + named;
+  if (!line.starts_with(head)) return {};
+  const std::string_view rest = std::string_view(line).substr(head.size());
+  // Nothing after the name, or only its states.
+  if (!rest.empty() && !(rest.starts_with(" [") && rest.ends_with("]") && rest.find("] ") == std::string_view::npos)) {
+    return {};
+  }
+  return number + named + std::string(rest);
+}
+
+std::string plural_of_role(std::uint32_t role) {
+  const std::string& name = role_name(role);
+  return name + (name.ends_with('x') ? "es" : "s");
+}
 // A cell's text in a row of the grid: enough to tell cells apart, short enough that a
 // screenful of a spreadsheet stays a few thousand characters.
 constexpr std::size_t kGridValueLimit = 60;
@@ -131,13 +161,13 @@ std::string describe_region(const ShownRegion& region) {
 
 // One cell in its row's line: "e58 B3 \"text\"" — its shown text, else its name when that
 // is more than its address; "" for an empty cell.
-std::string grid_cell(const Node& node) {
+std::string grid_cell(const Node& node, bool numbered) {
   const std::string address = to_string(CellAddress{node.cell->row, node.cell->column});
   const std::string name = readable(node.name);
   const std::string value = node.value_withheld ? std::string() : readable(node.value.value_or(std::string()));
   const std::string& text = !value.empty() ? value : (name != address ? name : value);
   if (text.empty() && !node.value_withheld) return {};
-  std::string out = "e" + std::to_string(node.ref) + " " + address;
+  std::string out = numbered ? "e" + std::to_string(node.ref) + " " + address : address;
   if (node.value_withheld) return out + " withheld";
   out.push_back(' ');
   append_outline_quoted(out, text, kGridValueLimit);
@@ -156,11 +186,20 @@ void render_grid(const Snapshot& snapshot, const ViewNode& view, int depth, cons
   bool any = false;
   std::size_t written = 0;
   std::size_t rows_left_out = 0;
+  // The row of the cell with the cursor is shown past the budget: the cell an action just
+  // set is seen with what it shows.
+  std::int64_t cursor_row = -1;
+  for (const ViewNode& child : view.children) {
+    const Node& node = snapshot.nodes[static_cast<std::size_t>(child.node)];
+    if (node.cell && has_state(node.states, ATSPI_STATE_FOCUSED)) cursor_row = node.cell->row;
+  }
   auto flush = [&] {
     if (!line.empty()) {
       std::string text(static_cast<std::size_t>(depth) * 2, ' ');
       text += "row " + std::to_string(row + 1) + ": " + line + "\n";
-      if (options.grid_characters > 0 && (rows_left_out > 0 || written + text.size() > options.grid_characters)) {
+      const bool over = options.grid_characters > 0 &&
+                        (rows_left_out > 0 || written + text.size() > options.grid_characters);
+      if (over && row != cursor_row) {
         ++rows_left_out;
       } else {
         out += text;
@@ -181,7 +220,7 @@ void render_grid(const Snapshot& snapshot, const ViewNode& view, int depth, cons
       flush();
       row = node.cell->row;
     }
-    const std::string cell = grid_cell(node);
+    const std::string cell = grid_cell(node, options.grid_cell_numbers);
     if (cell.empty()) continue;
     if (!line.empty()) line += " | ";
     line += cell;
@@ -209,8 +248,30 @@ void render_children(const Snapshot& snapshot, const ViewNode& view, int depth, 
   if (options.alike_unnamed_buttons_in_one_line) {
     for (const ViewNode& child : children) keys.push_back(alike_key(snapshot, child, options));
   }
+  // Each child's item in its tool bar's row of buttons, "" when it keeps a line.
+  std::vector<std::string> items;
+  if (options.tool_bar_buttons_in_rows &&
+      snapshot.nodes[static_cast<std::size_t>(view.node)].role == ATSPI_ROLE_TOOL_BAR) {
+    for (const ViewNode& child : children) items.push_back(tool_bar_item(snapshot, child, options));
+  }
+  auto role_of = [&](std::size_t i) { return snapshot.nodes[static_cast<std::size_t>(children[i].node)].role; };
   std::size_t k = 0;
   while (k < children.size()) {
+    if (k < items.size() && !items[k].empty()) {
+      std::size_t end = k + 1;
+      while (end < items.size() && !items[end].empty() && role_of(end) == role_of(k)) ++end;
+      if (end - k >= kFewestAlikeInOneLine) {
+        out.append(static_cast<std::size_t>(depth) * 2, ' ');
+        out += plural_of_role(role_of(k)) + ": ";
+        for (std::size_t i = k; i < end; ++i) {
+          if (i > k) out += " | ";
+          out += items[i];
+        }
+        out.push_back('\n');
+        k = end;
+        continue;
+      }
+    }
     if (k < keys.size() && !keys[k].empty()) {
       const std::string& key = keys[k];
       std::size_t end = k + 1;
@@ -282,7 +343,8 @@ std::string render_outline_line(const Node& node, const OutlineOptions& options,
     actions += escape_for_terminal(action);  // an app's word too
     ++listed;
   }
-  const bool implied = options.button_press_implied && activates_like_a_button(node.role) && listed == 1;
+  const bool implied = options.button_press_implied &&
+                       (activates_like_a_button(node.role) || node.role == ATSPI_ROLE_MENU) && listed == 1;
   if (!actions.empty() && !implied) line += " actions=" + actions;
   const bool value_shown = !options.content_values_only || has_state(node.states, ATSPI_STATE_EDITABLE) ||
                            (!value_repeats_state(node.role) &&
@@ -296,7 +358,8 @@ std::string render_outline_line(const Node& node, const OutlineOptions& options,
       append_outline_quoted(line, value, kOutlineValueLimit);
     }
   }
-  if (!node.description.empty()) {
+  // A description that repeats the name says nothing more.
+  if (!node.description.empty() && readable(node.description) != name) {
     line += " desc=";
     append_outline_quoted(line, node.description, kOutlineValueLimit);
   }
@@ -319,7 +382,27 @@ std::string render_outline_line(const Node& node, const OutlineOptions& options,
 std::string render_outline(const Snapshot& snapshot, const ViewNode& view,
                            const OutlineOptions& options) {
   std::string out;
-  if (!snapshot.nodes.empty()) render_view(snapshot, view, 0, options, out);
+  if (snapshot.nodes.empty()) return out;
+  const bool has_grid = std::any_of(snapshot.nodes.begin(), snapshot.nodes.end(), [](const Node& node) {
+    return node.shown && node.shown->columns > 0;
+  });
+  if (options.outline_characters == 0 || !has_grid) {
+    render_view(snapshot, view, 0, options, out);
+    return out;
+  }
+  // The rest of the outline, measured with every row counted instead of shown (a row
+  // costs at least one character), sets what the rows may take.
+  OutlineOptions measured = options;
+  measured.grid_characters = 1;
+  measured.outline_characters = 0;
+  render_view(snapshot, view, 0, measured, out);
+  const std::size_t rest = out.size();
+  out.clear();
+  OutlineOptions fitted = options;
+  const std::size_t left = options.outline_characters > rest ? options.outline_characters - rest : 0;
+  fitted.grid_characters = std::max(left, kFewestGridCharacters);
+  if (options.grid_characters > 0) fitted.grid_characters = std::min(fitted.grid_characters, options.grid_characters);
+  render_view(snapshot, view, 0, fitted, out);
   return out;
 }
 

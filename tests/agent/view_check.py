@@ -4,6 +4,7 @@ Qt 5's bridge is never asked for GetAll), must be a line of the view. Actionable
 rule docs/observation.md states: an action other than focus or Gecko's clickAncestor, or
 editable, or selectable; never a separator. Standard library and atspi_probe only."""
 
+import re
 import atspi_probe
 
 NOT_ACTIONS = {"focus", "clickAncestor"}
@@ -93,7 +94,11 @@ def missing_from_view(state_text, elements):
     lines = []
     for line in state_text.splitlines():
         words = line.strip().split(" ", 1)
-        if len(words) == 2 and words[0].startswith("e"):
+        row = re.match(r"([a-z ]+?)(es|s): (e\d+ .*)$", line.strip())
+        if row:
+            # "push buttons: e5 \"New\" | e7 \"Open\"": a tool bar's buttons, one per item
+            lines += [f"{row.group(1)} {item.split(' ', 1)[1]}" for item in row.group(3).split(" | ") if " " in item]
+        elif len(words) == 2 and words[0].startswith("e"):
             # "e3,e4,e5 push button … (3 alike)" shows three buttons
             lines += [words[1]] * len(words[0].split(","))
     missing = []

@@ -12,8 +12,11 @@ namespace companyos::daemon::methods {
 namespace {
 
 // A spreadsheet's rows in the agent view: a screenful of short cells fits; a sheet full of
-// text is cut and counted, so a Calc window's view stays near 6,000 characters.
+// text is cut and counted. They take what the rest of the view leaves of 5,200 characters,
+// which with the state's header, an action's first lines and the row of the cell just set
+// keeps a Calc window's answer within the agent view's 6,000.
 constexpr std::size_t kAgentGridCharacters = 1500;
+constexpr std::size_t kAgentOutlineCharacters = 5200;
 
 nlohmann::json settled_to_json(const a11y::Settled& settled) {
   return {{"waited_ms", settled.waited.count()},
@@ -49,7 +52,11 @@ void fold_as_agent_view(a11y::ViewOptions& view, a11y::OutlineOptions& outline, 
   outline.disabled_instead_of_enabled = snapshot.enabled_state_marked;
   outline.button_press_implied = true;
   outline.alike_unnamed_buttons_in_one_line = true;
+  outline.tool_bar_buttons_in_rows = true;
   outline.grid_characters = kAgentGridCharacters;
+  outline.outline_characters = kAgentOutlineCharacters;
+  // A cell is reached by its table's number and address, so its own number is left out.
+  outline.grid_cell_numbers = false;
 }
 
 nlohmann::json with_settle_budget(nlohmann::json params) {

@@ -237,6 +237,76 @@ TEST(Render, AlikeUnnamedButtonsShareOneLineInTheAgentView) {
 namespace companyos::a11y {
 namespace {
 
+TEST(Render, AToolBarsPlainButtonsShareRowsInTheAgentView) {
+  // 0 frame; 1 tool bar: 2-4 three plain push buttons (one disabled), 5 a toggle button
+  // (another role ends the row), 6-7 two push buttons (too few), 8 a toggle; 9 a panel
+  // (not a tool bar) with three push buttons; 13 a tool bar: three push buttons, the middle
+  // with a description (keeps its line, so no row of three).
+  auto nodes = testing::make_nodes({{-1, ATSPI_ROLE_FRAME, "W", {}, {ATSPI_STATE_SHOWING}},
+                                    {0, ATSPI_ROLE_TOOL_BAR, "Standard"},
+                                    {1, ATSPI_ROLE_PUSH_BUTTON, "New", {"press"}},
+                                    {1, ATSPI_ROLE_PUSH_BUTTON, "Open \"x\"", {"press"}},
+                                    {1, ATSPI_ROLE_PUSH_BUTTON, "Paste", {"press"}, {ATSPI_STATE_ARMED}},
+                                    {1, ATSPI_ROLE_TOGGLE_BUTTON, "Preview", {"press"}, {ATSPI_STATE_CHECKED}},
+                                    {1, ATSPI_ROLE_PUSH_BUTTON, "Cut", {"press"}},
+                                    {1, ATSPI_ROLE_PUSH_BUTTON, "Copy", {"press"}},
+                                    {1, ATSPI_ROLE_TOGGLE_BUTTON, "Find", {"press"}},
+                                    {0, ATSPI_ROLE_PANEL, "Keys"},
+                                    {9, ATSPI_ROLE_PUSH_BUTTON, "1", {"press"}},
+                                    {9, ATSPI_ROLE_PUSH_BUTTON, "2", {"press"}},
+                                    {9, ATSPI_ROLE_PUSH_BUTTON, "3", {"press"}},
+                                    {0, ATSPI_ROLE_TOOL_BAR, "Formatting"},
+                                    {13, ATSPI_ROLE_PUSH_BUTTON, "Bold", {"press"}},
+                                    {13, ATSPI_ROLE_PUSH_BUTTON, "Italic", {"press"}},
+                                    {13, ATSPI_ROLE_PUSH_BUTTON, "Under", {"press"}}});
+  nodes[15].description = "Underline";
+  const Snapshot snapshot = testing::snapshot_of(nodes);
+  const ViewNode view = make_view(snapshot.nodes, testing::view_options(false, false, std::nullopt));
+  OutlineOptions agent;
+  agent.button_press_implied = true;
+  agent.tool_bar_buttons_in_rows = true;
+  EXPECT_EQ(render_outline(snapshot, view, agent),
+            "e1 frame \"W\"\n"
+            "  e2 tool bar \"Standard\"\n"
+            "    push buttons: e3 \"New\" | e4 \"Open \\\"x\\\"\" | e5 \"Paste\" [armed]\n"
+            "    e6 toggle button \"Preview\" [checked]\n"
+            "    e7 push button \"Cut\"\n"
+            "    e8 push button \"Copy\"\n"
+            "    e9 toggle button \"Find\"\n"
+            "  e10 panel \"Keys\"\n"
+            "    e11 push button \"1\"\n"
+            "    e12 push button \"2\"\n"
+            "    e13 push button \"3\"\n"
+            "  e14 tool bar \"Formatting\"\n"
+            "    e15 push button \"Bold\"\n"
+            "    e16 push button \"Italic\" desc=\"Underline\"\n"
+            "    e17 push button \"Under\"\n");
+  // A button whose line lists its actions (press not implied) keeps its line.
+  agent.button_press_implied = false;
+  const std::string listed = render_outline(snapshot, view, agent);
+  EXPECT_EQ(listed.find("push buttons:"), std::string::npos) << listed;
+}
+
+TEST(Render, AMenusOneActionIsImpliedLikeAButtons) {
+  const auto nodes = testing::make_nodes({{-1, ATSPI_ROLE_MENU, "File", {"click"}},
+                                          {-1, ATSPI_ROLE_MENU, "Edit", {"click", "expand"}},
+                                          {-1, ATSPI_ROLE_MENU_ITEM, "Open", {"click"}}});
+  OutlineOptions agent;
+  agent.button_press_implied = true;
+  EXPECT_EQ(render_outline_line(nodes[0], agent), "e1 menu \"File\"");
+  EXPECT_EQ(render_outline_line(nodes[1], agent), "e2 menu \"Edit\" actions=click,expand");
+  EXPECT_EQ(render_outline_line(nodes[2], agent), "e3 menu item \"Open\" actions=click");
+  EXPECT_EQ(render_outline_line(nodes[0]), "e1 menu \"File\" actions=click");
+}
+
+TEST(Render, ADescriptionThatRepeatsTheNameIsLeftOut) {
+  auto nodes = testing::make_nodes({{-1, ATSPI_ROLE_TOOL_BAR, "Styles"}, {-1, ATSPI_ROLE_TOOL_BAR, "Styles"}});
+  nodes[0].description = "Styles";
+  nodes[1].description = "Paragraph styles";
+  EXPECT_EQ(render_outline_line(nodes[0]), "e1 tool bar \"Styles\"");
+  EXPECT_EQ(render_outline_line(nodes[1]), "e2 tool bar \"Styles\" desc=\"Paragraph styles\"");
+}
+
 // A sheet of 3 rows × 3 columns shown (B2:D4) out of Calc's size, cells named by address
 // as Calc names them; and a long list showing 2 items.
 Snapshot sheet_snapshot() {
@@ -284,6 +354,88 @@ TEST(Render, TheGridsRowsStopAtTheirBudgetAndTheRestAreCounted) {
             std::string::npos)
       << outline;
   EXPECT_EQ(outline.find("row 3:"), std::string::npos) << outline;
+
+  // The row of the cell with the cursor shows past the budget.
+  Snapshot focused = sheet_snapshot();
+  focused.nodes[9].states |= std::uint64_t{1} << ATSPI_STATE_FOCUSED;  // C4
+  const std::string with_cursor =
+      render_outline(focused, make_view(focused.nodes, testing::view_options(false, false, std::nullopt)), options);
+  EXPECT_NE(with_cursor.find("    row 2: e3 B2 \"Name\" | e5 D2 \"11\"\n    row 4: e10 C4"), std::string::npos)
+      << with_cursor;
+  EXPECT_NE(with_cursor.find("(+1 more rows with content"), std::string::npos) << with_cursor;
+}
+
+TEST(Render, TheAgentsGridNamesCellsByAddressAlone) {
+  const Snapshot snapshot = sheet_snapshot();
+  OutlineOptions options;
+  options.grid_cell_numbers = false;
+  const std::string outline =
+      render_outline(snapshot, make_view(snapshot.nodes, testing::view_options(false, false, std::nullopt)), options);
+  EXPECT_NE(outline.find("    row 2: B2 \"Name\" | D2 \"11\"\n    row 3: D3 \"x"), std::string::npos) << outline;
+  // The table's other children keep their numbers.
+  EXPECT_NE(outline.find("    e12 table column header \"B\"\n"), std::string::npos) << outline;
+}
+
+// A sheet of ROWS rows × 3 columns, every cell filled with 20 characters.
+Snapshot full_sheet(int rows) {
+  std::vector<testing::Spec> specs = {{-1, ATSPI_ROLE_FRAME, "Calc"}, {0, ATSPI_ROLE_TABLE, "Sheet Sheet1"}};
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < 3; ++c) specs.push_back({1, ATSPI_ROLE_TABLE_CELL, to_string(CellAddress{r, c})});
+  }
+  specs.push_back({0, ATSPI_ROLE_PUSH_BUTTON, "Save", {"press"}});
+  auto nodes = testing::make_nodes(specs);
+  nodes[1].shown = ShownRegion{1'048'576, 16'384, 0, rows, 0, 3};
+  for (int i = 0; i < rows * 3; ++i) {
+    Node& cell = nodes[static_cast<std::size_t>(i) + 2];
+    cell.cell = CellPosition{i / 3, i % 3};
+    cell.value = std::string(20, static_cast<char>('a' + i % 26));
+  }
+  return testing::snapshot_of(nodes);
+}
+
+std::size_t rows_shown(const std::string& outline) {
+  std::size_t count = 0;
+  for (std::size_t at = outline.find("    row "); at != std::string::npos; at = outline.find("    row ", at + 1)) ++count;
+  return count;
+}
+
+TEST(Render, TheGridTakesWhatTheOutlinesAimLeaves) {
+  const Snapshot snapshot = full_sheet(60);  // 60 rows of about 100 characters each
+  const ViewNode view = make_view(snapshot.nodes, testing::view_options(false, false, std::nullopt));
+  const std::string whole = render_outline(snapshot, view);
+  ASSERT_EQ(rows_shown(whole), 60u);
+  const std::size_t row = (whole.size() / 60) + 20;  // more than any one row's line
+  OutlineOptions counted;
+  counted.grid_characters = 1;  // every row counted, none shown: the rest of the outline
+  const std::size_t rest = render_outline(snapshot, view, counted).size();
+  struct Case {
+    std::size_t aim;
+    std::size_t cap;
+    std::size_t rows_at_most;   // characters the rows may take
+  };
+  const Case cases[] = {
+      {100'000, 0, 100'000},               // room for all: nothing cut
+      {rest + 1'200, 0, 1'200},            // what the aim leaves
+      {rest + 1'200, 600, 600},            // the cap is lower than what is left
+      {10, 0, kFewestGridCharacters},      // the aim is spent: the floor
+      {10, 300, 300},                      // a cap below the floor still holds
+  };
+  for (const Case& c : cases) {
+    OutlineOptions options;
+    options.outline_characters = c.aim;
+    options.grid_characters = c.cap;
+    const std::string outline = render_outline(snapshot, view, options);
+    const std::size_t rows = outline.size() - rest;
+    EXPECT_LE(rows, c.rows_at_most) << c.aim << "\n" << outline;
+    if (c.rows_at_most < whole.size()) {
+      EXPECT_GT(rows + row, c.rows_at_most) << c.aim << "\n" << outline;
+      EXPECT_NE(outline.find("more rows with content"), std::string::npos) << outline;
+    } else {
+      EXPECT_EQ(outline, whole);
+    }
+    EXPECT_NE(outline.find("e" + std::to_string(snapshot.nodes.back().ref) + " push button \"Save\""),
+              std::string::npos);
+  }
 }
 
 TEST(Render, ATableShowingNothingReadableSaysSo) {
