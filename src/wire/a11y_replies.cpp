@@ -172,7 +172,13 @@ nlohmann::json cell_rows_to_json(const CellRows& rows) {
     for (const auto& text : row) values.push_back(text ? nlohmann::json(*text) : nlohmann::json(nullptr));
     out.push_back(std::move(values));
   }
+  // Where the rows start and the columns' letters: a reader names each cell without
+  // parsing the range.
+  nlohmann::json column_names = nlohmann::json::array();
+  for (std::int64_t c = rows.range.first.column; c <= rows.range.last.column; ++c) column_names.push_back(column_name(c));
   return {{"range", to_string(rows.range)},
+          {"first_row", rows.range.first.row + 1},
+          {"column_names", std::move(column_names)},
           {"rows", std::move(out)},
           {"table_rows", rows.table_rows},
           {"table_columns", rows.table_columns},

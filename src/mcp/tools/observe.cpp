@@ -1,7 +1,9 @@
 // The tools that only look: list_apps, list_windows, get_app_state, wait.
 #include <algorithm>
+#include <cctype>
 
 #include "core/text.h"
+#include "mcp/element_numbers.h"
 #include "mcp/tools/app_state.h"
 #include "mcp/tools/daemon_reply.h"
 #include "mcp/tools/declarations.h"
@@ -77,7 +79,94 @@ ToolResult list_windows(ToolContext& context, const nlohmann::json& arguments) {
   return result;
 }
 
+// TEXT in quotes, its quotes and backslashes escaped and any control shown visibly: an
+// app's cell text cannot end the quote or drive a terminal.
+std::string quoted(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '"' || c == '\\') out.push_back('\\');
+    out.push_back(c);
+  }
+  return "\"" + escape_for_terminal(out) + "\"";
+}
+
+// One cell's line: what it shows and its formula, as the app gives them.
+std::string cell_text(const nlohmann::json& cell, const std::string& address) {
+  const nlohmann::json text = cell.value("text", nlohmann::json(nullptr));
+  std::string out = "Cell " + address;
+  out += text.is_string() && !text.get<std::string>().empty() ? " shows " + quoted(text.get<std::string>()) : " is empty";
+  const nlohmann::json formula = cell.value("formula", nlohmann::json(nullptr));
+  if (formula.is_string()) {
+    out += "; formula " + quoted(formula.get<std::string>());
+    if (cell.value("formula_cut", false)) {
+      out += ", cut short by the app (after set_value or a click on this cell it gives it whole)";
+    }
+  }
+  return out + ".\n";
+}
+
+// A range's rows as the state's grid shows them: "row 3: A3 \"11\" | B3 \"x\"", empty
+// cells left out.
+std::string range_text(const nlohmann::json& data, const std::string& range) {
+  std::string out = "Cells " + range + " (empty cells left out):\n";
+  const auto names = data.value("column_names", nlohmann::json::array());
+  const auto rows = data.value("rows", nlohmann::json::array());
+  const std::int64_t first_row = data.value("first_row", std::int64_t{1});
+  std::size_t shown = 0;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const std::string number = std::to_string(first_row + static_cast<std::int64_t>(r));
+    std::string line;
+    for (std::size_t c = 0; c < rows[r].size() && c < names.size(); ++c) {
+      if (!rows[r][c].is_string() || rows[r][c].get<std::string>().empty()) continue;
+      if (!line.empty()) line += " | ";
+      line += names[c].get<std::string>() + number + " " + quoted(rows[r][c].get<std::string>());
+    }
+    if (line.empty()) continue;
+    out += "row " + number + ": " + line + "\n";
+    ++shown;
+  }
+  if (shown == 0) out += "(every cell in it is empty)\n";
+  return out;
+}
+
+// get_app_state with cells: one cell's value and formula, or a range's values as rows, of
+// the table element N names (default: the window's one table), without reading the state.
+ToolResult read_cells(ToolContext& context, const nlohmann::json& arguments) {
+  const std::string app = arguments.value("app", std::string());
+  if (app.empty()) return error_result(make_error(ErrorCode::kInvalidArgs, "cells needs app", {{"param", "app"}}));
+  const std::string cells = arguments["cells"].get<std::string>();
+  const bool range = cells.find(':') != std::string::npos;
+  nlohmann::json params = {{range ? "cells" : "cell", cells}};
+  std::optional<std::string> window_id = optional_string(arguments, "window_id");
+  if (arguments.contains("element")) {
+    const std::int64_t element = arguments["element"].get<std::int64_t>();
+    auto seen = context.numbers().state_for(app, window_id, element, std::nullopt);
+    if (!seen) return error_result(seen.error());
+    params["ref"] = ElementNumbers::ref_in(*seen, element);
+  } else {
+    params["app"] = app;
+  }
+  auto data = daemon_data(context.call("get", params, kReadTimeout));
+  if (!data) return error_result(data.error());
+  const nlohmann::json window = data->value("window", nlohmann::json::object());
+  ToolResult result;
+  result.structured = {{"app", app}, {"window_id", window.value("id", "")}, {"title", window.value("title", "")}};
+  if (range) {
+    result.content.push_back(text_block(range_text(*data, data->value("range", cells))));
+    result.structured["cells"] = {{"range", data->value("range", cells)}, {"rows", data->value("rows", nlohmann::json::array())}};
+  } else {
+    std::string address = cells;
+    std::transform(address.begin(), address.end(), address.begin(), [](unsigned char c) { return std::toupper(c); });
+    result.content.push_back(text_block(cell_text(*data, address)));
+    result.structured["cells"] = {{"cell", address},
+                                  {"text", data->value("text", nlohmann::json(nullptr))},
+                                  {"formula", data->value("formula", nlohmann::json(nullptr))}};
+  }
+  return result;
+}
+
 ToolResult get_app_state(ToolContext& context, const nlohmann::json& arguments) {
+  if (arguments.contains("cells")) return read_cells(context, arguments);
   StateRequest request;
   request.app = optional_string(arguments, "app");
   request.window_id = optional_string(arguments, "window_id");
@@ -178,19 +267,41 @@ const ToolDeclaration kListWindows{
     .handler = list_windows,
 };
 
+// The state's summary, or with cells the window and what the cells hold.
+const char* const kAppStateSchema = R"({
+  "type": "object",
+  "properties": {
+    "app": {"type": "string"},
+    "window_id": {"type": "string"},
+    "title": {"type": "string"},
+    "state": {"type": "string", "description": "the state element numbers belong to"},
+    "node_count": {"type": "integer"},
+    "picture": {"type": "boolean"},
+    "cells": {"type": "object", "description": "with cells: {cell, text, formula} or {range, rows}"}
+  },
+  "required": ["app", "window_id"]
+})";
+
 const ToolDeclaration kGetAppState{
     .name = "get_app_state",
     .title = "Get an app's state",
     .description =
         "The numbered state of one window: every element that can be acted on now, as lines "
         "\"eN role \\\"name\\\" ...\", and a picture of the window when it can be captured. Act on "
-        "elements by their number N; numbers belong to this state only.",
+        "elements by their number N; numbers belong to this state only. With cells, a spreadsheet's "
+        "or table's cells instead: a formula and any cell off screen.",
     .params = {{.name = "app", .help = "the app (default: the app of the active window)"},
                {.name = "window_id", .help = "one of the app's windows (from list_windows)"},
                {.name = "screenshot", .type = ParamType::kBoolean, .help = "add a PNG of the window (default true)"},
                {.name = "full", .type = ParamType::kBoolean,
-                .help = "every node, not only what can be acted on (longer)"}},
-    .output_schema = kStateSummarySchema,
+                .help = "every node, not only what can be acted on (longer)"},
+               {.name = "cells",
+                .help = "instead of the state, a table's cells: one (B3: what it shows and its formula) or a "
+                        "range (A1:C10: what each shows, as rows) — shown on screen or not"},
+               {.name = "element", .type = ParamType::kInteger,
+                .help = "with cells: the table's number N in the newest state (default: the window's one table)",
+                .range = IntRange{0, {}}}},
+    .output_schema = kAppStateSchema,
     .annotations = {.read_only = true},
     .handler = get_app_state,
 };

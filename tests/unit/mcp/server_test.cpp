@@ -267,6 +267,54 @@ TEST_F(ServerTest, ACellIsNamedByItsTablesNumberAndAddress) {
   EXPECT_EQ(sent->second["value"], "=A1*2");
 }
 
+// get_app_state with cells reads cells instead of the state: one cell's text and formula,
+// or a range's rows, of the table a number names or the window's one table.
+TEST_F(ServerTest, CellsAreReadByAddressThroughGetAppState) {
+  initialize();
+  daemon_.replies["get"] = {{"ok", true},
+                            {"data",
+                             {{"name", "A3"},
+                              {"text", "11"},
+                              {"formula", "=A1*A2+SUM(A1"},
+                              {"formula_cut", true},
+                              {"window", {{"id", "w1"}, {"title", "Doc"}}}}}};
+  json one = call(1, "get_app_state", {{"app", "doc"}, {"cells", "a3"}});
+  ASSERT_TRUE(one.contains("result")) << one.dump();
+  EXPECT_EQ(one["result"]["content"][0]["text"],
+            "Cell A3 shows \"11\"; formula \"=A1*A2+SUM(A1\", cut short by the app (after set_value or a click on "
+            "this cell it gives it whole).\n");
+  EXPECT_EQ(one["result"]["structuredContent"]["cells"]["formula"], "=A1*A2+SUM(A1");
+  EXPECT_EQ(one["result"]["structuredContent"]["window_id"], "w1");
+  {
+    std::lock_guard lock(daemon_.mutex);
+    EXPECT_EQ(daemon_.requests.back().first, "get");
+    EXPECT_EQ(daemon_.requests.back().second, (json{{"app", "doc"}, {"cell", "a3"}}));
+  }
+
+  daemon_.replies["get"] = {{"ok", true},
+                            {"data",
+                             {{"range", "B2:C3"},
+                              {"first_row", 2},
+                              {"column_names", {"B", "C"}},
+                              {"rows", {{"x \"y\"", ""}, {nullptr, "\x1b[2J"}}},
+                              {"window", {{"id", "w1"}, {"title", "Doc"}}}}}};
+  call(2, "get_app_state", {{"app", "doc"}, {"screenshot", false}});
+  json range = call(3, "get_app_state", {{"app", "doc"}, {"cells", "B2:C3"}, {"element", 2}});
+  EXPECT_EQ(range["result"]["content"][0]["text"],
+            "Cells B2:C3 (empty cells left out):\nrow 2: B2 \"x \\\"y\\\"\"\nrow 3: C3 \"\\x1b[2J\"\n");
+  {
+    std::lock_guard lock(daemon_.mutex);
+    EXPECT_EQ(daemon_.requests.back().second, (json{{"ref", "@s7:e2"}, {"cells", "B2:C3"}}));
+  }
+  // A number from no state shown is refused; the daemon's own refusal is passed on.
+  json stale = call(4, "get_app_state", {{"app", "doc"}, {"cells", "B2"}, {"element", 99}, {"window_id", "w9"}});
+  EXPECT_EQ(stale["result"]["isError"], true);
+  daemon_.replies["get"] = {{"ok", false}, {"error", {{"code", "INVALID_ARGS"}, {"message", "not a cell address: \"B\""}}}};
+  json bad = call(5, "get_app_state", {{"app", "doc"}, {"cells", "B"}});
+  EXPECT_EQ(bad["result"]["isError"], true);
+  EXPECT_NE(bad["result"]["content"][0]["text"].get<std::string>().find("not a cell address"), std::string::npos);
+}
+
 // What docs/mcp.md promises the model reads: each app's pid and whether it answers, each
 // window's place on the desktop.
 TEST_F(ServerTest, ListingsSayPidsAnswersAndBounds) {
