@@ -29,6 +29,7 @@ inline constexpr const char* kRootPath = "/org/a11y/atspi/accessible/root";
 inline constexpr const char* kAccessibleInterface = "org.a11y.atspi.Accessible";
 inline constexpr const char* kPropertiesInterface = "org.freedesktop.DBus.Properties";
 inline constexpr const char* kTableInterface = "org.a11y.atspi.Table";
+inline constexpr const char* kTableCellInterface = "org.a11y.atspi.TableCell";
 // The object reference AT-SPI answers for "no object" (no child there, no cell).
 inline constexpr const char* kNullObjectPath = "/org/a11y/atspi/null";
 

@@ -320,7 +320,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   builder.add_all(std::move(items).value());
 
   // One round of reconciling: what is missing, then the live reads' answers.
-  (void)builder.missing(recording.window);
+  (void)builder.missing(recording.window, recording.max_nodes);
   for (const auto& [parent, children] : recording.live_children) {
     builder.set_live_children(parent, children);
   }
@@ -332,7 +332,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (live.value) values[live.node.path] = *live.value;
     builder.add(live.node);
   }
-  const MissingParts missing = builder.missing(recording.window);
+  const MissingParts missing = builder.missing(recording.window, recording.max_nodes);
   for (const std::string& path : missing.unknown) FUZZ_CHECK(!builder.has(path));
 
   const auto assembled = builder.assemble(recording.window, recording.max_nodes);

@@ -117,6 +117,20 @@ std::optional<double> read_variant_double(sd_bus_message* message) {
   return read_in_variant<double>(message, 'd');
 }
 
+std::optional<std::string> read_variant_reference_path(sd_bus_message* message) {
+  Container variant(message, 'v', "(so)");
+  if (!variant) return std::nullopt;
+  return read_reference_path(message);
+}
+
+std::optional<std::pair<std::int32_t, std::int32_t>> read_variant_int32_pair(sd_bus_message* message) {
+  Container variant(message, 'v', "(ii)");
+  if (!variant) return std::nullopt;
+  std::pair<std::int32_t, std::int32_t> pair;
+  if (sd_bus_message_read(message, "(ii)", &pair.first, &pair.second) <= 0) return std::nullopt;
+  return pair;
+}
+
 std::optional<std::vector<LocalizedAction>> read_localized_actions(sd_bus_message* message) {
   Container array(message, 'a', "(sss)");
   if (!array) return std::nullopt;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <systemd/sd-bus.h>
@@ -44,6 +45,10 @@ std::optional<Bounds> read_extents(sd_bus_message* message);
 std::optional<std::string> read_variant_string(sd_bus_message* message);
 std::optional<std::int32_t> read_variant_int32(sd_bus_message* message);
 std::optional<double> read_variant_double(sd_bus_message* message);
+// v holding (so) (Accessible's Parent property): the object's path.
+std::optional<std::string> read_variant_reference_path(sd_bus_message* message);
+// v holding (ii) (TableCell's Position property): row and column, as sent.
+std::optional<std::pair<std::int32_t, std::int32_t>> read_variant_int32_pair(sd_bus_message* message);
 
 // a(sss) (Action.GetActions): each action's localized name and description, in order.
 struct LocalizedAction {

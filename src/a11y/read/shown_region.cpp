@@ -1,6 +1,7 @@
 #include "a11y/read/shown_region.h"
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 
 #include "a11y/bus.h"
@@ -64,19 +65,84 @@ class RegionReader : public std::enable_shared_from_this<RegionReader> {
   // The cell at a corner of the area, ATTEMPT steps towards its middle (a header row, a
   // grid line or the blank right of a list's last column holds no cell): what is there,
   // its index in its parent, and for a table its row and column from that index.
-  void probe(int corner, std::size_t attempt) {
+  // A point that gives the table itself is asked once more: Chromium hit-tests its page
+  // asynchronously and answers the first ask of a point with the nearest node it knows.
+  void probe(int corner, std::size_t attempt, bool again = false) {
     const auto [x, y] = probe_point(area_, corner, attempt);
     auto self = shared_from_this();
     pipeline_.call(path_.c_str(), kRegionComponent, "GetAccessibleAtPoint",
-                   [self, corner, attempt](sd_bus_message* reply) {
+                   [self, corner, attempt, again, x = x, y = y](sd_bus_message* reply) {
                      auto hit = error_name(reply) == nullptr ? read_reference_path(reply) : std::nullopt;
+                     if (hit && *hit == self->path_ && !again) {
+                       self->probe(corner, attempt, true);
+                       return;
+                     }
                      if (!hit || *hit == kNullObjectPath || *hit == self->path_) {
                        self->missed(corner, attempt);
                        return;
                      }
-                     self->index_of(corner, attempt, *hit);
+                     if (!self->is_table()) {
+                       self->index_of(corner, attempt, *hit);
+                       return;
+                     }
+                     self->cell_position(corner, attempt, *hit, x, y);
                    },
                    "iiu", x, y, kScreenCoordinates);
+  }
+
+  // Where the cell at a point sits. A cell offering TableCell says its own row and column
+  // (Position); a browser's point can land on the text inside a cell or on its row, and a
+  // web cell's index in its parent is its column, not its place in the table. So: HIT's
+  // Position, then that of the node under the point within HIT, then of HIT's parent; only
+  // without TableCell on any of them, HIT's index in its parent.
+  enum class Step { kHit, kChild, kParent };
+
+  void cell_position(int corner, std::size_t attempt, const std::string& hit, int x, int y,
+                     Step step = Step::kHit) {
+    auto self = shared_from_this();
+    auto next = [self, corner, attempt, hit, x, y, step] {
+      if (step == Step::kHit) {
+        self->cell_position(corner, attempt, hit, x, y, Step::kChild);
+      } else if (step == Step::kChild) {
+        self->cell_position(corner, attempt, hit, x, y, Step::kParent);
+      } else {
+        self->index_of(corner, attempt, hit);
+      }
+    };
+    auto ask = [self, corner, attempt, next](const std::string& at) {
+      self->pipeline_.call(at.c_str(), kPropertiesInterface, "Get",
+                           [self, corner, attempt, next](sd_bus_message* reply) {
+                             auto position = error_name(reply) == nullptr ? read_variant_int32_pair(reply)
+                                                                          : std::nullopt;
+                             if (!position) return next();
+                             self->found(corner, attempt, CellPosition{position->first, position->second});
+                           },
+                           "ss", kTableCellInterface, "Position");
+    };
+    // The node to ask, once known: none, the hit itself or the table is skipped.
+    auto ask_other = [self, hit, ask, next](std::optional<std::string> other) {
+      if (!other || *other == kNullObjectPath || *other == hit || *other == self->path_) return next();
+      ask(*other);
+    };
+    switch (step) {
+      case Step::kHit:
+        ask(hit);
+        return;
+      case Step::kChild:
+        pipeline_.call(hit.c_str(), kRegionComponent, "GetAccessibleAtPoint",
+                       [ask_other](sd_bus_message* reply) {
+                         ask_other(error_name(reply) == nullptr ? read_reference_path(reply) : std::nullopt);
+                       },
+                       "iiu", x, y, kScreenCoordinates);
+        return;
+      case Step::kParent:
+        pipeline_.call(hit.c_str(), kPropertiesInterface, "Get",
+                       [ask_other](sd_bus_message* reply) {
+                         ask_other(error_name(reply) == nullptr ? read_variant_reference_path(reply) : std::nullopt);
+                       },
+                       "ss", kAccessibleInterface, "Parent");
+        return;
+    }
   }
 
   void missed(int corner, std::size_t attempt) {
@@ -140,8 +206,91 @@ class RegionReader : public std::enable_shared_from_this<RegionReader> {
 
   void corner_done() {
     if (--corners_outstanding_ > 0) return;
+    if (is_table() && (!corners_[0] || !corners_[1])) {
+      locate_rows_by_extents();
+      return;
+    }
+    settle_region();
+  }
+
+  void settle_region() {
     read_.region = region_between(size_, corners_[0], corners_[1], max_cells_);
     fetch_children();
+  }
+
+  // Without a cell at both corners (Chromium hit-tests its page asynchronously and answers
+  // a point with the table itself), the rows on screen are found by their cells' extents,
+  // which a table gives for any row: by bisection, the first row whose bottom is below the
+  // area's top and the first whose top is at or below its bottom; likewise the columns of
+  // a table too wide to read across. About 2 × log2(rows) calls, one after another.
+  void locate_rows_by_extents() {
+    const std::int64_t column = corners_[0] ? corners_[0]->column : corners_[1] ? corners_[1]->column : 0;
+    const Bounds area = area_;
+    auto self = shared_from_this();
+    auto in_column = [column](std::int64_t row) { return CellPosition{row, column}; };
+    bisect(0, size_.rows, in_column, [area](const Bounds& b) { return b.y + b.height > area.y; },
+           [self, in_column, area](std::optional<std::int64_t> first) {
+             if (!first || *first >= self->size_.rows) return self->settle_region();
+             self->bisect(*first, self->size_.rows, in_column,
+                          [area](const Bounds& b) { return b.y >= area.y + area.height; },
+                          [self, first = *first](std::optional<std::int64_t> after) {
+                            if (!after) return self->settle_region();
+                            self->locate_columns_by_extents(first, std::max(first, *after - 1));
+                          });
+           });
+  }
+
+  void locate_columns_by_extents(std::int64_t first_row, std::int64_t last_row) {
+    if (size_.columns <= kMaxShownColumns) {  // read across: any column will do
+      corners_[0] = CellPosition{first_row, 0};
+      corners_[1] = CellPosition{last_row, 0};
+      settle_region();
+      return;
+    }
+    const Bounds area = area_;
+    auto self = shared_from_this();
+    auto in_row = [first_row](std::int64_t column) { return CellPosition{first_row, column}; };
+    bisect(0, size_.columns, in_row, [area](const Bounds& b) { return b.x + b.width > area.x; },
+           [self, in_row, area, first_row, last_row](std::optional<std::int64_t> first) {
+             if (!first || *first >= self->size_.columns) return self->settle_region();
+             self->bisect(*first, self->size_.columns, in_row,
+                          [area](const Bounds& b) { return b.x >= area.x + area.width; },
+                          [self, first_row, last_row, first = *first](std::optional<std::int64_t> after) {
+                            if (!after) return self->settle_region();
+                            self->corners_[0] = CellPosition{first_row, first};
+                            self->corners_[1] = CellPosition{last_row, std::max(first, *after - 1)};
+                            self->settle_region();
+                          });
+           });
+  }
+
+  // The first index in [LO, HI) whose cell (CELL_AT) has extents PAST holds for — false
+  // before it, true from it on — or HI; nullopt when a cell or its extents could not be read.
+  void bisect(std::int64_t lo, std::int64_t hi, std::function<CellPosition(std::int64_t)> cell_at,
+              std::function<bool(const Bounds&)> past, std::function<void(std::optional<std::int64_t>)> done) {
+    if (lo >= hi) {
+      done(lo);
+      return;
+    }
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    const CellPosition at = cell_at(mid);
+    auto self = shared_from_this();
+    read_cell_path(pipeline_, path_, at.row, at.column,
+                   [self, lo, hi, mid, cell_at, past, done](std::optional<std::string> cell) {
+                     if (!cell) return done(std::nullopt);
+                     self->pipeline_.call(
+                         cell->c_str(), kRegionComponent, "GetExtents",
+                         [self, lo, hi, mid, cell_at, past, done](sd_bus_message* reply) {
+                           auto bounds = error_name(reply) == nullptr ? read_extents(reply) : std::nullopt;
+                           if (!bounds) return done(std::nullopt);
+                           if (past(*bounds)) {
+                             self->bisect(lo, mid, cell_at, past, done);
+                           } else {
+                             self->bisect(mid + 1, hi, cell_at, past, done);
+                           }
+                         },
+                         "u", kScreenCoordinates);
+                   });
   }
 
   void fetch_children() {

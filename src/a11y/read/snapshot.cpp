@@ -66,7 +66,8 @@ class WindowReader {
         walk(root_, 0);
         started = true;
       }
-      MissingParts missing = builder_.missing(root_);
+      MissingParts missing = builder_.missing(root_, max_nodes_);
+      set_aside_ = missing.set_aside;
       for (const std::string& path : missing.reread) {
         ++stats.reconciled;
         started = true;
@@ -112,6 +113,11 @@ class WindowReader {
     builder_.set_live_children(parent, std::move(children));
   }
 
+  // The records that count against the node budget: those a bulk read listed under a
+  // node whose listing was set aside (a browser's cache lists every row of a long table)
+  // are no part of the tree.
+  std::size_t tree_size() const { return builder_.size() - std::min(set_aside_, builder_.size()); }
+
   int depth_of(const std::string& path) const {
     auto found = depths_.find(path);
     return found == depths_.end() ? 0 : found->second;
@@ -122,7 +128,7 @@ class WindowReader {
   // depth cap, saying so (truncated).
   void walk(const std::string& path, int depth) {
     if (requested_.contains(path)) return;
-    if (builder_.size() + in_flight_ >= max_nodes_ || depth > max_depth_) {
+    if (tree_size() + in_flight_ >= max_nodes_ || depth > max_depth_) {
       truncated_ = true;
       return;
     }
@@ -159,7 +165,7 @@ class WindowReader {
     pipeline_.call(root_.c_str(), "org.a11y.atspi.Component", "GetExtents",
                    [this, path, size](sd_bus_message* reply) {
                      auto clip = error_name(reply) == nullptr ? read_extents(reply) : std::nullopt;
-                     const std::size_t used = builder_.size() + in_flight_;
+                     const std::size_t used = tree_size() + in_flight_;
                      const std::size_t budget = used < max_nodes_ ? max_nodes_ - used : 0;
                      read_shown_region(pipeline_, path, size, clip, budget,
                                        [this, path](ShownRead shown) { on_shown(path, std::move(shown)); });
@@ -172,6 +178,7 @@ class WindowReader {
     std::vector<std::string> children;
     children.reserve(shown.children.size());
     for (ShownChild& child : shown.children) {
+      if (child.cell && builder_.has(child.path)) builder_.set_cell(child.path, *child.cell);
       if (child.cell && cells_.size() < max_nodes_) cells_.try_emplace(child.path, *child.cell);
       children.push_back(std::move(child.path));
     }
@@ -191,6 +198,7 @@ class WindowReader {
   std::size_t in_flight_ = 0;  // walked, not answered yet: counted against the budget
   std::size_t children_unread_ = 0;
   std::size_t regions_read_ = 0;
+  std::size_t set_aside_ = 0;  // bulk records under nodes read live instead (MissingParts)
   // Where each cell of a table read by what it shows sits, by path, until its record is in.
   std::unordered_map<std::string, CellPosition> cells_;
   bool truncated_ = false;

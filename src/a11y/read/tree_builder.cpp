@@ -1,5 +1,7 @@
 #include "a11y/read/tree_builder.h"
 
+#include "a11y/vocabulary.h"
+
 #include <algorithm>
 #include <utility>
 
@@ -34,6 +36,10 @@ const RawNode* TreeBuilder::find(const std::string& path) const {
 
 void TreeBuilder::set_shown(const std::string& path, const ShownRegion& region) {
   if (auto found = nodes_.find(path); found != nodes_.end()) found->second.shown = region;
+}
+
+void TreeBuilder::set_cell(const std::string& path, const CellPosition& cell) {
+  if (auto found = nodes_.find(path); found != nodes_.end()) found->second.cell = cell;
 }
 
 bool TreeBuilder::has_live_children(const std::string& path) const {
@@ -72,13 +78,29 @@ const std::vector<std::string>& TreeBuilder::children_of(const std::string& path
   return bulk == bulk_children_.end() ? kNone : bulk->second;
 }
 
-MissingParts TreeBuilder::missing(const std::string& root) const {
+MissingParts TreeBuilder::missing(const std::string& root, std::size_t max_children) const {
   MissingParts missing;
   std::unordered_set<std::string_view> seen;
-  for (const AssembledNode& node : assemble(root, nodes_.size() + 1)) {
+  const auto assembled = assemble(root, nodes_.size() + 1);
+  // Nodes under one whose bulk listing is set aside until it is read live.
+  std::vector<bool> set_aside(assembled.size(), false);
+  for (std::size_t i = 0; i < assembled.size(); ++i) {
+    const AssembledNode& node = assembled[i];
+    if (node.parent >= 0 && set_aside[static_cast<std::size_t>(node.parent)]) {
+      set_aside[i] = true;
+      ++missing.set_aside;
+      continue;
+    }
     const RawNode& raw = *node.raw;
     const auto& children = children_of(raw.path);
     if (!has_live_children(raw.path)) {
+      const bool maybe_too_many = (raw.interfaces & kInterfaceTable) != 0 ||
+                                  (raw.child_count > 0 && static_cast<std::size_t>(raw.child_count) > max_children);
+      if (maybe_too_many) {
+        missing.reread.push_back(raw.path);
+        set_aside[i] = true;
+        continue;
+      }
       // A negative count (GTK3 sends -1 for nodes that manage their descendants) is unknown.
       if (raw.child_count < 0 || static_cast<std::size_t>(raw.child_count) != children.size() ||
           misordered_.contains(raw.path)) {

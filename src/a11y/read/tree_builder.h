@@ -26,6 +26,7 @@ struct AssembledNode {
 struct MissingParts {
   std::vector<std::string> reread;   // nodes whose children must be re-read live
   std::vector<std::string> unknown;  // listed children without a record: walk them
+  std::size_t set_aside = 0;         // records under nodes whose bulk listing is set aside
 };
 
 class TreeBuilder {
@@ -41,6 +42,8 @@ class TreeBuilder {
   const RawNode* find(const std::string& path) const;
   // What a node too large to list shows (read/shown_region.h), its children set apart.
   void set_shown(const std::string& path, const ShownRegion& region);
+  // Where a cell of such a node sits, on a record already in (a bulk read's).
+  void set_cell(const std::string& path, const CellPosition& cell);
   std::size_t size() const { return nodes_.size(); }  // nodes known, bulk and live
   bool has_live_children(const std::string& path) const;
   // In one pass over the tree under root (root included):
@@ -49,8 +52,12 @@ class TreeBuilder {
   //   i.e. negative), or the listed children's indices are not exactly 0..n-1 (GTK3 gives a
   //   scrolled window's scroll bars indices that clash with its viewport's, so the order
   //   would be a guess);
+  //   A node offering Table, or counting more than max_children children, is reread too
+  //   however its listing looks, and what the bulk read listed under it is not walked: its
+  //   live read checks its size first, and one too large is read by what it shows
+  //   (Chromium's GetItems lists every row of a web table of 10,000);
   // - unknown: children listed under those nodes that have no record yet.
-  MissingParts missing(const std::string& root) const;
+  MissingParts missing(const std::string& root, std::size_t max_children) const;
 
   // Depth-first from root, children in order; at most max_nodes nodes; paths already
   // visited are skipped, so a malformed reply cannot loop.

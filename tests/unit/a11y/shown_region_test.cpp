@@ -124,10 +124,16 @@ TEST(ProbePoint, CornersThenFurtherIn) {
 // LibreOffice's bridge does, and counts every call by member.
 class FakeGrid {
  public:
+  // WEB: as a browser's table does, a point of the table gives the text inside its cell
+  // (/x/<row>/<column>, even rows; its Parent is the cell) or its row (/r/<row>, odd rows;
+  // a point of the row gives its cell), and a cell says its Position (TableCell) while its
+  // index in its parent is its column.
+  // LAGGING: a point of the table gives the table itself, as Chromium's first answer does;
+  // each cell gives its extents.
   FakeGrid(std::int32_t rows, std::int32_t columns, std::int32_t first_row, std::int32_t shown_rows,
-           std::int32_t shown_columns, bool header = false)
+           std::int32_t shown_columns, bool header = false, bool web = false, bool lagging = false)
       : rows_(rows), columns_(columns), first_row_(first_row), shown_rows_(shown_rows),
-        shown_columns_(shown_columns), header_(header) {}
+        shown_columns_(shown_columns), header_(header), web_(web), lagging_(lagging) {}
 
   bool respond(sd_bus_message* call) {
     const std::string member = sd_bus_message_get_member(call);
@@ -162,9 +168,14 @@ class FakeGrid {
         std::int32_t x = 0;
         std::int32_t y = 0;
         sd_bus_message_read(call, "ii", &x, &y);
+        if (lagging_) return reply(call, "(so)", ":1.1", "/t");
         // GTK's tree view: the first 20 pixels are its column headers, the cells below.
         if (header_ && y < 220) return reply(call, "(so)", ":1.1", ("/h/" + std::to_string((x - 100) / 64)).c_str());
         const int row = first_row_ + (y - 200 - (header_ ? 20 : 0)) / 20;
+        if (web_ && row % 2 == 0) {
+          return reply(call, "(so)", ":1.1", ("/x/" + std::to_string(row) + "/" + std::to_string((x - 100) / 64)).c_str());
+        }
+        if (web_) return reply(call, "(so)", ":1.1", ("/r/" + std::to_string(row)).c_str());
         return reply(call, "(so)", ":1.1", cell_path(row, table ? (x - 100) / 64 : 0).c_str());
       }
       if (member == "GetRowAtIndex" || member == "GetColumnAtIndex") {
@@ -185,11 +196,33 @@ class FakeGrid {
         sd_bus_message_read(call, "i", &index);
         return reply(call, "(so)", ":1.1", cell_path(index, 0).c_str());
       }
+    } else if (lagging_ && member == "GetExtents" && path.starts_with("/c/")) {
+      int row = 0;
+      int column = 0;
+      std::sscanf(path.c_str(), "/c/%d/%d", &row, &column);
+      return reply(call, "(iiii)", 100 + 64 * column, 200 + 20 * (row - first_row_), 64, 20);
+    } else if (web_ && member == "GetAccessibleAtPoint" && path.starts_with("/r/")) {
+      std::int32_t x = 0;
+      std::int32_t y = 0;
+      sd_bus_message_read(call, "ii", &x, &y);
+      return reply(call, "(so)", ":1.1", cell_path(std::stoi(path.substr(3)), (x - 100) / 64).c_str());
+    } else if (web_ && member == "Get" && path.starts_with("/x/")) {
+      const char* interface = nullptr;
+      const char* property = nullptr;
+      sd_bus_message_read(call, "ss", &interface, &property);
+      if (std::strcmp(property, "Parent") == 0) return reply(call, "v", "(so)", ":1.1", ("/c/" + path.substr(3)).c_str());
+    } else if (web_ && member == "Get" && path.starts_with("/c/")) {
+      int row = 0;
+      int column = 0;
+      std::sscanf(path.c_str(), "/c/%d/%d", &row, &column);
+      return reply(call, "v", "(ii)", row, column);
     } else if (member == "GetIndexInParent") {
       int row = 0;
       int column = 0;
       if (std::sscanf(path.c_str(), "/h/%d", &column) == 1) return reply(call, "i", column);
+      if (std::sscanf(path.c_str(), "/r/%d", &row) == 1) return reply(call, "i", row);
       std::sscanf(path.c_str(), "/c/%d/%d", &row, &column);
+      if (web_) return reply(call, "i", column);
       const int header_cells = header_ ? columns_ : 0;
       return reply(call, "i", table ? header_cells + row * columns_ + column : row);
     }
@@ -219,6 +252,8 @@ class FakeGrid {
   const std::int32_t shown_rows_;
   const std::int32_t shown_columns_;
   const bool header_;
+  const bool web_;
+  const bool lagging_;
   std::mutex mutex_;
   std::map<std::string, int> calls_;
 };
@@ -309,6 +344,46 @@ TEST(ShownRegionRead, ATreeViewsHeadersAreLookedPastAndItsColumnsReadAcross) {
   ASSERT_FALSE(shown.children.empty());
   EXPECT_EQ(shown.children[0].path, "/c/300/0");
   EXPECT_EQ(view.calls("GetChildren"), 0);
+}
+
+TEST(ShownRegionRead, AWebTablesCellsSayTheirPositionOneLevelBelowItsRows) {
+  // 10,000 rows of 3 columns from row 4,000, 26 rows on screen: the top corner lands on a
+  // cell's text, the bottom one on a row.
+  FakeGrid table(10'000, 3, 4'000, 26, 3, false, true);
+  testing::Peer peer([&table](sd_bus_message* call) { return table.respond(call); });
+  Pipeline pipeline(peer.connect(), {}, Clock::now() + 10s);
+  const ShownRead shown = read_region(pipeline, {10'000, 3}, std::nullopt, 20000);
+  EXPECT_EQ(shown.region, (ShownRegion{10'000, 3, 4'000, 26, 0, 3}));
+  ASSERT_EQ(shown.children.size(), 78u);
+  EXPECT_EQ(shown.children[0].path, "/c/4000/0");
+  EXPECT_EQ(shown.children.back().cell, (CellPosition{4'025, 2}));
+  // Its index in its row would have named the wrong row: it is never asked.
+  EXPECT_EQ(table.calls("GetIndexInParent"), 0);
+  EXPECT_EQ(table.calls("GetChildren"), 0);
+}
+
+TEST(ShownRegionRead, WithoutACellAtAPointTheRowsAreFoundByTheirExtents) {
+  struct Case {
+    const char* what;
+    std::int32_t rows, columns, first_row, shown_rows, shown_columns;
+    std::optional<Bounds> clip;
+    ShownRegion expected;
+  };
+  const Case cases[] = {
+      {"a web table read across", 10'000, 3, 4'000, 26, 3, std::nullopt, {10'000, 3, 4'000, 26, 0, 3}},
+      {"a sheet, its columns too", 1'048'576, 16'384, 500, 30, 10, std::nullopt, {1'048'576, 16'384, 500, 30, 0, 10}},
+      {"cut by the window", 10'000, 3, 0, 40, 3, Bounds{0, 0, 2000, 200 + 10 * 20}, {10'000, 3, 0, 10, 0, 3}},
+  };
+  for (const Case& c : cases) {
+    FakeGrid table(c.rows, c.columns, c.first_row, c.shown_rows, c.shown_columns, false, false, true);
+    testing::Peer peer([&table](sd_bus_message* call) { return table.respond(call); });
+    Pipeline pipeline(peer.connect(), {}, Clock::now() + 10s);
+    const ShownRead shown = read_region(pipeline, {c.rows, c.columns}, c.clip, 20000);
+    EXPECT_EQ(shown.region, c.expected) << c.what;
+    EXPECT_EQ(table.calls("GetChildren"), 0) << c.what;
+    // Bisection, not a walk: a few dozen extents for 10,000 or a million rows.
+    EXPECT_LE(table.calls("GetExtents"), 1 + 2 * 21 + 2 * 15) << c.what;
+  }
 }
 
 TEST(ShownRegionRead, ATableOutsideTheWindowShowsNothing) {

@@ -10,6 +10,8 @@ namespace {
 using testing::editor_items;
 using testing::path;
 
+constexpr std::size_t kBound = 20000;
+
 TreeBuilder builder_from_recording() {
   TreeBuilder builder;
   builder.add_all(testing::raw_nodes(editor_items()));
@@ -43,10 +45,10 @@ TEST(TreeBuilder, AssemblesOneWindowDepthFirstInIndexOrder) {
 TEST(TreeBuilder, RereadsNodesWhoseLiveCountDiffersFromTheListing) {
   const auto builder = builder_from_recording();
   // The filler says 5 children with 4 listed; the tree's -1 means "unknown".
-  EXPECT_EQ(builder.missing(path(1)).reread, (std::vector<std::string>{path(2), path(6)}));
-  EXPECT_TRUE(builder.missing(path(1)).unknown.empty());
+  EXPECT_EQ(builder.missing(path(1), kBound).reread, (std::vector<std::string>{path(2), path(6)}));
+  EXPECT_TRUE(builder.missing(path(1), kBound).unknown.empty());
   // The other window is not part of this one's decisions.
-  EXPECT_TRUE(builder.missing(path(7)).reread.empty());
+  EXPECT_TRUE(builder.missing(path(7), kBound).reread.empty());
 }
 
 TEST(TreeBuilder, ClashingIndicesMakeTheOrderAGuessAndAreRereadLive) {
@@ -73,7 +75,52 @@ TEST(TreeBuilder, ClashingIndicesMakeTheOrderAGuessAndAreRereadLive) {
       child.index_in_parent = c.indices[i];
       builder.add(child);
     }
-    EXPECT_EQ(builder.missing("/p").reread.size(), c.reread ? 1u : 0u) << c.what;
+    EXPECT_EQ(builder.missing("/p", kBound).reread.size(), c.reread ? 1u : 0u) << c.what;
+  }
+}
+
+// A table (or a node counting more children than a snapshot holds) is read live, which
+// checks its size, whatever the bulk read listed under it; that listing is not walked.
+TEST(TreeBuilder, ATableOrAHugeNodeIsRereadAndItsBulkListingSetAside) {
+  struct Case {
+    const char* what;
+    std::uint32_t interfaces;
+    int child_count;
+    bool reread;
+  };
+  const Case cases[] = {
+      {"a panel listing its two rows", 0, 2, false},
+      {"a table listing its two rows", kInterfaceTable, 2, true},
+      {"a list counting more than the bound", 0, static_cast<int>(kBound) + 1, true},
+  };
+  for (const Case& c : cases) {
+    TreeBuilder builder;
+    RawNode parent = live_node("/t", "t");
+    parent.interfaces = c.interfaces;
+    parent.child_count = c.child_count;
+    builder.add(parent);
+    for (int i = 0; i < 2; ++i) {
+      RawNode row = live_node("/r" + std::to_string(i), "row");
+      row.parent_path = "/t";
+      row.index_in_parent = i;
+      row.child_count = 1;
+      builder.add(row);
+      RawNode cell = live_node("/c" + std::to_string(i), "cell");
+      cell.parent_path = "/r" + std::to_string(i);
+      cell.index_in_parent = 0;
+      builder.add(cell);
+    }
+    const MissingParts missing = builder.missing("/t", kBound);
+    if (c.reread) {
+      EXPECT_EQ(missing.reread, (std::vector<std::string>{"/t"})) << c.what;
+      EXPECT_EQ(missing.set_aside, 4u) << c.what;  // two rows, two cells
+    } else {
+      EXPECT_EQ(missing.set_aside, 0u) << c.what;
+      EXPECT_TRUE(missing.reread.empty()) << c.what;
+    }
+    // Read live, the table's children are what it shows; the rest is no longer walked.
+    builder.set_live_children("/t", {});
+    EXPECT_TRUE(builder.missing("/t", kBound).unknown.empty()) << c.what;
   }
 }
 
@@ -81,16 +128,16 @@ TEST(TreeBuilder, LiveChildrenRevealAndOrderMissingRows) {
   auto builder = builder_from_recording();
   builder.set_live_children(path(2), {path(3), path(4), path(8), path(5), path(6)});
   builder.set_live_children(path(6), {});
-  EXPECT_EQ(builder.missing(path(1)).unknown, (std::vector<std::string>{path(8)}));
+  EXPECT_EQ(builder.missing(path(1), kBound).unknown, (std::vector<std::string>{path(8)}));
   RawNode row = live_node(path(8), "Row 1");
   row.child_count = 1;
   builder.add(row);
   builder.set_live_children(path(8), {path(9)});
-  EXPECT_EQ(builder.missing(path(1)).unknown, (std::vector<std::string>{path(9)}));
+  EXPECT_EQ(builder.missing(path(1), kBound).unknown, (std::vector<std::string>{path(9)}));
   builder.add(live_node(path(9), "Button 1"));
   builder.set_live_children(path(9), {});
-  EXPECT_TRUE(builder.missing(path(1)).reread.empty());
-  EXPECT_TRUE(builder.missing(path(1)).unknown.empty());
+  EXPECT_TRUE(builder.missing(path(1), kBound).reread.empty());
+  EXPECT_TRUE(builder.missing(path(1), kBound).unknown.empty());
   EXPECT_EQ(paths_of(builder.assemble(path(1), 1000)),
             (std::vector<std::string>{path(1), path(2), path(3), path(4), path(8), path(9),
                                       path(5), path(6)}));
