@@ -197,10 +197,12 @@ class RegionReader : public std::enable_shared_from_this<RegionReader> {
   void found(int corner, std::size_t attempt, CellPosition cell) {
     // A header (GTK's tree view gives its column headers row -1) is no cell: look further in.
     if (!within(cell, size_)) {
+      if (corner == 0) header_above_ = true;
       missed(corner, attempt);
       return;
     }
     corners_[static_cast<std::size_t>(corner)] = cell;
+    if (corner == 0) top_found_inward_ = attempt > 0;
     corner_done();
   }
 
@@ -210,7 +212,28 @@ class RegionReader : public std::enable_shared_from_this<RegionReader> {
       locate_rows_by_extents();
       return;
     }
+    if (is_table() && top_found_inward_ && !header_above_ && corners_[0]->row > 0) {
+      first_row_above();
+      return;
+    }
     settle_region();
+  }
+
+  // A top corner found further in, past something that was no cell (a border, or what
+  // Firefox gives for a point now and then), may lie below the first row on screen: the
+  // rows above it are searched by their extents for the first whose bottom is below the
+  // area's top. Not past a header: the rows start below it, and a row scrolled away can
+  // claim the header's place (GTK's tree view).
+  void first_row_above() {
+    const CellPosition top = *corners_[0];
+    const Bounds area = area_;
+    auto self = shared_from_this();
+    bisect(0, top.row, [column = top.column](std::int64_t row) { return CellPosition{row, column}; },
+           [area](const Bounds& b) { return b.y + b.height > area.y; },
+           [self](std::optional<std::int64_t> first) {
+             if (first && *first < self->corners_[0]->row) self->corners_[0]->row = *first;
+             self->settle_region();
+           });
   }
 
   void settle_region() {
@@ -345,6 +368,8 @@ class RegionReader : public std::enable_shared_from_this<RegionReader> {
   Bounds area_;
   std::optional<CellPosition> corners_[2];
   int corners_outstanding_ = 0;
+  bool top_found_inward_ = false;
+  bool header_above_ = false;  // the top probe met a header (a cell of no row)
   std::size_t children_outstanding_ = 0;
 };
 

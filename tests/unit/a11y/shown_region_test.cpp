@@ -129,11 +129,12 @@ class FakeGrid {
   // a point of the row gives its cell), and a cell says its Position (TableCell) while its
   // index in its parent is its column.
   // LAGGING: a point of the table gives the table itself, as Chromium's first answer does;
-  // each cell gives its extents.
+  // TOP_BORDER: so do its top 5 pixels. Every cell gives its extents.
   FakeGrid(std::int32_t rows, std::int32_t columns, std::int32_t first_row, std::int32_t shown_rows,
-           std::int32_t shown_columns, bool header = false, bool web = false, bool lagging = false)
+           std::int32_t shown_columns, bool header = false, bool web = false, bool lagging = false,
+           bool top_border = false)
       : rows_(rows), columns_(columns), first_row_(first_row), shown_rows_(shown_rows),
-        shown_columns_(shown_columns), header_(header), web_(web), lagging_(lagging) {}
+        shown_columns_(shown_columns), header_(header), web_(web), lagging_(lagging), top_border_(top_border) {}
 
   bool respond(sd_bus_message* call) {
     const std::string member = sd_bus_message_get_member(call);
@@ -168,7 +169,7 @@ class FakeGrid {
         std::int32_t x = 0;
         std::int32_t y = 0;
         sd_bus_message_read(call, "ii", &x, &y);
-        if (lagging_) return reply(call, "(so)", ":1.1", "/t");
+        if (lagging_ || (top_border_ && y < 205)) return reply(call, "(so)", ":1.1", "/t");
         // GTK's tree view: the first 20 pixels are its column headers, the cells below.
         if (header_ && y < 220) return reply(call, "(so)", ":1.1", ("/h/" + std::to_string((x - 100) / 64)).c_str());
         const int row = first_row_ + (y - 200 - (header_ ? 20 : 0)) / 20;
@@ -196,11 +197,11 @@ class FakeGrid {
         sd_bus_message_read(call, "i", &index);
         return reply(call, "(so)", ":1.1", cell_path(index, 0).c_str());
       }
-    } else if (lagging_ && member == "GetExtents" && path.starts_with("/c/")) {
+    } else if (member == "GetExtents" && path.starts_with("/c/")) {
       int row = 0;
       int column = 0;
       std::sscanf(path.c_str(), "/c/%d/%d", &row, &column);
-      return reply(call, "(iiii)", 100 + 64 * column, 200 + 20 * (row - first_row_), 64, 20);
+      return reply(call, "(iiii)", 100 + 64 * column, 200 + (header_ ? 20 : 0) + 20 * (row - first_row_), 64, 20);
     } else if (web_ && member == "GetAccessibleAtPoint" && path.starts_with("/r/")) {
       std::int32_t x = 0;
       std::int32_t y = 0;
@@ -254,6 +255,7 @@ class FakeGrid {
   const bool header_;
   const bool web_;
   const bool lagging_;
+  const bool top_border_;
   std::mutex mutex_;
   std::map<std::string, int> calls_;
 };
@@ -383,6 +385,27 @@ TEST(ShownRegionRead, WithoutACellAtAPointTheRowsAreFoundByTheirExtents) {
     EXPECT_EQ(table.calls("GetChildren"), 0) << c.what;
     // Bisection, not a walk: a few dozen extents for 10,000 or a million rows.
     EXPECT_LE(table.calls("GetExtents"), 1 + 2 * 21 + 2 * 15) << c.what;
+  }
+}
+
+TEST(ShownRegionRead, ATopCornerFoundFurtherInIsMovedUpToTheFirstRowOnScreen) {
+  // 100 rows on screen from row 300 under a border that gives no cell: 1/16 further in the
+  // top probe lands five rows down; the rows above it are searched by their extents. Past
+  // a header (a tree view's) they are not: there the probe's row stands.
+  struct Case {
+    const char* what;
+    bool header;
+    bool border;
+    std::int64_t first_row;
+  };
+  const Case cases[] = {{"a border", false, true, 300}, {"a header", true, false, 305}};
+  for (const Case& c : cases) {
+    FakeGrid view(50'000, 3, 300, 100, 3, c.header, false, false, c.border);
+    testing::Peer peer([&view](sd_bus_message* call) { return view.respond(call); });
+    Pipeline pipeline(peer.connect(), {}, Clock::now() + 10s);
+    const ShownRead shown = read_region(pipeline, {50'000, 3}, std::nullopt, 20000);
+    EXPECT_EQ(shown.region.first_row, c.first_row) << c.what;
+    EXPECT_GE(shown.region.first_row + shown.region.row_count, 399) << c.what;
   }
 }
 
