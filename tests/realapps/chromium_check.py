@@ -16,30 +16,13 @@ import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from real_app import (RealApp, check_menu_survives, check_stopped_app, atspi_probe, cli, data, error, one, outcome,  # noqa: E402
+from real_app import (check_menu_survives, check_stopped_app, cli, data, error, one, outcome,  # noqa: E402
                       wait_for, wait_for_surface, x_client_titles, Daemon)
 from checks import Checker  # noqa: E402
-from web_page import check_text_input, chromium_argv, page_shows, write_page  # noqa: E402
+from web_page import Browser, check_text_input, chromium_argv, page_shows, write_page  # noqa: E402
 
 APP = "Chromium"
 OBJECT_REPLACEMENT = "\ufffc"
-
-
-class Browser(RealApp):
-    """Chromium lists helper windows (untitled, no X11 window) beside the browser window:
-    reads go to the one window the X server shows."""
-
-    def window(self):
-        rc, env = cli("windows", "--app", self.app_name)
-        windows = data(env).get("windows", []) if rc == 0 else []
-        shown = [w for w in windows if w.get("x11_window")]
-        return shown[0] if len(shown) == 1 else None
-
-    def snapshot(self, *args):
-        window = self.window()
-        if window is None:
-            raise atspi_probe.ProbeError("no single browser window")
-        return super().snapshot("--window", window["id"], *args)
 
 
 def check_choices(check, nodes):

@@ -9,7 +9,7 @@ import json
 import os
 import re
 
-from real_app import atspi_probe, cli, data, error, one, outcome, wait_for, x_client_titles
+from real_app import RealApp, atspi_probe, cli, data, error, one, outcome, wait_for, x_client_titles
 
 PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>form start</title></head>
@@ -58,6 +58,23 @@ user_pref("toolkit.telemetry.reportingpolicy.firstRun", false);
 user_pref("app.update.auto", false);
 user_pref("browser.tabs.warnOnClose", false);
 """
+
+
+class Browser(RealApp):
+    """A browser whose reads go to the one window the X server shows: Chromium lists helper
+    windows (untitled, no X11 window) beside the browser window."""
+
+    def window(self):
+        rc, env = cli("windows", "--app", self.app_name)
+        windows = data(env).get("windows", []) if rc == 0 else []
+        shown = [w for w in windows if w.get("x11_window")]
+        return shown[0] if len(shown) == 1 else None
+
+    def snapshot(self, *args):
+        window = self.window()
+        if window is None:
+            raise atspi_probe.ProbeError("no single browser window")
+        return super().snapshot("--window", window["id"], *args)
 
 
 def write_page(directory):

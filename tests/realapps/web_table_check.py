@@ -18,9 +18,9 @@ import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from real_app import Daemon, RealApp, answers_independently, atspi_probe, cli, data, error, wait_for  # noqa: E402
+from real_app import Daemon, answers_independently, atspi_probe, cli, data, error, wait_for  # noqa: E402
 from checks import Checker  # noqa: E402
-from web_page import chromium_argv, firefox_argv  # noqa: E402
+from web_page import Browser, chromium_argv, firefox_argv  # noqa: E402
 
 ROWS = 10_000
 ROLE_TABLE = 55  # ATSPI_ROLE_TABLE
@@ -38,35 +38,13 @@ def write_table_page(directory):
     return "file://" + path
 
 
-class Browser(RealApp):
-    """Chromium lists helper windows (untitled, no X11 window) beside the browser window:
-    reads go to the one window the X server shows."""
-
-    def window(self):
-        rc, env = cli("windows", "--app", self.app_name)
-        windows = data(env).get("windows", []) if rc == 0 else []
-        shown = [w for w in windows if w.get("x11_window")]
-        return shown[0] if len(shown) == 1 else None
-
-
 def the_table(browser):
     """(snapshot data, the table node, its cells) once the page's table is read."""
     def read():
-        window = browser.window()
-        if window is None:
+        try:
+            snap, nodes = browser.snapshot("--timeout", SNAPSHOT_TIMEOUT_MS, "--loaded")
+        except atspi_probe.ProbeError:
             return None
-        rc, env = cli("snapshot", "--app", browser.app_name, "--window", window["id"], "--timeout", SNAPSHOT_TIMEOUT_MS,
-                      "--loaded")
-        if rc != 0:
-            return None
-        snap = data(env)
-        nodes = []
-
-        def flatten(node):
-            nodes.append(node)
-            for child in node.get("children", []):
-                flatten(child)
-        flatten(snap["tree"])
         tables = [n for n in nodes if n["role"] == "table" and n.get("shown", {}).get("row_count")]
         if len(tables) != 1:
             return None
@@ -106,7 +84,6 @@ def check_browser(check, label, app_name, argv):
                      f"{label}: A2 holds the first item ({a2 and (a2.get('value'), a2.get('name'))})")
 
         window = browser.window()
-        rc, out = 1, ""
         rc, env = cli("snapshot", "--app", app_name, "--window", window["id"], "--timeout", SNAPSHOT_TIMEOUT_MS,
                       "--format", "outline")
         out = data(env).get("outline", "") if rc == 0 else ""

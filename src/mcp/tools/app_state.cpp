@@ -67,10 +67,12 @@ const char* const kStateSummarySchema = R"({
     "app": {"type": "string"},
     "window_id": {"type": "string"},
     "title": {"type": "string"},
-    "state": {"type": "string", "description": "the state element numbers belong to"},
-    "node_count": {"type": "integer"}
+    "state": {"type": "string", "description": "the state element numbers belong to; none with cells"},
+    "node_count": {"type": "integer"},
+    "picture": {"type": "boolean"},
+    "cells": {"type": "object", "description": "with cells: {cell, text, formula} or {range, rows}"}
   },
-  "required": ["app", "window_id", "state"]
+  "required": ["app", "window_id"]
 })";
 
 Result<AppState> read_app_state(ToolContext& context, const StateRequest& request) {

@@ -47,7 +47,8 @@ std::string state_text(const AppState& state);
 std::string changes_text(const AppState& state, const std::string& since, const std::string& changes);
 // {app, window_id, title, state, node_count}
 nlohmann::json state_summary(const AppState& state);
-// The summary's JSON Schema (an object literal), for the tools whose output holds one.
+// get_app_state's output: the summary, or with cells the window and what the cells hold
+// (a JSON Schema object literal).
 extern const char* const kStateSummarySchema;
 
 }  // namespace companyos::mcp

@@ -267,21 +267,6 @@ const ToolDeclaration kListWindows{
     .handler = list_windows,
 };
 
-// The state's summary, or with cells the window and what the cells hold.
-const char* const kAppStateSchema = R"({
-  "type": "object",
-  "properties": {
-    "app": {"type": "string"},
-    "window_id": {"type": "string"},
-    "title": {"type": "string"},
-    "state": {"type": "string", "description": "the state element numbers belong to"},
-    "node_count": {"type": "integer"},
-    "picture": {"type": "boolean"},
-    "cells": {"type": "object", "description": "with cells: {cell, text, formula} or {range, rows}"}
-  },
-  "required": ["app", "window_id"]
-})";
-
 const ToolDeclaration kGetAppState{
     .name = "get_app_state",
     .title = "Get an app's state",
@@ -301,7 +286,7 @@ const ToolDeclaration kGetAppState{
                {.name = "element", .type = ParamType::kInteger,
                 .help = "with cells: the table's number N in the newest state (default: the window's one table)",
                 .range = IntRange{0, {}}}},
-    .output_schema = kAppStateSchema,
+    .output_schema = kStateSummarySchema,
     .annotations = {.read_only = true},
     .handler = get_app_state,
 };
