@@ -93,7 +93,7 @@ const MethodDeclaration kGet{
                 .excludes = "cell"},
                shared::observation_timeout()},
     .target = TargetKind::kElement,
-    .returns = R"(one element read afresh, with `text` where it has some (a cell: `cell`, `formula`, `formula_cut`); with `cells`: `range`, `rows` (arrays of texts), `table_rows`, `table_columns`, `window`)",
+    .returns = R"(one element read afresh, with `text` where it has some (a cell: `cell`, `formula`, `formula_cut`); with `cells`: `range`, `first_row` (counted from 1), `column_names` (A, B, …), `rows` (arrays of texts), `table_rows`, `table_columns`, `window`)",
 };
 
 const MethodDeclaration kScreenshot{
