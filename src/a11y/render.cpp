@@ -110,14 +110,13 @@ std::string alike_key(const Snapshot& snapshot, const ViewNode& view, const Outl
 constexpr std::size_t kFewestAlikeInOneLine = 3;
 
 // A tool bar's button as an item of its row — its line without the role, "e5 \"New\"
-// [disabled]" — or "" when the line says more than number, role, name and states (an
+// [disabled]" — or "" when its line says more than number, role, name and states (an
 // action of its own, a value, a description, an id, a twin) or the button holds or folds
 // anything: such a button keeps a line of its own.
 std::string tool_bar_item(const Snapshot& snapshot, const ViewNode& view, const OutlineOptions& options) {
   const Node& node = snapshot.nodes[static_cast<std::size_t>(view.node)];
   if (!view.children.empty() || view.hidden > 0 || view.not_showing > 0 || view.same_as >= 0 ||
-      !activates_like_a_button(node.role) || readable(node.name).empty() || node.twin ||
-      !node.description.empty() || !node.accessible_id.empty()) {
+      !activates_like_a_button(node.role) || readable(node.name).empty()) {
     return {};
   }
   const std::string line = render_outline_line(node, options, nullptr);
