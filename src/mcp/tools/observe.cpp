@@ -98,9 +98,10 @@ std::string cell_text(const nlohmann::json& cell, const std::string& address) {
   const nlohmann::json formula = cell.value("formula", nlohmann::json(nullptr));
   if (formula.is_string()) {
     out += "; formula " + quoted(formula.get<std::string>());
-    if (cell.value("formula_cut", false)) {
-      out += ", cut short by the app (after set_value or a click on this cell it gives it whole)";
-    }
+  } else if (cell.value("formula_cut", false)) {
+    // Calc gives a formula with ':' or ';' in part unless the cell has the cursor.
+    out += "; it holds a formula the app gives whole only while the cell has the cursor (as right after "
+           "set_value on it)";
   }
   return out + ".\n";
 }

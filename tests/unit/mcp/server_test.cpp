@@ -275,21 +275,26 @@ TEST_F(ServerTest, CellsAreReadByAddressThroughGetAppState) {
                             {"data",
                              {{"name", "A3"},
                               {"text", "11"},
-                              {"formula", "=A1*A2+SUM(A1"},
-                              {"formula_cut", true},
+                              {"formula", "=A1*A2+SUM(A1:A2)"},
+                              {"formula_cut", false},
                               {"window", {{"id", "w1"}, {"title", "Doc"}}}}}};
   json one = call(1, "get_app_state", {{"app", "doc"}, {"cells", "a3"}});
   ASSERT_TRUE(one.contains("result")) << one.dump();
-  EXPECT_EQ(one["result"]["content"][0]["text"],
-            "Cell A3 shows \"11\"; formula \"=A1*A2+SUM(A1\", cut short by the app (after set_value or a click on "
-            "this cell it gives it whole).\n");
-  EXPECT_EQ(one["result"]["structuredContent"]["cells"]["formula"], "=A1*A2+SUM(A1");
+  EXPECT_EQ(one["result"]["content"][0]["text"], "Cell A3 shows \"11\"; formula \"=A1*A2+SUM(A1:A2)\".\n");
+  EXPECT_EQ(one["result"]["structuredContent"]["cells"]["formula"], "=A1*A2+SUM(A1:A2)");
   EXPECT_EQ(one["result"]["structuredContent"]["window_id"], "w1");
   {
     std::lock_guard lock(daemon_.mutex);
     EXPECT_EQ(daemon_.requests.back().first, "get");
     EXPECT_EQ(daemon_.requests.back().second, (json{{"app", "doc"}, {"cell", "a3"}}));
   }
+  // A formula Calc gave only in part: said, never shown cut.
+  daemon_.replies["get"]["data"]["formula"] = nullptr;
+  daemon_.replies["get"]["data"]["formula_cut"] = true;
+  json cut = call(6, "get_app_state", {{"app", "doc"}, {"cells", "A3"}});
+  EXPECT_EQ(cut["result"]["content"][0]["text"],
+            "Cell A3 shows \"11\"; it holds a formula the app gives whole only while the cell has the cursor (as "
+            "right after set_value on it).\n");
 
   daemon_.replies["get"] = {{"ok", true},
                             {"data",
