@@ -21,6 +21,9 @@ constexpr int kCornerInset = 2;
 constexpr std::size_t kProbeAttempts = 4;
 constexpr int kProbeDivisors[kProbeAttempts] = {0, 16, 8, 4};
 
+// A row whose bottom is below the area's top shows at least in part.
+bool bottom_below_top(const Bounds& cell, const Bounds& area) { return cell.y + cell.height > area.y; }
+
 bool within(const CellPosition& cell, const TooManyChildren& size) {
   const std::int64_t columns = size.columns > 0 ? size.columns : 1;
   return cell.row >= 0 && cell.row < size.rows && cell.column >= 0 && cell.column < columns;
@@ -53,6 +56,11 @@ class RegionReader : public std::enable_shared_from_this<RegionReader> {
   }
 
  private:
+  // First and last index, inclusive.
+  using Span = std::pair<std::int64_t, std::int64_t>;
+  using CellAt = std::function<CellPosition(std::int64_t)>;
+  using ExtentsTest = std::function<bool(const Bounds&)>;
+
   bool is_table() const { return size_.columns > 0; }
 
   void probe_corners(const Bounds& area) {
@@ -229,7 +237,7 @@ class RegionReader : public std::enable_shared_from_this<RegionReader> {
     const Bounds area = area_;
     auto self = shared_from_this();
     bisect(0, top.row, [column = top.column](std::int64_t row) { return CellPosition{row, column}; },
-           [area](const Bounds& b) { return b.y + b.height > area.y; },
+           [area](const Bounds& b) { return bottom_below_top(b, area); },
            [self](std::optional<std::int64_t> first) {
              if (first && *first < self->corners_[0]->row) self->corners_[0]->row = *first;
              self->settle_region();
@@ -243,54 +251,65 @@ class RegionReader : public std::enable_shared_from_this<RegionReader> {
 
   // Without a cell at both corners (Chromium hit-tests its page asynchronously and answers
   // a point with the table itself), the rows on screen are found by their cells' extents,
-  // which a table gives for any row: by bisection, the first row whose bottom is below the
-  // area's top and the first whose top is at or below its bottom; likewise the columns of
-  // a table too wide to read across. About 2 × log2(rows) calls, one after another.
+  // which a table gives for any row; likewise the columns of a table too wide to read
+  // across. About 2 × log2(rows) calls, one after another.
   void locate_rows_by_extents() {
     const std::int64_t column = corners_[0] ? corners_[0]->column : corners_[1] ? corners_[1]->column : 0;
     const Bounds area = area_;
     auto self = shared_from_this();
-    auto in_column = [column](std::int64_t row) { return CellPosition{row, column}; };
-    bisect(0, size_.rows, in_column, [area](const Bounds& b) { return b.y + b.height > area.y; },
-           [self, in_column, area](std::optional<std::int64_t> first) {
-             if (!first || *first >= self->size_.rows) return self->settle_region();
-             self->bisect(*first, self->size_.rows, in_column,
-                          [area](const Bounds& b) { return b.y >= area.y + area.height; },
-                          [self, first = *first](std::optional<std::int64_t> after) {
-                            if (!after) return self->settle_region();
-                            self->locate_columns_by_extents(first, std::max(first, *after - 1));
-                          });
-           });
+    shown_span(
+        size_.rows, [column](std::int64_t row) { return CellPosition{row, column}; },
+        [area](const Bounds& b) { return bottom_below_top(b, area); },
+        [area](const Bounds& b) { return b.y >= area.y + area.height; },
+        [self](std::optional<Span> rows) {
+          if (!rows) return self->settle_region();
+          self->locate_columns_by_extents(*rows);
+        });
   }
 
-  void locate_columns_by_extents(std::int64_t first_row, std::int64_t last_row) {
+  void locate_columns_by_extents(Span rows) {
     if (size_.columns <= kMaxShownColumns) {  // read across: any column will do
-      corners_[0] = CellPosition{first_row, 0};
-      corners_[1] = CellPosition{last_row, 0};
+      corners_[0] = CellPosition{rows.first, 0};
+      corners_[1] = CellPosition{rows.second, 0};
       settle_region();
       return;
     }
     const Bounds area = area_;
     auto self = shared_from_this();
-    auto in_row = [first_row](std::int64_t column) { return CellPosition{first_row, column}; };
-    bisect(0, size_.columns, in_row, [area](const Bounds& b) { return b.x + b.width > area.x; },
-           [self, in_row, area, first_row, last_row](std::optional<std::int64_t> first) {
-             if (!first || *first >= self->size_.columns) return self->settle_region();
-             self->bisect(*first, self->size_.columns, in_row,
-                          [area](const Bounds& b) { return b.x >= area.x + area.width; },
-                          [self, first_row, last_row, first = *first](std::optional<std::int64_t> after) {
-                            if (!after) return self->settle_region();
-                            self->corners_[0] = CellPosition{first_row, first};
-                            self->corners_[1] = CellPosition{last_row, std::max(first, *after - 1)};
-                            self->settle_region();
-                          });
+    shown_span(
+        size_.columns, [row = rows.first](std::int64_t column) { return CellPosition{row, column}; },
+        [area](const Bounds& b) { return b.x + b.width > area.x; },
+        [area](const Bounds& b) { return b.x >= area.x + area.width; },
+        [self, rows](std::optional<Span> columns) {
+          if (columns) {
+            self->corners_[0] = CellPosition{rows.first, columns->first};
+            self->corners_[1] = CellPosition{rows.second, columns->second};
+          }
+          self->settle_region();
+        });
+  }
+
+  // The indices in [0, COUNT) whose cells (CELL_AT) lie on screen along one axis: from the
+  // first for which STARTED holds (its far edge past the area's start) to before the first
+  // for which ENDED holds (its near edge at or past the area's end). nullopt when none is,
+  // or a cell or its extents could not be read.
+  void shown_span(std::int64_t count, CellAt cell_at, ExtentsTest started, ExtentsTest ended,
+                  std::function<void(std::optional<Span>)> done) {
+    auto self = shared_from_this();
+    bisect(0, count, cell_at, std::move(started),
+           [self, count, cell_at, ended = std::move(ended), done](std::optional<std::int64_t> first) {
+             if (!first || *first >= count) return done(std::nullopt);
+             self->bisect(*first, count, cell_at, ended, [first = *first, done](std::optional<std::int64_t> after) {
+               if (!after) return done(std::nullopt);
+               done(Span{first, std::max(first, *after - 1)});
+             });
            });
   }
 
   // The first index in [LO, HI) whose cell (CELL_AT) has extents PAST holds for — false
   // before it, true from it on — or HI; nullopt when a cell or its extents could not be read.
-  void bisect(std::int64_t lo, std::int64_t hi, std::function<CellPosition(std::int64_t)> cell_at,
-              std::function<bool(const Bounds&)> past, std::function<void(std::optional<std::int64_t>)> done) {
+  void bisect(std::int64_t lo, std::int64_t hi, CellAt cell_at, ExtentsTest past,
+              std::function<void(std::optional<std::int64_t>)> done) {
     if (lo >= hi) {
       done(lo);
       return;

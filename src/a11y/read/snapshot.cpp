@@ -139,7 +139,6 @@ class WindowReader {
       --in_flight_;
       if (!live) return;
       const std::string read_path = live->node.path;
-      if (auto cell = cells_.find(read_path); cell != cells_.end()) live->node.cell = cell->second;
       if (live->too_many) {
         builder_.add(std::move(live->node));
         read_region(read_path, *live->too_many);
@@ -178,8 +177,7 @@ class WindowReader {
     std::vector<std::string> children;
     children.reserve(shown.children.size());
     for (ShownChild& child : shown.children) {
-      if (child.cell && builder_.has(child.path)) builder_.set_cell(child.path, *child.cell);
-      if (child.cell && cells_.size() < max_nodes_) cells_.try_emplace(child.path, *child.cell);
+      if (child.cell && builder_.cells_known() < max_nodes_) builder_.set_cell(child.path, *child.cell);
       children.push_back(std::move(child.path));
     }
     on_children(path, std::move(children));
@@ -199,8 +197,6 @@ class WindowReader {
   std::size_t children_unread_ = 0;
   std::size_t regions_read_ = 0;
   std::size_t set_aside_ = 0;  // bulk records under nodes read live instead (MissingParts)
-  // Where each cell of a table read by what it shows sits, by path, until its record is in.
-  std::unordered_map<std::string, CellPosition> cells_;
   bool truncated_ = false;
 };
 

@@ -1,9 +1,9 @@
 #include "a11y/read/tree_builder.h"
 
-#include "a11y/vocabulary.h"
-
 #include <algorithm>
 #include <utility>
+
+#include "a11y/vocabulary.h"
 
 namespace companyos::a11y {
 
@@ -15,6 +15,9 @@ void TreeBuilder::add(RawNode node) {
     bulk_indexed_ = false;
   }
   entry->second = std::move(node);  // in place: assembled nodes point at records
+  if (!cells_.empty()) {
+    if (auto cell = cells_.find(entry->first); cell != cells_.end()) entry->second.cell = cell->second;
+  }
 }
 
 void TreeBuilder::add_all(std::vector<RawNode> nodes) {
@@ -39,6 +42,7 @@ void TreeBuilder::set_shown(const std::string& path, const ShownRegion& region) 
 }
 
 void TreeBuilder::set_cell(const std::string& path, const CellPosition& cell) {
+  cells_.insert_or_assign(path, cell);
   if (auto found = nodes_.find(path); found != nodes_.end()) found->second.cell = cell;
 }
 

@@ -42,8 +42,10 @@ class TreeBuilder {
   const RawNode* find(const std::string& path) const;
   // What a node too large to list shows (read/shown_region.h), its children set apart.
   void set_shown(const std::string& path, const ShownRegion& region);
-  // Where a cell of such a node sits, on a record already in (a bulk read's).
+  // Where a cell of such a node sits: on its record, whether already in (a bulk read's)
+  // or added later (read live).
   void set_cell(const std::string& path, const CellPosition& cell);
+  std::size_t cells_known() const { return cells_.size(); }
   std::size_t size() const { return nodes_.size(); }  // nodes known, bulk and live
   bool has_live_children(const std::string& path) const;
   // In one pass over the tree under root (root included):
@@ -72,6 +74,7 @@ class TreeBuilder {
   mutable std::unordered_map<std::string, std::vector<std::string>> bulk_children_;
   mutable std::unordered_set<std::string> misordered_;  // parents with clashing indices
   mutable bool bulk_indexed_ = false;
+  std::unordered_map<std::string, CellPosition> cells_;  // by path (set_cell)
 };
 
 // Snapshot nodes (ref = position + 1, parent/children as indices) from an assembled tree;
