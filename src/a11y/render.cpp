@@ -18,26 +18,9 @@ namespace {
 
 constexpr std::size_t kOutlineValueLimit = 200;
 
-// A quoted string of the outline. The text is an app's: cut at `limit` characters (never
-// inside one), quotes and backslashes escaped, then every control, bidi override or
-// isolate and stray byte shown as a visible escape (core/text.h), so an app's name can
-// neither drive the terminal that shows the outline nor reorder what a model reads.
+// A quoted string of the outline: core/text.h's quote_for_terminal, appended.
 void append_outline_quoted(std::string& out, std::string_view text, std::size_t limit = 0) {
-  std::string quoted;
-  std::size_t written = 0;
-  for (char c : text) {
-    // Cut only at a UTF-8 lead byte so a multi-byte character is never split.
-    if (limit != 0 && written >= limit && (static_cast<unsigned char>(c) & 0xC0) != 0x80) {
-      quoted += "…";
-      break;
-    }
-    if (c == '"' || c == '\\') quoted.push_back('\\');
-    quoted.push_back(c);
-    ++written;
-  }
-  out.push_back('"');
-  out += escape_for_terminal(quoted);
-  out.push_back('"');
+  out += quote_for_terminal(text, limit);
 }
 
 // The object replacement character (Gecko puts one per embedded object in a frame's text)

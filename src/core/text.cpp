@@ -161,4 +161,20 @@ std::string escape_for_terminal(std::string_view text, bool keep_newlines) {
   return out;
 }
 
+std::string quote_for_terminal(std::string_view text, std::size_t limit) {
+  std::string quoted;
+  std::size_t written = 0;
+  for (char c : text) {
+    // Cut only at a UTF-8 lead byte so a multi-byte character is never split.
+    if (limit != 0 && written >= limit && (static_cast<unsigned char>(c) & 0xC0) != 0x80) {
+      quoted += "…";
+      break;
+    }
+    if (c == '"' || c == '\\') quoted.push_back('\\');
+    quoted.push_back(c);
+    ++written;
+  }
+  return "\"" + escape_for_terminal(quoted) + "\"";
+}
+
 }  // namespace companyos

@@ -50,4 +50,10 @@ inline bool has_control_characters(std::string_view text) {
 // Everything else, backslashes included, is copied as it is.
 std::string escape_for_terminal(std::string_view text, bool keep_newlines = false);
 
+// TEXT in double quotes as an outline or an agent reads it: cut after LIMIT bytes
+// (0: never; never inside a character, and marked "…"), its quotes and backslashes
+// escaped, then escape_for_terminal — so an app's string can neither end the quote nor
+// drive the terminal that shows it.
+std::string quote_for_terminal(std::string_view text, std::size_t limit = 0);
+
 }  // namespace companyos

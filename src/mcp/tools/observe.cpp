@@ -79,25 +79,14 @@ ToolResult list_windows(ToolContext& context, const nlohmann::json& arguments) {
   return result;
 }
 
-// TEXT in quotes, its quotes and backslashes escaped and any control shown visibly: an
-// app's cell text cannot end the quote or drive a terminal.
-std::string quoted(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '"' || c == '\\') out.push_back('\\');
-    out.push_back(c);
-  }
-  return "\"" + escape_for_terminal(out) + "\"";
-}
-
 // One cell's line: what it shows and its formula, as the app gives them.
 std::string cell_text(const nlohmann::json& cell, const std::string& address) {
   const nlohmann::json text = cell.value("text", nlohmann::json(nullptr));
   std::string out = "Cell " + address;
-  out += text.is_string() && !text.get<std::string>().empty() ? " shows " + quoted(text.get<std::string>()) : " is empty";
+  out += text.is_string() && !text.get<std::string>().empty() ? " shows " + quote_for_terminal(text.get<std::string>()) : " is empty";
   const nlohmann::json formula = cell.value("formula", nlohmann::json(nullptr));
   if (formula.is_string()) {
-    out += "; formula " + quoted(formula.get<std::string>());
+    out += "; formula " + quote_for_terminal(formula.get<std::string>());
   } else if (cell.value("formula_cut", false)) {
     // Calc gives a formula with ':' or ';' in part unless the cell has the cursor.
     out += "; it holds a formula the app gives whole only while the cell has the cursor (as right after "
@@ -120,7 +109,7 @@ std::string range_text(const nlohmann::json& data, const std::string& range) {
     for (std::size_t c = 0; c < rows[r].size() && c < names.size(); ++c) {
       if (!rows[r][c].is_string() || rows[r][c].get<std::string>().empty()) continue;
       if (!line.empty()) line += " | ";
-      line += names[c].get<std::string>() + number + " " + quoted(rows[r][c].get<std::string>());
+      line += names[c].get<std::string>() + number + " " + quote_for_terminal(rows[r][c].get<std::string>());
     }
     if (line.empty()) continue;
     out += "row " + number + ": " + line + "\n";

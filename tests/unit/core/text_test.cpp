@@ -178,5 +178,26 @@ TEST(EscapeForTerminal, MakesEveryControlVisibleAndKeepsTheRest) {
   }
 }
 
+TEST(QuoteForTerminal, QuotesEscapesAndCutsAtACharacter) {
+  struct Case {
+    std::string text;
+    std::size_t limit;
+    std::string quoted;
+  };
+  const Case cases[] = {
+      {"plain", 0, "\"plain\""},
+      {"say \"hi\" \\ there", 0, "\"say \\\"hi\\\" \\\\ there\""},
+      {"\x1b[2J", 0, "\"\\x1b[2J\""},
+      {"abcdef", 3, "\"abc…\""},
+      {"abc", 3, "\"abc\""},
+      {"\u00e9\u00e9\u00e9", 2, "\"\u00e9…\""},  // é is two bytes: cut after the first, whole
+      {"", 0, "\"\""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.text);
+    EXPECT_EQ(quote_for_terminal(c.text, c.limit), c.quoted);
+  }
+}
+
 }  // namespace
 }  // namespace companyos
