@@ -128,18 +128,25 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
 
   auto find = add_method_command(app, methods::kFind, "Prints their refs.",
                                  "  companyos find --app mousepad --role 'push button' --name Save\n"
-                                 "  companyos find --app companyos-fixture --id write-effect\n");
+                                 "  companyos find --app companyos-fixture --id write-effect\n"
+                                 "  companyos find --app soffice --cell Z500     # of the sheet, shown or not\n");
   find.cmd->callback([&out, options = find.options] {
     out.method = methods::kFind.name;
     options->fill(out.params);
-    out.human = [](const nlohmann::json& data) {
+    out.human = [cells = out.params.contains("cell")](const nlohmann::json& data) {
       nlohmann::json rows = nlohmann::json::array();
       for (const auto& e : data["elements"]) {
         rows.push_back({{"ref", e["ref"]}, {"role", e["role"]}, {"name", e["name"]},
+                        {"value", e.value("value", nlohmann::json()).is_string() ? e["value"] : nlohmann::json("")},
                         {"twin", e.value("twin", false)}, {"window", e["window"]["title"]}});
       }
-      render_table(std::cout, rows, {{"REF", "ref"}, {"ROLE", "role"}, {"NAME", "name"},
-                                     {"TWIN", "twin"}, {"WINDOW", "window"}});
+      if (cells) {
+        render_table(std::cout, rows, {{"REF", "ref"}, {"ROLE", "role"}, {"NAME", "name"},
+                                       {"SHOWS", "value"}, {"WINDOW", "window"}});
+      } else {
+        render_table(std::cout, rows, {{"REF", "ref"}, {"ROLE", "role"}, {"NAME", "name"},
+                                       {"TWIN", "twin"}, {"WINDOW", "window"}});
+      }
     };
   });
 

@@ -332,17 +332,8 @@ Result<LiveTarget> resolve_cell(Observer& observer, LiveTarget table, const Cell
   LiveTarget target = std::move(table);
   target.grandparent = target.parent;
   target.parent = ContainerInfo{target.node.path, target.node.role, target.node.interfaces};
-  Node node;
+  Node node = cell_node(raw, traits);
   node.ref = target.node.ref;
-  node.role = raw.role;
-  node.name = name_as_shown(traits, raw.role, raw.name);
-  node.description = raw.description;
-  node.accessible_id = raw.accessible_id.value_or(std::string());
-  node.accessible_id_known = raw.accessible_id.has_value();
-  node.states = raw.states;
-  node.interfaces = raw.interfaces;
-  node.path = raw.path;
-  node.cell = raw.cell;
   target.node = std::move(node);
   // The snapshot's record was the table's: a cell is checked by its own live read.
   target.snapshot = nullptr;

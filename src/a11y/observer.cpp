@@ -5,6 +5,7 @@
 #include "a11y/bus/message_fields.h"
 #include "a11y/bus/variant_fields.h"
 #include "a11y/policy.h"
+#include "a11y/read/cells_at_address.h"
 #include "a11y/read/live_read.h"
 #include "a11y/ref.h"
 #include "a11y/render.h"
@@ -305,14 +306,41 @@ Result<std::vector<FoundElement>> Observer::find(const FindQuery& query, Deadlin
   if (!targets) return std::move(targets).take_error();
   SnapshotOptions snapshot_options = options_.snapshot;
   if (query.accessible_id) snapshot_options.accessible_ids = AccessibleIds::kAll;
+  const bool any_criterion = query.role || query.name || query.accessible_id;
+  std::size_t matched_no_table = 0;  // with a cell: matches without rows and columns
   std::vector<FoundElement> found;
   for (const WindowInfo& window : *targets) {
     auto read = read_window(bus_, window, deadline, snapshot_options);
     if (!read) return std::move(read).take_error();
-    auto taken = keep(std::move(read).value());
-    for (const Node& node : taken->nodes) {
-      if (matches(node, query)) found.push_back({format_ref(taken->id, node.ref), taken, &node});
+    Snapshot tree = std::move(read).value();
+    std::vector<std::size_t> hits;
+    for (std::size_t i = 0; i < tree.nodes.size(); ++i) {
+      const Node& node = tree.nodes[i];
+      if (any_criterion && !matches(node, query)) continue;
+      if (query.cell && (node.interfaces & kInterfaceTable) == 0) {
+        if (any_criterion) ++matched_no_table;
+        continue;
+      }
+      hits.push_back(i);
     }
+    if (query.cell) {
+      auto cells = add_cells_at(bus_, tree, hits, *query.cell, deadline);
+      if (!cells) return std::move(cells).take_error();
+      hits = std::move(cells).value();
+    }
+    auto taken = keep(std::move(tree));
+    for (std::size_t i : hits) {
+      const Node& node = taken->nodes[i];
+      found.push_back({format_ref(taken->id, node.ref), taken, &node});
+    }
+  }
+  if (query.cell && found.empty() && matched_no_table > 0) {
+    return make_error(ErrorCode::kInvalidArgs,
+                      "cell needs a table: " + std::to_string(matched_no_table) +
+                          (matched_no_table == 1 ? " element matches" : " elements match") +
+                          ", none with rows and columns",
+                      {{"param", "cell"}, {"matched", matched_no_table}},
+                      "name the table itself (its line in a snapshot says what it shows)");
   }
   return found;
 }

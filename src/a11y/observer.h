@@ -14,6 +14,7 @@
 
 #include "a11y/apps.h"
 #include "a11y/bus.h"
+#include "a11y/cell_address.h"
 #include "a11y/model.h"
 #include "a11y/read/snapshot.h"
 #include "a11y/selection.h"
@@ -39,6 +40,9 @@ struct FindQuery {
   std::optional<std::string> name;
   std::optional<std::string> accessible_id;
   bool ignore_case = false;
+  // The cell at this address of each table the other criteria match (with none of them:
+  // of every table), shown or not; a match that is no table has none.
+  std::optional<CellAddress> cell;
 };
 
 struct FoundElement {

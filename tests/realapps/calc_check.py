@@ -198,6 +198,15 @@ def check_entering(check, app, cells, a1_path, ods):
     rc, env = cli("get", "--app", APP, "--cell", "Z500")
     check.expect(rc == 0 and data(env).get("text") == "far, far away",
                  f"get --cell Z500 reads the far cell ({data(env).get('text')}, {error(env)})")
+    # find --cell: the far cell of the sheet as an element whose ref reaches it again.
+    rc, env = cli("find", "--app", APP, "--cell", "Z500")
+    found = data(env).get("elements", []) if rc == 0 else []
+    far = found[0] if len(found) == 1 else {}
+    check.expect(far.get("cell", {}).get("address") == "Z500" and far.get("value") == "far, far away",
+                 f"find --cell Z500 gives the far cell with its text ({far.get('cell')}, {far.get('value')}, {error(env)})")
+    rc, env = cli("get", far.get("ref", "@s0:e1"))
+    check.expect(rc == 0 and data(env).get("text") == "far, far away",
+                 f"its ref reads it again, through the sheet ({data(env).get('text')}, {error(env)})")
     rc, env = cli("get", "--app", APP, "--cells", "A1:C3")
     check.expect(rc == 0 and data(env).get("rows") == [["2", "Price", "Count"], ["3", "1.5", "4"], ["11", "6", ""]],
                  f"get --cells A1:C3 gives the rows ({data(env).get('rows')}, {error(env)})")

@@ -72,4 +72,18 @@ void read_cell(Pipeline& pipeline, const std::string& table_path, const CellAddr
                   });
 }
 
+Node cell_node(const RawNode& raw, const ToolkitTraits& toolkit) {
+  Node node;
+  node.role = raw.role;
+  node.name = name_as_shown(toolkit, raw.role, raw.name);
+  node.description = raw.description;
+  node.accessible_id = raw.accessible_id.value_or(std::string());
+  node.accessible_id_known = raw.accessible_id.has_value();
+  node.states = raw.states;
+  node.interfaces = raw.interfaces;
+  node.path = raw.path;
+  node.cell = raw.cell;
+  return node;
+}
+
 }  // namespace companyos::a11y

@@ -11,6 +11,7 @@
 
 #include "a11y/bus/pipeline.h"
 #include "a11y/cell_address.h"
+#include "a11y/model.h"
 #include "a11y/read/live_read.h"
 #include "a11y/toolkit/traits.h"
 
@@ -32,5 +33,9 @@ void read_cell_path(Pipeline& pipeline, const std::string& table_path, std::int6
 // DONE runs once inside the pipeline's wait(), unless the deadline passed first.
 void read_cell(Pipeline& pipeline, const std::string& table_path, const CellAddress& address,
                const ToolkitTraits& toolkit, std::function<void(CellRead)> done);
+
+// A cell read live as a snapshot's node: its name as the toolkit shows it, its position;
+// ref, parent, value, actions and bounds are the caller's to set.
+Node cell_node(const RawNode& raw, const ToolkitTraits& toolkit);
 
 }  // namespace companyos::a11y

@@ -77,9 +77,12 @@ const MethodDeclaration kFind{
                {.name = "title", .help = "only the window with this exact title", .excludes = "window"},
                {.name = "ignore_case", .type = ParamType::kBoolean,
                 .help = "compare role, name and id case-insensitively"},
+               {.name = "cell",
+                .help = "the cell at this address (B3) of each table matching role, name and id (with none "
+                        "of them: of every table), shown or not"},
                shared::observation_timeout()},
     .target = TargetKind::kApp,
-    .returns = R"(`count` and `elements`, each a node with its ref and window)",
+    .returns = R"(`count` and `elements`, each a node with its ref and window (a cell: `cell`, its row and column))",
 };
 
 const MethodDeclaration kGet{

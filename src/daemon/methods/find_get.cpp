@@ -1,3 +1,4 @@
+#include "a11y/cell_address.h"
 #include "a11y/cells.h"
 #include "a11y/observer.h"
 #include "a11y/ref.h"
@@ -19,8 +20,17 @@ const MethodSpec kFind{
       if (params.contains("name")) query.name = params["name"].get<std::string>();
       if (params.contains("id")) query.accessible_id = params["id"].get<std::string>();
       query.ignore_case = params.value("ignore_case", false);
-      if (!query.role && !query.name && !query.accessible_id) {
-        return reply(make_error(ErrorCode::kInvalidArgs, "find needs at least one of role, name, id",
+      if (params.contains("cell")) {
+        auto cell = a11y::parse_cell_address(params["cell"].get<std::string>());
+        if (!cell) {
+          Error error = std::move(cell).take_error();
+          error.details["param"] = "cell";
+          return reply(std::move(error));
+        }
+        query.cell = *cell;
+      }
+      if (!query.role && !query.name && !query.accessible_id && !query.cell) {
+        return reply(make_error(ErrorCode::kInvalidArgs, "find needs at least one of role, name, id, cell",
                                 {}, "e.g. companyos find --app mousepad --role \"push button\""));
       }
       run_observation(params, ctx, std::move(reply), [query](a11y::Observer& observer, Deadline deadline)

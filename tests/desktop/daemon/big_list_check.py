@@ -117,6 +117,32 @@ def main():
             rc, env = cli("get", "--app", name, "--cell", "A50001")
             check.expect(rc == 1 and error(env).get("details", {}).get("kind") == "cell_outside_table",
                          f"a cell past the last row is not found, and says why ({error(env).get('message')})")
+
+            # find --cell: the far cell as an element with a ref, which reaches it again; a
+            # shown one where the snapshot saw it (its width may have changed: GTK sizes a
+            # column again as it measures more rows).
+            rc, env = cli("find", "--app", name, "--cell", "C50000")
+            found_cells = data(env).get("elements", []) if rc == 0 else []
+            far = found_cells[0] if len(found_cells) == 1 else {}
+            check.expect(far.get("cell", {}).get("address") == "C50000" and "row 50000" in (far.get("value"), far.get("name")),
+                         f"find --cell C50000 gives the far cell with its text ({far.get('cell')}, {far.get('name')}, {error(env)})")
+            rc, env = cli("get", far.get("ref", "@s0:e1"))
+            check.expect(rc == 0 and "row 50000" in (data(env).get("text"), data(env).get("name")),
+                         f"its ref reads it again, through the table ({data(env).get('name')}, {error(env)})")
+            rc, env = cli("find", "--app", name, "--cell", "A1")
+            found_cells = data(env).get("elements", []) if rc == 0 else []
+            near = found_cells[0] if len(found_cells) == 1 else {}
+            check.expect("Item 1" in (near.get("value"), near.get("name")) and \
+                         {k: (near.get("bounds") or {}).get(k) for k in "xy"} == {k: (first.get("bounds") or {}).get(k) for k in "xy"},
+                         f"find --cell A1 gives the shown cell, where the snapshot saw it ({near.get('bounds')}, {first.get('bounds')}, {error(env)})")
+            rc, env = cli("find", "--app", name, "--role", "table cell", "--cell", "A1")
+            check.expect(rc == 1 and error(env).get("code") == "INVALID_ARGS" and
+                         error(env).get("details", {}).get("param") == "cell",
+                         f"a cell of what has no rows and columns is refused ({error(env).get('message')})")
+            rc, env = cli("find", "--app", name, "--cell", "3B")
+            check.expect(rc == 1 and error(env).get("code") == "INVALID_ARGS" and
+                         error(env).get("details", {}).get("param") == "cell",
+                         f"a malformed address is refused ({error(env).get('message')})")
             started = time.monotonic()
             try:
                 app.bus.call(app.bus_name, atspi_probe.ROOT_PATH, "org.a11y.atspi.Accessible.GetChildren",
