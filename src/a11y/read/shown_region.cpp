@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <memory>
 
 #include "a11y/bus.h"
@@ -16,6 +17,8 @@ constexpr std::uint32_t kScreenCoordinates = 0;
 // A point this far inside each corner: the corner pixel itself is often a border or a
 // grid line that belongs to no cell.
 constexpr int kCornerInset = 2;
+// The place a toolkit gives a cell it does not draw (GTK 3's tree view, for rows off screen).
+constexpr int kNoPlace = std::numeric_limits<std::int32_t>::min();
 
 // How far in from its corner each probe looks, in parts of the area's size.
 constexpr std::size_t kProbeAttempts = 4;
@@ -211,6 +214,7 @@ class RegionReader : public std::enable_shared_from_this<RegionReader> {
     }
     corners_[static_cast<std::size_t>(corner)] = cell;
     if (corner == 0) top_found_inward_ = attempt > 0;
+    if (corner == 1) bottom_found_inward_ = attempt > 0;
     corner_done();
   }
 
@@ -224,7 +228,7 @@ class RegionReader : public std::enable_shared_from_this<RegionReader> {
       first_row_above();
       return;
     }
-    settle_region();
+    last_row_below();
   }
 
   // A top corner found further in, past something that was no cell (a border, or what
@@ -240,6 +244,26 @@ class RegionReader : public std::enable_shared_from_this<RegionReader> {
            [area](const Bounds& b) { return bottom_below_top(b, area); },
            [self](std::optional<std::int64_t> first) {
              if (first && *first < self->corners_[0]->row) self->corners_[0]->row = *first;
+             self->last_row_below();
+           });
+  }
+
+  // Likewise a bottom corner found further in, past what gives no cell near the bottom
+  // edge (Qt's table views answer no point within a header's height of it), may lie above
+  // the last row on screen: the rows below it are searched for the first whose top is at or
+  // past the area's bottom (or without a place on screen).
+  void last_row_below() {
+    if (!is_table() || !bottom_found_inward_ || corners_[1]->row + 1 >= size_.rows) {
+      settle_region();
+      return;
+    }
+    const CellPosition bottom = *corners_[1];
+    const Bounds area = area_;
+    auto self = shared_from_this();
+    bisect(bottom.row + 1, size_.rows, [column = bottom.column](std::int64_t row) { return CellPosition{row, column}; },
+           [area](const Bounds& b) { return b.y == kNoPlace || b.y >= area.y + area.height; },
+           [self](std::optional<std::int64_t> after) {
+             if (after && *after - 1 > self->corners_[1]->row) self->corners_[1]->row = *after - 1;
              self->settle_region();
            });
   }
@@ -388,6 +412,7 @@ class RegionReader : public std::enable_shared_from_this<RegionReader> {
   std::optional<CellPosition> corners_[2];
   int corners_outstanding_ = 0;
   bool top_found_inward_ = false;
+  bool bottom_found_inward_ = false;
   bool header_above_ = false;  // the top probe met a header (a cell of no row)
   std::size_t children_outstanding_ = 0;
 };

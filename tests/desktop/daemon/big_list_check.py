@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
-"""A GTK 3 tree view of 50,000 rows × 3 columns (tests/fixtures/gtk3_big_list.c) is read by
-what is on screen, never child by child (its ChildCount is 150,003), judged from outside.
+"""A table of 50,000 rows × 3 columns is read by what is on screen, never child by child,
+judged from outside: a GTK 3 tree view (tests/fixtures/gtk3_big_list.c, ChildCount 150,003)
+or a Qt 5 or Qt 6 table view (tests/fixtures/qt_big_table.py, through PyQt), as the first
+argument says (gtk3, qt5, qt6).
 
 - `snapshot` answers within its default deadline with the table's size, the rows shown
   (a screenful, from the top), every column, and one outline line per row; the window's
   node count stays a few dozen plus the cells shown.
 - An independent read — descending by GetAccessibleAtPoint from the window to the cell
   under the first row's first cell, then that cell's parent's Table — finds the same size
-  and the text the snapshot gave.
+  and the text the snapshot gave; by the table's own geometry, the last row the snapshot
+  says is shown starts above the table's bottom edge, and the next one does not.
 - `get --cell C50000` reads the last row's third cell, far below the screen, and a cell
-  past the end is ELEMENT_NOT_FOUND cell_outside_table.
+  past the end is ELEMENT_NOT_FOUND cell_outside_table; `find --cell` gives it as an
+  element whose ref reads it again.
 - The app answers an independent call at once after (nothing made it build 150,003
   accessibles).
 Runs inside scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
@@ -28,15 +32,27 @@ from daemon_cli import BUILD, Daemon, cli, cli_text, data, error  # noqa: E402
 from fixture_app import StartedProcess, unique_name  # noqa: E402
 import atspi_probe  # noqa: E402
 
-BIG_LIST = os.path.join(BUILD, "tests", "fixtures", "companyos-fixture-big-list")
 ROWS = 50_000
 ANSWER_BOUND_S = 5
+# The fixture's command for each toolkit; the Qt one runs on Debian's Python, which
+# python3-pyqt5 and python3-pyqt6 are built for.
+QT_TABLE = ["/usr/bin/python3", os.path.join(HERE, "..", "..", "fixtures", "qt_big_table.py")]
+FIXTURES = {
+    "gtk3": [os.path.join(BUILD, "tests", "fixtures", "companyos-fixture-big-list")],
+    "qt5": [*QT_TABLE, "--qt", "5"],
+    "qt6": [*QT_TABLE, "--qt", "6"],
+}
 
 
 class BigList(StartedProcess):
-    def __init__(self, app_name):
+    def __init__(self, toolkit, app_name):
         self.app_name = app_name
-        self.process = subprocess.Popen([BIG_LIST, "--rows", str(ROWS), "--class", app_name],
+        env = dict(os.environ)
+        if toolkit == "qt6":
+            # Qt 6.4 connects to the bus this names but never registers with it; without it,
+            # it finds the bus through the session bus (org.a11y.Bus), as on a user's desktop.
+            env.pop("AT_SPI_BUS_ADDRESS", None)
+        self.process = subprocess.Popen([*FIXTURES[toolkit], "--rows", str(ROWS), "--class", app_name], env=env,
                                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True)
         self.banner = self.process.stdout.readline().strip()
         try:
@@ -61,12 +77,16 @@ def cell_under(bus, bus_name, x, y):
 
 
 def main():
-    check = Checker("big list")
+    toolkit = sys.argv[1] if len(sys.argv) > 1 else "gtk3"
+    if toolkit not in FIXTURES:
+        print(f"usage: {sys.argv[0]} [{'|'.join(FIXTURES)}]", file=sys.stderr)
+        return 2
+    check = Checker(f"big list ({toolkit})")
     daemon = Daemon()
     daemon.start()
     try:
         name = unique_name("biglist")
-        with BigList(name) as app:
+        with BigList(toolkit, name) as app:
             atspi_probe.wait_for("the big list's window", 30, lambda: cli("windows", "--app", name)[0] == 0)
             started = time.monotonic()
             rc, env = cli("snapshot", "--app", name)
@@ -104,13 +124,29 @@ def main():
             found = cell_under(app.bus, app.bus_name, bounds.get("x", 0) + bounds.get("width", 0) // 2,
                                bounds.get("y", 0) + bounds.get("height", 0) // 2) if bounds else None
             size = None
+            parent = None
             if found:
                 parent = app.bus.get_property(app.bus_name, found[0], "org.a11y.atspi.Accessible", "Parent")[1]
                 size = (app.bus.get_property(app.bus_name, parent, "org.a11y.atspi.Table", "NRows"),
                         app.bus.get_property(app.bus_name, parent, "org.a11y.atspi.Table", "NColumns"))
             check.expect(found is not None and found[1] == "Item 1" and size == (ROWS, 3),
                          f"an independent read finds Item 1 there, in a table of 50,000 × 3 ({found and found[1]}, {size})")
-
+            # Independent: by the table's own geometry, the last row shown starts above the
+            # table's bottom edge and the row after it at or below.
+            table_bounds = tables[0].get("bounds") or {}
+            bottom_edge = table_bounds.get("y", 0) + table_bounds.get("height", 0)
+            last_row = shown["first_row"] + shown["row_count"] - 1
+            tops = []
+            if found:
+                for row in (last_row - 1, last_row):  # counted from 0: the last shown, the next
+                    ((_, cell),) = app.bus.call(app.bus_name, parent, "org.a11y.atspi.Table.GetAccessibleAt",
+                                                str(row), "0")
+                    ((_, top, _, _),) = app.bus.call(app.bus_name, cell, "org.a11y.atspi.Component.GetExtents", "0")
+                    tops.append(top)
+            off_screen = -2**31  # GTK's place for a row not on screen
+            check.expect(len(tops) == 2 and tops[0] < bottom_edge and (tops[1] >= bottom_edge or tops[1] == off_screen),
+                         f"row {last_row}, the last shown, starts above the table's bottom edge and the next "
+                         f"does not ({tops}, {bottom_edge})")
             rc, env = cli("get", "--app", name, "--cell", "C50000")
             check.expect(rc == 0 and (data(env).get("text") == "row 50000" or data(env).get("name") == "row 50000"),
                          f"get --cell C50000 reads the last row, far off screen ({data(env).get('text')}, {error(env)})")

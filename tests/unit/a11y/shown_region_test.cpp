@@ -129,12 +129,14 @@ class FakeGrid {
   // a point of the row gives its cell), and a cell says its Position (TableCell) while its
   // index in its parent is its column.
   // LAGGING: a point of the table gives the table itself, as Chromium's first answer does;
-  // TOP_BORDER: so do its top 5 pixels. Every cell gives its extents.
+  // TOP_BORDER: so do its top 5 pixels. BLIND_BOTTOM: its bottom 30 pixels give no object
+  // at all, as a Qt table view's do. Every cell gives its extents.
   FakeGrid(std::int32_t rows, std::int32_t columns, std::int32_t first_row, std::int32_t shown_rows,
            std::int32_t shown_columns, bool header = false, bool web = false, bool lagging = false,
-           bool top_border = false)
+           bool top_border = false, bool blind_bottom = false)
       : rows_(rows), columns_(columns), first_row_(first_row), shown_rows_(shown_rows),
-        shown_columns_(shown_columns), header_(header), web_(web), lagging_(lagging), top_border_(top_border) {}
+        shown_columns_(shown_columns), header_(header), web_(web), lagging_(lagging), top_border_(top_border),
+        blind_bottom_(blind_bottom) {}
 
   bool respond(sd_bus_message* call) {
     const std::string member = sd_bus_message_get_member(call);
@@ -170,6 +172,7 @@ class FakeGrid {
         std::int32_t y = 0;
         sd_bus_message_read(call, "ii", &x, &y);
         if (lagging_ || (top_border_ && y < 205)) return reply(call, "(so)", ":1.1", "/t");
+        if (blind_bottom_ && y >= 200 + 20 * shown_rows_ - 30) return reply(call, "(so)", ":1.1", "/org/a11y/atspi/null");
         // GTK's tree view: the first 20 pixels are its column headers, the cells below.
         if (header_ && y < 220) return reply(call, "(so)", ":1.1", ("/h/" + std::to_string((x - 100) / 64)).c_str());
         const int row = first_row_ + (y - 200 - (header_ ? 20 : 0)) / 20;
@@ -256,6 +259,7 @@ class FakeGrid {
   const bool web_;
   const bool lagging_;
   const bool top_border_;
+  const bool blind_bottom_;
   std::mutex mutex_;
   std::map<std::string, int> calls_;
 };
@@ -406,6 +410,33 @@ TEST(ShownRegionRead, ATopCornerFoundFurtherInIsMovedUpToTheFirstRowOnScreen) {
     const ShownRead shown = read_region(pipeline, {50'000, 3}, std::nullopt, 20000);
     EXPECT_EQ(shown.region.first_row, c.first_row) << c.what;
     EXPECT_GE(shown.region.first_row + shown.region.row_count, 399) << c.what;
+  }
+}
+
+TEST(ShownRegionRead, ABottomCornerFoundFurtherInIsMovedDownToTheLastRowOnScreen) {
+  // 100 rows on screen from row 300 (or 99 under a header), the bottom 30 pixels blind:
+  // 1/16 further in the bottom probe lands rows short of the last; the rows below it are
+  // searched by their extents, to row 399 (398 under the header, where the top corner
+  // stands as found: see above). A table whose last row is shown stays as it is.
+  struct Case {
+    const char* what;
+    std::int32_t rows;
+    bool header;
+    std::int64_t first_row;
+    std::int64_t row_count;
+  };
+  const Case cases[] = {{"no header", 50'000, false, 300, 100},
+                        {"a header", 50'000, true, 305, 94},
+                        {"the table's end on screen", 400, false, 300, 100}};
+  for (const Case& c : cases) {
+    FakeGrid view(c.rows, 3, 300, 100, 3, c.header, false, false, false, true);
+    testing::Peer peer([&view](sd_bus_message* call) { return view.respond(call); });
+    Pipeline pipeline(peer.connect(), {}, Clock::now() + 10s);
+    const ShownRead shown = read_region(pipeline, {c.rows, 3}, std::nullopt, 20000);
+    EXPECT_EQ(shown.region.first_row, c.first_row) << c.what;
+    EXPECT_EQ(shown.region.row_count, c.row_count) << c.what;
+    // Bisection, not a walk.
+    EXPECT_LE(view.calls("GetExtents"), 1 + 2 * 17) << c.what;
   }
 }
 
