@@ -50,6 +50,7 @@ enum MethodFlag : unsigned {
   kFlagAuditsItsSteps = 1U << 3, // effectful, but each step it runs writes its own audit row
   kFlagPersonOnly = 1U << 4,     // only a person may: refused when the request is an agent's
   kFlagDashboard = 1U << 5,      // the dashboard's JSON API serves it (its pages are the person's)
+  kFlagBatchable = 1U << 6,      // a batch may run it as a step (actions only)
 };
 
 struct MethodDeclaration {

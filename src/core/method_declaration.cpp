@@ -154,6 +154,7 @@ nlohmann::json describe(const MethodDeclaration& method) {
   if (method.flags & kFlagAsksApproval) flags.push_back("asks_approval");
   if (method.flags & kFlagPersonOnly) flags.push_back("person_only");
   if (method.flags & kFlagDashboard) flags.push_back("dashboard");
+  if (method.flags & kFlagBatchable) flags.push_back("batchable");
   return {{"name", method.name}, {"summary", method.summary}, {"params", std::move(params)},
           {"target", to_string(method.target)}, {"flags", std::move(flags)}};
 }

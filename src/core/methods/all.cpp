@@ -8,15 +8,12 @@ namespace {
 
 // Function-local: the declarations live in other files, so their addresses are taken here
 // only after static initialisation, never during it.
-const std::array<const MethodDeclaration*, 58>& table() {
-  static const std::array<const MethodDeclaration*, 58> all = {
-      &kPing, &kMethods, &kStatus, &kDoctor, &kSettingsGet, &kSettingsSet, &kApps, &kWindows, &kSnapshot, &kFind,
-      &kSurfaces, &kGet, &kScreenshot, &kFocusWindow, &kCloseWindow, &kPress, &kTypeText, &kClickAt, &kClipboardGet, &kClipboardSet, &kAudit, &kOpenLink, &kOpenFile, &kOpenApp,
-      &kEntries, &kClick, &kToggle, &kSelect, &kFocus, &kExpand, &kCollapse, &kNamedAction, &kSetValue,
-      &kType, &kBatch, &kWait, &kAutomationList, &kAutomationGet, &kAutomationCreate, &kAutomationUpdate,
-      &kAutomationDelete, &kAutomationEnable, &kAutomationDisable, &kAutomationRaise, &kAutomationLower,
-      &kAutomationPromote, &kAutomationGate, &kAutomationStart, &kAutomationStop, &kAutomationRuns,
-      &kRunShow, &kRunApprove, &kRunDeny, &kRunAnswer, &kRunUndo, &kApprovals, &kStopAll, &kDashboard};
+std::span<const MethodDeclaration* const> table() {
+  static const std::array all = {
+#define COMPANYOS_METHOD(name) &k##name,
+#include "companyos/methods.def"
+#undef COMPANYOS_METHOD
+  };
   return all;
 }
 

@@ -70,7 +70,7 @@ MethodDeclaration element_action(std::string_view name, std::string_view command
           .summary = summary,
           .params = element_params(extra),
           .target = TargetKind::kElement,
-          .flags = kFlagEffectful,
+          .flags = kFlagEffectful | kFlagBatchable,
           .returns = returns};
 }
 

@@ -8,7 +8,7 @@ const MethodDeclaration kFocusWindow{
     .summary = "bring one window forward (EWMH) and confirm it is active",
     .params = shared::window_target(),
     .target = TargetKind::kWindow,
-    .flags = kFlagEffectful | kFlagNeedsX11,
+    .flags = kFlagEffectful | kFlagNeedsX11 | kFlagBatchable,
     .returns = R"(`delivery`, `target` (or, through the agent-desktop bridge, `via`, `windows`, `calls`))",
 };
 
@@ -18,7 +18,7 @@ const MethodDeclaration kCloseWindow{
     .summary = "ask the window manager to close one window; verified when it is gone",
     .params = shared::window_target(),
     .target = TargetKind::kWindow,
-    .flags = kFlagEffectful | kFlagNeedsX11,
+    .flags = kFlagEffectful | kFlagNeedsX11 | kFlagBatchable,
     .returns = R"(`delivery`, `closed`, `target`)",
 };
 
@@ -32,7 +32,7 @@ const MethodDeclaration kPress{
          {.name = "force", .type = ParamType::kBoolean, .help = "allow chords that end, lock or switch the session"},
          shared::settle()}),
     .target = TargetKind::kWindow,
-    .flags = kFlagEffectful | kFlagNeedsX11 | kFlagAsksApproval,
+    .flags = kFlagEffectful | kFlagNeedsX11 | kFlagAsksApproval | kFlagBatchable,
     .returns = R"(`delivery`, `chord`, `target` — see [actions.md](actions.md))",
 };
 

@@ -1,16 +1,21 @@
 #include "daemon/methods/batch_plan.h"
 
-#include <algorithm>
-#include <array>
-#include <string_view>
+#include <string>
 
 namespace companyos::daemon::methods {
 namespace {
 
-// What a batch may run, by protocol name: actions only, never observation or settings.
-constexpr std::array<std::string_view, 12> kBatchable = {
-    "click", "toggle", "select", "focus", "expand", "collapse", "action", "set_value", "type",
-    "press", "focus_window", "close_window"};
+// The commands a batch may run (declared batchable: actions only, never observation or
+// settings), for the refusal's hint.
+std::string batchable_commands(const MethodTable& table) {
+  std::string commands;
+  for (const MethodSpec* spec : table.methods()) {
+    if ((spec->decl.flags & declared::kFlagBatchable) == 0) continue;
+    if (!commands.empty()) commands += ", ";
+    commands += spec->decl.command;
+  }
+  return commands;
+}
 
 Error invalid_step(std::size_t index, std::string message, nlohmann::json details = nlohmann::json::object(),
                    std::string suggestion = {}) {
@@ -33,12 +38,9 @@ Result<BatchStep> plan_step(std::size_t index, const nlohmann::json& step, const
   planned.command = step["command"].get<std::string>();
   if (planned.command == "batch") return invalid_step(index, "a batch cannot contain a batch");
   planned.spec = table.find_command(planned.command);
-  if (planned.spec == nullptr ||
-      std::find(kBatchable.begin(), kBatchable.end(), planned.spec->decl.name) == kBatchable.end()) {
-    return invalid_step(index, "unknown command \"" + planned.command + "\"",
-                        {{"command", planned.command}},
-                        "commands: click, toggle, select, focus, expand, collapse, action, set-value, "
-                        "type, press, focus-window, close-window");
+  if (planned.spec == nullptr || (planned.spec->decl.flags & declared::kFlagBatchable) == 0) {
+    return invalid_step(index, "unknown command \"" + planned.command + "\"", {{"command", planned.command}},
+                        "commands: " + batchable_commands(table));
   }
   if (step.contains("args")) {
     if (!step["args"].is_object()) return invalid_step(index, "args must be an object", {{"param", "args"}});

@@ -16,6 +16,7 @@
 #include "daemon/context.h"
 #include "daemon/methods/combo_option.h"
 #include "daemon/methods/methods.h"
+#include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
 #include "daemon/methods/opened.h"
 #include "daemon/methods/settled_state.h"
@@ -137,46 +138,29 @@ void perform(const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
                   });
 }
 
-// Each element action: the engine's action, and the method that asks for it. A new one is
-// a line here, its declaration (src/core/methods/elements.cpp) and the engine's action.
-struct ElementAction {
-  ActionKind kind;
-  MethodSpec spec;
-};
-
-template <ActionKind Kind>
-ElementAction element_action(const MethodDeclaration& decl) {
-  return {Kind, MethodSpec{decl, &perform<Kind>}};
-}
-
-const std::vector<ElementAction>& element_actions() {
-  static const std::vector<ElementAction> all = {
-      element_action<ActionKind::kClick>(declared::kClick),
-      element_action<ActionKind::kToggle>(declared::kToggle),
-      element_action<ActionKind::kSelect>(declared::kSelect),
-      element_action<ActionKind::kFocus>(declared::kFocus),
-      element_action<ActionKind::kExpand>(declared::kExpand),
-      element_action<ActionKind::kCollapse>(declared::kCollapse),
-      element_action<ActionKind::kNamed>(declared::kNamedAction),
-      element_action<ActionKind::kSetValue>(declared::kSetValue),
-      element_action<ActionKind::kType>(declared::kType),
-  };
-  return all;
-}
-
 }  // namespace
 
+const MethodSpec kClick{declared::kClick, &perform<ActionKind::kClick>};
+const MethodSpec kToggle{declared::kToggle, &perform<ActionKind::kToggle>};
+const MethodSpec kSelect{declared::kSelect, &perform<ActionKind::kSelect>};
+const MethodSpec kFocus{declared::kFocus, &perform<ActionKind::kFocus>};
+const MethodSpec kExpand{declared::kExpand, &perform<ActionKind::kExpand>};
+const MethodSpec kCollapse{declared::kCollapse, &perform<ActionKind::kCollapse>};
+const MethodSpec kNamedAction{declared::kNamedAction, &perform<ActionKind::kNamed>};
+const MethodSpec kSetValue{declared::kSetValue, &perform<ActionKind::kSetValue>};
+const MethodSpec kType{declared::kType, &perform<ActionKind::kType>};
+
 std::optional<ActionKind> element_action_kind(std::string_view method) {
-  for (const auto& action : element_actions()) {
-    if (action.spec.decl.name == method) return action.kind;
+  // Each element action's method and the engine's action it asks for.
+  static constexpr std::pair<const MethodSpec*, ActionKind> kActions[] = {
+      {&kClick, ActionKind::kClick},   {&kToggle, ActionKind::kToggle},     {&kSelect, ActionKind::kSelect},
+      {&kFocus, ActionKind::kFocus},   {&kExpand, ActionKind::kExpand},     {&kCollapse, ActionKind::kCollapse},
+      {&kNamedAction, ActionKind::kNamed}, {&kSetValue, ActionKind::kSetValue}, {&kType, ActionKind::kType},
+  };
+  for (const auto& [spec, kind] : kActions) {
+    if (spec->decl.name == method) return kind;
   }
   return std::nullopt;
-}
-
-std::vector<const MethodSpec*> element_action_methods() {
-  std::vector<const MethodSpec*> specs;
-  for (const auto& action : element_actions()) specs.push_back(&action.spec);
-  return specs;
 }
 
 Result<a11y::ActionRequest> element_action_request(ActionKind kind, const nlohmann::json& params,

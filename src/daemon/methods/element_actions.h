@@ -15,9 +15,6 @@
 
 namespace companyos::daemon::methods {
 
-// The element actions' methods, for the method table.
-std::vector<const MethodSpec*> element_action_methods();
-
 // The action a protocol method name asks for ("set_value" → kSetValue), if it is one.
 std::optional<a11y::ActionKind> element_action_kind(std::string_view method);
 
