@@ -47,7 +47,7 @@ DeclaredOptions::DeclaredOptions(CLI::App* cmd, const methods::MethodDeclaration
     Bound& bound = bound_.emplace_back();
     bound.spec = &param;
     const std::string name = option_name(param);
-    const std::string help(param.help);
+    const std::string help = methods::help_text(param);
     switch (param.type) {
       case methods::ParamType::kBoolean:
         bound.option = cmd->add_flag(name, bound.flag, help);

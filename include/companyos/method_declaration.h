@@ -24,12 +24,20 @@ struct IntRange {
   std::optional<std::int64_t> max = {};
 };
 
+// The longest a string param may be, in characters (UTF-8 code points) or bytes.
+enum class LengthUnit { kCharacters, kBytes };
+struct LengthLimit {
+  std::int64_t max = 0;
+  LengthUnit unit = LengthUnit::kCharacters;
+};
+
 struct ParamSpec {
   std::string_view name = {};
   ParamType type = ParamType::kString;
   bool required = false;
   std::string_view help = {};
   std::optional<IntRange> range = {};  // integers only
+  std::optional<LengthLimit> length = {};  // strings only: help, refusals and schemas say it
   // The CLI's option for it when not --<name with dashes> (e.g. "--timeout", "-i,--interactive").
   std::string_view option = {};
   // A param that may not be given with this one ("window" on "title"): the dispatcher
@@ -67,8 +75,8 @@ struct MethodDeclaration {
 };
 
 // INVALID_ARGS (details.param names it) for an unknown param, a wrong type, an integer out
-// of its range, a missing required param or two params that exclude each other; checked in
-// that order.
+// of its range, a string past its length (details.characters or bytes, and max), a missing
+// required param or two params that exclude each other; checked in that order.
 Status check_params(const MethodDeclaration& method, const nlohmann::json& params);
 // The same checks for any list of params (an MCP tool's arguments); owner names them in
 // messages. Also refuses a string outside its choices and an array item of the wrong type.
@@ -81,5 +89,12 @@ nlohmann::json describe(const MethodDeclaration& method);
 
 // "must be from 1 to 60000", "must be a positive integer", "must be at least 0".
 std::string range_text(const IntRange& range);
+
+// "at most 10,000 characters", "at most 1 MiB" (a whole number of MiB), "at most 500 bytes".
+std::string length_text(const LengthLimit& limit);
+
+// A param's help as the CLI, `methods` and MCP's schemas show it: its help, then its length
+// limit ("UTF-8 text, at most 1 MiB").
+std::string help_text(const ParamSpec& param);
 
 }  // namespace companyos::methods

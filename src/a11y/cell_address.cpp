@@ -76,16 +76,6 @@ Result<CellRange> parse_cell_range(std::string_view text) {
                    {std::max(first->row, last->row), std::max(first->column, last->column)}};
 }
 
-std::string with_thousands(std::int64_t count) {
-  std::string digits = std::to_string(count < 0 ? -count : count);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
-    out.push_back(digits[i]);
-  }
-  return count < 0 ? "-" + out : out;
-}
-
 std::string describe_shown(const CellRange& shown, std::int64_t rows, std::int64_t columns) {
   return "rows " + std::to_string(shown.first.row + 1) + "–" + std::to_string(shown.last.row + 1) + " of " +
          with_thousands(rows) + ", columns " + column_name(shown.first.column) + "–" +

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "core/result.h"
+#include "core/text.h"
 
 namespace companyos::a11y {
 
@@ -44,8 +45,6 @@ Result<CellAddress> parse_cell_address(std::string_view text);
 // "A1:C10" (either corner first), or one cell ("B3" is B3:B3). Same errors.
 Result<CellRange> parse_cell_range(std::string_view text);
 
-// "1,048,576": a count as the outline prints it.
-std::string with_thousands(std::int64_t count);
 // "rows 1–38 of 1,048,576, columns A–P of 16,384": the part of a rows × columns table a
 // read shows.
 std::string describe_shown(const CellRange& shown, std::int64_t rows, std::int64_t columns);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "core/text.h"
+
 namespace companyos::methods {
 namespace {
 
@@ -61,6 +63,20 @@ std::string range_text(const IntRange& range) {
   return "must be at least " + std::to_string(range.min);
 }
 
+std::string length_text(const LengthLimit& limit) {
+  constexpr std::int64_t kMiB = 1 << 20;
+  if (limit.unit == LengthUnit::kBytes && limit.max >= kMiB && limit.max % kMiB == 0) {
+    return "at most " + with_thousands(limit.max / kMiB) + " MiB";
+  }
+  return "at most " + with_thousands(limit.max) + (limit.unit == LengthUnit::kBytes ? " bytes" : " characters");
+}
+
+std::string help_text(const ParamSpec& param) {
+  std::string help(param.help);
+  if (param.length) help += (help.empty() ? "" : ", ") + length_text(*param.length);
+  return help;
+}
+
 const ParamSpec* find_param(std::span<const ParamSpec> specs, std::string_view name) {
   auto it = std::find_if(specs.begin(), specs.end(), [&](const ParamSpec& p) { return p.name == name; });
   return it == specs.end() ? nullptr : &*it;
@@ -94,6 +110,18 @@ Status check_params(std::string_view owner, std::span<const ParamSpec> specs, co
       if (!number || !in_range(*number, *spec->range)) {
         return make_error(ErrorCode::kInvalidArgs, key + " " + range_text(*spec->range),
                           {{"param", key}, {"got", value}});
+      }
+    }
+    if (spec->length && value.is_string()) {
+      const auto& text = value.get_ref<const std::string&>();
+      const bool bytes = spec->length->unit == LengthUnit::kBytes;
+      const auto length = static_cast<std::int64_t>(bytes ? text.size() : count_characters(text));
+      if (length > spec->length->max) {
+        return make_error(ErrorCode::kInvalidArgs,
+                          key + " has " + with_thousands(length) + (bytes ? " bytes" : " characters") + "; " +
+                              std::string(owner) + " takes " + length_text(*spec->length),
+                          {{"param", key}, {bytes ? "bytes" : "characters", length}, {"max", spec->length->max}},
+                          "send it in parts");
       }
     }
     if (!spec->choices.empty() && value.is_string() &&
@@ -141,7 +169,8 @@ nlohmann::json describe(const MethodDeclaration& method) {
   nlohmann::json params = nlohmann::json::array();
   for (const ParamSpec& p : method.params) {
     nlohmann::json param = {{"name", p.name}, {"type", to_string(p.type)}, {"required", p.required},
-                            {"help", p.help}};
+                            {"help", help_text(p)}};
+    if (p.length) param[p.length->unit == LengthUnit::kBytes ? "max_bytes" : "max_characters"] = p.length->max;
     if (p.range) {
       param["min"] = p.range->min;
       if (p.range->max) param["max"] = *p.range->max;

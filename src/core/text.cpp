@@ -177,4 +177,19 @@ std::string quote_for_terminal(std::string_view text, std::size_t limit) {
   return "\"" + escape_for_terminal(quoted) + "\"";
 }
 
+std::string with_thousands(std::int64_t count) {
+  std::string digits = std::to_string(count < 0 ? -count : count);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
+    out.push_back(digits[i]);
+  }
+  return count < 0 ? "-" + out : out;
+}
+
+std::size_t count_characters(std::string_view text) {
+  return static_cast<std::size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
 }  // namespace companyos

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,5 +56,12 @@ std::string escape_for_terminal(std::string_view text, bool keep_newlines = fals
 // escaped, then escape_for_terminal — so an app's string can neither end the quote nor
 // drive the terminal that shows it.
 std::string quote_for_terminal(std::string_view text, std::size_t limit = 0);
+
+// "1,048,576": a count as people read it.
+std::string with_thousands(std::int64_t count);
+
+// The characters of UTF-8 TEXT: its bytes that do not continue a character (a malformed
+// text is counted all the same, never refused here).
+std::size_t count_characters(std::string_view text);
 
 }  // namespace companyos

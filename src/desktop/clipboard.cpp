@@ -21,10 +21,11 @@ std::chrono::steady_clock::time_point read_deadline() {
 
 Status check_clipboard_text(std::string_view text) {
   if (text.size() > static_cast<std::size_t>(methods::kMaxClipboardTextBytes)) {
-    return not_delivered(make_error(ErrorCode::kInvalidArgs,
-                                    "the text has " + std::to_string(text.size()) +
-                                        " bytes; the clipboard takes at most 1 MiB",
-                                    {{"param", "text"}}));
+    return not_delivered(make_error(
+        ErrorCode::kInvalidArgs,
+        "the text has " + with_thousands(static_cast<std::int64_t>(text.size())) + " bytes; the clipboard takes " +
+            methods::length_text({methods::kMaxClipboardTextBytes, methods::LengthUnit::kBytes}),
+        {{"param", "text"}, {"bytes", text.size()}, {"max", methods::kMaxClipboardTextBytes}}));
   }
   if (!is_valid_utf8(text)) {
     return not_delivered(make_error(ErrorCode::kInvalidArgs, "the text is not valid UTF-8", {{"param", "text"}}));

@@ -42,7 +42,8 @@ nlohmann::json input_schema(const ToolDeclaration& tool) {
   nlohmann::json required = nlohmann::json::array();
   for (const methods::ParamSpec& param : tool.params) {
     nlohmann::json schema = type_schema(param.type);
-    schema["description"] = param.help;
+    schema["description"] = methods::help_text(param);
+    if (param.length && param.length->unit == methods::LengthUnit::kCharacters) schema["maxLength"] = param.length->max;
     if (param.range) {
       schema["minimum"] = param.range->min;
       if (param.range->max) schema["maximum"] = *param.range->max;

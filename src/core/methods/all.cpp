@@ -27,6 +27,7 @@ std::string params_cell(const MethodDeclaration& method) {
       cell += " (" + std::to_string(param.range->min) +
               (param.range->max ? "–" + std::to_string(*param.range->max) : " or more") + ")";
     }
+    if (param.length) cell += " (" + length_text(*param.length) + ")";
   }
   return cell;
 }

@@ -14,7 +14,10 @@ const MethodDeclaration kClipboardSet{
     .name = "clipboard.set",
     .command = "clipboard set",
     .summary = "put UTF-8 text on the X11 clipboard; the daemon owns it until another app copies",
-    .params = {{.name = "text", .required = true, .help = "UTF-8 text, at most 1 MiB"}},
+    .params = {{.name = "text",
+                .required = true,
+                .help = "UTF-8 text",
+                .length = LengthLimit{kMaxClipboardTextBytes, LengthUnit::kBytes}}},
     .flags = kFlagEffectful | kFlagNeedsX11,
     .returns = R"(`delivery` (verified when a read through the X server gives the text back), `bytes` (never the text))",
 };

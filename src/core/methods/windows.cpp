@@ -1,3 +1,5 @@
+#include <string>
+
 #include "core/methods/params.h"
 
 namespace companyos::methods {
@@ -36,13 +38,23 @@ const MethodDeclaration kPress{
     .returns = R"(`delivery`, `chord`, `target` — see [actions.md](actions.md))",
 };
 
+namespace {
+
+// Typed, the text is bounded by the physical-input lock it holds; pasted, by the clipboard.
+// Defined before kTypeText, so made before it.
+const std::string kTypeTextHelp =
+    "UTF-8 text; typed, " + length_text({kMaxTypedCharacters, LengthUnit::kCharacters}) +
+    " (a newline presses Return, a tab Tab); pasted";
+
+}  // namespace
+
 const MethodDeclaration kTypeText{
     .name = "type_text",
     .command = "type-text",
     .summary = "type text into whatever has the focus in an app's window, through XTest (physical input)",
     .params = shared::window_target(
-        {{.name = "text", .required = true,
-          .help = "UTF-8 text, at most 10,000 characters; a newline presses Return, a tab Tab"},
+        {{.name = "text", .required = true, .help = kTypeTextHelp,
+          .length = LengthLimit{kMaxClipboardTextBytes, LengthUnit::kBytes}},
          {.name = "paste", .type = ParamType::kBoolean,
           .help = "paste it through the clipboard (ctrl+v) instead of typing; the clipboard is put back after"},
          {.name = "headed", .type = ParamType::kBoolean, .help = "allow physical input for this request"},

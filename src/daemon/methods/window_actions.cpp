@@ -179,9 +179,11 @@ Result<std::size_t> typable_characters(const std::string& text) {
   const std::size_t characters = decode_utf8(text)->size();
   if (characters > static_cast<std::size_t>(declared::kMaxTypedCharacters)) {
     return make_error(ErrorCode::kInvalidArgs,
-                      "the text has " + std::to_string(characters) + " characters; type_text types at most " +
-                          std::to_string(declared::kMaxTypedCharacters),
-                      {{"param", "text"}, {"characters", characters}}, "type it in parts");
+                      "the text has " + with_thousands(static_cast<std::int64_t>(characters)) +
+                          " characters; type_text types " +
+                          declared::length_text({declared::kMaxTypedCharacters, declared::LengthUnit::kCharacters}),
+                      {{"param", "text"}, {"characters", characters}, {"max", declared::kMaxTypedCharacters}},
+                      "type it in parts, or paste it");
   }
   return characters;
 }

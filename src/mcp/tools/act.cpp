@@ -380,6 +380,12 @@ const ToolDeclaration kInsertText{
     .handler = insert_text,
 };
 
+// Typed, at most what type_text types; pasted, what the clipboard takes. Defined before
+// kType, so made before it.
+const std::string kTypeTextHelp =
+    "the text; typed, " +
+    methods::length_text({methods::kMaxTypedCharacters, methods::LengthUnit::kCharacters}) + "; pasted (any characters)";
+
 const ToolDeclaration kType{
     .name = "type",
     .title = "Type text",
@@ -388,8 +394,8 @@ const ToolDeclaration kType{
                    "a newline presses Return. To fill one element and have it read back, prefer set_value or "
                    "insert_text.",
     .params = {{.name = "app", .required = true, .help = "the app whose window gets the text"},
-               {.name = "text", .required = true,
-                .help = "the text, at most 10,000 characters (pasted: 1 MiB, any characters)"},
+               {.name = "text", .required = true, .help = kTypeTextHelp,
+                .length = methods::LengthLimit{methods::kMaxClipboardTextBytes, methods::LengthUnit::kBytes}},
                {.name = "paste", .type = ParamType::kBoolean,
                 .help = "through the clipboard and ctrl+v; the clipboard's earlier content is put back after"},
                {.name = "window_id", .help = "one of the app's windows (default: the one the daemon picks)"},

@@ -87,7 +87,7 @@ TEST(CliDeclarations, EveryParamIsAnOptionWithTheDeclaredHelpOrIsGivenByHand) {
       const std::string option = long_name(option_name(param));
       const CLI::Option* found = cmd->get_option_no_throw(option);
       ASSERT_NE(found, nullptr) << binding.path << ": no " << option << " for param " << param.name;
-      EXPECT_EQ(found->get_description(), param.help) << binding.path << " " << option;
+      EXPECT_EQ(found->get_description(), methods::help_text(param)) << binding.path << " " << option;
       EXPECT_EQ(found->get_required(), param.required) << binding.path << " " << option;
     }
   }

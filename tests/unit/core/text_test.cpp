@@ -112,6 +112,27 @@ TEST(DecodeUtf8, RejectsMalformedText) {
   }
 }
 
+TEST(WithThousands, GroupsDigitsInThrees) {
+  EXPECT_EQ(with_thousands(0), "0");
+  EXPECT_EQ(with_thousands(999), "999");
+  EXPECT_EQ(with_thousands(1000), "1,000");
+  EXPECT_EQ(with_thousands(1'048'576), "1,048,576");
+  EXPECT_EQ(with_thousands(2'147'483'647), "2,147,483,647");
+  EXPECT_EQ(with_thousands(-12'345), "-12,345");
+}
+
+TEST(CountCharacters, CountsWhatStartsACharacter) {
+  struct Case {
+    std::string_view text;
+    std::size_t characters;
+  };
+  const Case cases[] = {{"", 0},          {"abc", 3},         {"\xC3\xA9t\xC3\xA9", 3},  // été
+                        {"\xF0\x9F\x98\x80", 1},  // one emoji, four bytes
+                        {"\x80\x80", 0},  // continuation bytes alone start nothing
+                        {"a\xE2\x82", 2}};  // a cut character still counts once
+  for (const Case& c : cases) EXPECT_EQ(count_characters(c.text), c.characters) << c.text;
+}
+
 TEST(AsciiCase, FoldsOnlyAsciiLetters) {
   EXPECT_TRUE(equals_ignoring_ascii_case("GEdit", "gedit"));
   EXPECT_TRUE(equals_ignoring_ascii_case("", ""));

@@ -27,7 +27,9 @@ const MethodDeclaration kEchoDeclaration{
                {.name = "page", .type = ParamType::kInteger, .range = IntRange{1, 10}},
                {.name = "id", .type = ParamType::kInteger, .range = IntRange{1, {}}},
                {.name = "window"},
-               {.name = "title", .excludes = "window"}},
+               {.name = "title", .excludes = "window"},
+               {.name = "note", .length = declared::LengthLimit{3, declared::LengthUnit::kCharacters}},
+               {.name = "blob", .length = declared::LengthLimit{4, declared::LengthUnit::kBytes}}},
 };
 
 const MethodSpec kEcho{
@@ -77,7 +79,11 @@ INSTANTIATE_TEST_SUITE_P(
         MethodTableCase{"open_range_ok", {{"text", "a"}, {"id", 9007199254740993LL}}, true},
         MethodTableCase{"open_range_negative", {{"text", "a"}, {"id", -1}}, false},
         MethodTableCase{"one_of_two_exclusive", {{"text", "a"}, {"title", "T"}}, true},
-        MethodTableCase{"both_exclusive", {{"text", "a"}, {"window", "w1"}, {"title", "T"}}, false}),
+        MethodTableCase{"both_exclusive", {{"text", "a"}, {"window", "w1"}, {"title", "T"}}, false},
+        MethodTableCase{"characters_at_the_limit", {{"text", "a"}, {"note", "\xC3\xA9t\xC3\xA9"}}, true},
+        MethodTableCase{"characters_past_the_limit", {{"text", "a"}, {"note", "abcd"}}, false},
+        MethodTableCase{"bytes_at_the_limit", {{"text", "a"}, {"blob", "\xC3\xA9t\xC3"}}, true},
+        MethodTableCase{"bytes_past_the_limit", {{"text", "a"}, {"blob", "\xC3\xA9t\xC3\xA9"}}, false}),
     [](const ::testing::TestParamInfo<MethodTableCase>& info) { return info.param.name; });
 
 TEST(MethodTable, EveryBuiltinMethodIsDeclaredOnceWithAHandler) {
@@ -98,7 +104,9 @@ TEST(MethodTable, DescribeListsParamsAndFlags) {
   auto described = table.describe();
   ASSERT_EQ(described.size(), 2U);
   EXPECT_EQ(described[0]["name"], "echo");
-  EXPECT_EQ(described[0]["params"].size(), 10U);
+  EXPECT_EQ(described[0]["params"].size(), 12U);
+  EXPECT_EQ(described[0]["params"][10]["max_characters"], 3);
+  EXPECT_EQ(described[0]["params"][11]["max_bytes"], 4);
   EXPECT_EQ(described[0]["params"][0]["required"], true);
   EXPECT_EQ(described[0]["params"][6]["min"], 1);
   EXPECT_EQ(described[0]["params"][6]["max"], 10);
@@ -114,6 +122,29 @@ TEST(MethodTable, RangeErrorsSayTheBoundsAndWhatCame) {
   auto id = declared::check_params(kEchoDeclaration, {{"text", "a"}, {"id", 0}});
   ASSERT_FALSE(id.ok());
   EXPECT_EQ(id.error().message, "id must be a positive integer");
+}
+
+TEST(MethodTable, LengthErrorsSayTheLengthAndTheLimit) {
+  auto long_note = declared::check_params(kEchoDeclaration, {{"text", "a"}, {"note", "abcde"}});
+  ASSERT_FALSE(long_note.ok());
+  EXPECT_EQ(long_note.error().message, "note has 5 characters; echo takes at most 3 characters");
+  EXPECT_EQ(long_note.error().details["characters"], 5);
+  EXPECT_EQ(long_note.error().details["max"], 3);
+  auto long_blob = declared::check_params(kEchoDeclaration, {{"text", "a"}, {"blob", "abcde"}});
+  ASSERT_FALSE(long_blob.ok());
+  EXPECT_EQ(long_blob.error().details["bytes"], 5);
+}
+
+TEST(MethodTable, LengthTextsSayCharactersBytesOrMiB) {
+  using declared::LengthLimit;
+  using declared::LengthUnit;
+  EXPECT_EQ(declared::length_text(LengthLimit{10'000, LengthUnit::kCharacters}), "at most 10,000 characters");
+  EXPECT_EQ(declared::length_text(LengthLimit{1 << 20, LengthUnit::kBytes}), "at most 1 MiB");
+  EXPECT_EQ(declared::length_text(LengthLimit{(1 << 20) + 1, LengthUnit::kBytes}), "at most 1,048,577 bytes");
+  EXPECT_EQ(declared::length_text(LengthLimit{500, LengthUnit::kBytes}), "at most 500 bytes");
+  EXPECT_EQ(declared::help_text({.name = "t", .help = "UTF-8 text", .length = LengthLimit{1 << 20, LengthUnit::kBytes}}),
+            "UTF-8 text, at most 1 MiB");
+  EXPECT_EQ(declared::help_text({.name = "t", .help = "plain"}), "plain");
 }
 
 TEST(MethodTable, TwoExclusiveParamsAreRefusedNamingTheOneThatExcludes) {
