@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
 
 #include "mcp/tools/declarations.h"
 
@@ -28,7 +29,46 @@ nlohmann::json type_schema(ParamType type) {
   return nlohmann::json::object();
 }
 
+// "`seconds?` (1–30)", "`action` (list, get, …)": one argument as the table shows it.
+std::string argument_cell(const methods::ParamSpec& param) {
+  std::string cell = "`" + std::string(param.name) + (param.required ? "" : "?") + "`";
+  if (param.range) {
+    cell += " (" + std::to_string(param.range->min) +
+            (param.range->max ? "–" + std::to_string(*param.range->max) : " or more") + ")";
+  }
+  if (param.length) cell += " (" + methods::length_text(*param.length) + ")";
+  if (!param.choices.empty()) {
+    std::string choices;
+    for (std::string_view choice : param.choices) choices += (choices.empty() ? "" : " ") + std::string(choice);
+    cell += " (`" + choices + "`)";
+  }
+  return cell;
+}
+
+// A table cell's text: a "|" would end the cell.
+std::string cell_text(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string tools_markdown_table() {
+  std::string table = "| tool | arguments | what the agent reads |\n|---|---|---|\n";
+  for (const ToolDeclaration* tool : kTools) {
+    std::string arguments;
+    for (const methods::ParamSpec& param : tool->params) {
+      arguments += (arguments.empty() ? "" : ", ") + argument_cell(param);
+    }
+    table += "| `" + std::string(tool->name) + "` | " + (arguments.empty() ? "—" : arguments) + " | " +
+             cell_text(tool->description) + " |\n";
+  }
+  return table;
+}
 
 std::span<const ToolDeclaration* const> all_tools() { return kTools; }
 

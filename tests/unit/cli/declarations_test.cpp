@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -14,6 +15,7 @@
 #include "cli/command.h"
 #include "cli/declared_options.h"
 #include "companyos/methods.h"
+#include "mcp/tools.h"
 
 namespace companyos::cli {
 namespace {
@@ -171,19 +173,34 @@ std::string read_file(const std::string& path) {
 }
 
 // The table sits between these two lines of docs/protocol.md.
-constexpr const char* kTableStart = "<!-- methods table: `companyos methods --markdown` writes it -->\n";
-constexpr const char* kTableEnd = "<!-- end of methods table -->";
+// The text of DOC between the lines START and END, or nullopt when either is missing.
+std::optional<std::string> between(const std::string& doc, const std::string& start, const std::string& end) {
+  const auto begin = doc.find(start);
+  if (begin == std::string::npos) return std::nullopt;
+  const auto from = begin + start.size();
+  const auto until = doc.find(end, from);
+  if (until == std::string::npos) return std::nullopt;
+  return doc.substr(from, until - from);
+}
 
 TEST(ProtocolDoc, TheMethodsTableIsTheDeclarations) {
-  const std::string doc = read_file(COMPANYOS_PROTOCOL_DOC);
-  const auto start = doc.find(kTableStart);
-  ASSERT_NE(start, std::string::npos) << "docs/protocol.md has no line: " << kTableStart;
-  const auto from = start + std::string(kTableStart).size();
-  const auto end = doc.find(kTableEnd, from);
-  ASSERT_NE(end, std::string::npos) << "docs/protocol.md has no line: " << kTableEnd;
-  EXPECT_EQ(doc.substr(from, end - from), methods::markdown_table())
+  const auto table = between(read_file(COMPANYOS_PROTOCOL_DOC),
+                             "<!-- methods table: `companyos methods --markdown` writes it -->\n",
+                             "<!-- end of methods table -->");
+  ASSERT_TRUE(table.has_value()) << "docs/protocol.md has lost a marker line of its methods table";
+  EXPECT_EQ(*table, methods::markdown_table())
       << "docs/protocol.md's methods table differs from the declarations; replace it with the output of "
          "`companyos methods --markdown`";
+}
+
+TEST(McpDoc, TheToolsTableIsTheToolDeclarations) {
+  const auto table = between(read_file(COMPANYOS_MCP_DOC),
+                             "<!-- tools table: `companyos mcp --tools-markdown` writes it -->\n",
+                             "<!-- end of tools table -->");
+  ASSERT_TRUE(table.has_value()) << "docs/mcp.md has lost a marker line of its tools table";
+  EXPECT_EQ(*table, mcp::tools_markdown_table())
+      << "docs/mcp.md's tools table differs from the tool declarations; replace it with the output of "
+         "`companyos mcp --tools-markdown`";
 }
 
 }  // namespace
