@@ -8,6 +8,18 @@
 #include "wire/action_params.h"
 
 namespace companyos::daemon::methods {
+namespace {
+
+// PARSED, its refusal naming the param it came from.
+template <typename T>
+Result<T> from_param(Result<T> parsed, const char* param) {
+  if (parsed) return parsed;
+  Error error = std::move(parsed).take_error();
+  error.details["param"] = param;
+  return error;
+}
+
+}  // namespace
 
 const MethodSpec kFind{
     .decl = declared::kFind,
@@ -21,12 +33,8 @@ const MethodSpec kFind{
       if (params.contains("id")) query.accessible_id = params["id"].get<std::string>();
       query.ignore_case = params.value("ignore_case", false);
       if (params.contains("cell")) {
-        auto cell = a11y::parse_cell_address(params["cell"].get<std::string>());
-        if (!cell) {
-          Error error = std::move(cell).take_error();
-          error.details["param"] = "cell";
-          return reply(std::move(error));
-        }
+        auto cell = from_param(a11y::parse_cell_address(params["cell"].get<std::string>()), "cell");
+        if (!cell) return reply(std::move(cell).take_error());
         query.cell = *cell;
       }
       if (!query.role && !query.name && !query.accessible_id && !query.cell) {
@@ -53,12 +61,8 @@ void get_cells(const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
   if (params.contains("app")) target_params["app"] = params["app"];
   std::optional<a11y::CellRange> range;
   if (params.contains("cells")) {
-    auto parsed = a11y::parse_cell_range(params["cells"].get<std::string>());
-    if (!parsed) {
-      Error error = std::move(parsed).take_error();
-      error.details["param"] = "cells";
-      return reply(std::move(error));
-    }
+    auto parsed = from_param(a11y::parse_cell_range(params["cells"].get<std::string>()), "cells");
+    if (!parsed) return reply(std::move(parsed).take_error());
     range = *parsed;
     target_params["cell"] = a11y::to_string(range->first);
   }
