@@ -8,6 +8,8 @@ targets (tests/fuzz/**) drive parsers that sit below the modules' public headers
 daemon's line framer, a11y's tree builder), so like unit tests they may include any
 module's internals. Any other file that includes one -- another module, cli/,
 tests/desktop, bench/, another module's unit tests -- is reported, and the check fails.
+The public API (include/companyos/) stands alone: its files include only each other and
+headers from outside the project (<...>), never a module's.
 
 Usage: include_boundaries.py <source root>     check the tree
        include_boundaries.py --self-test       show on a made-up tree that a violation fails
@@ -68,6 +70,11 @@ def violations(root):
                         match = INCLUDE.match(line)
                         if not match:
                             continue
+                        if relative.startswith("include/companyos/") and line.lstrip().startswith(
+                                ("#include \"", "# include \"")) and not match.group(1).startswith("companyos/"):
+                            found.append(f"{relative}:{number}: includes {match.group(1)}; the public API "
+                                         "includes only its own headers (companyos/...)")
+                            continue
                         module = internal_module(root, directory, match.group(1))
                         if module is not None and owner not in (module, ANY_MODULE):
                             found.append(f"{relative}:{number}: includes {match.group(1)}, "
@@ -89,12 +96,15 @@ def self_test():
         "tests/unit/other/peek_test.cpp": '#include <m/sub/internal.h>\n',
         "tests/fuzz/fuzz_m.cpp": '#include "m/sub/internal.h"\n',
         "tests/fuzzy/m/peek.cpp": '#include "m/sub/internal.h"\n',
+        "include/companyos/api.h": '#include <vector>\n#include "companyos/other.h"\n#include "m/public.h"\n',
+        "include/companyos/other.h": "#pragma once\n",
     }
     expected = {
         "src/other/uses.cpp:2",
         "bench/m/bench.cpp:1",
         "tests/unit/other/peek_test.cpp:1",
         "tests/fuzzy/m/peek.cpp:1",
+        "include/companyos/api.h:3",
     }
     with tempfile.TemporaryDirectory() as root:
         for relative, text in files.items():
@@ -120,8 +130,8 @@ def main(argv):
     for line in found:
         print(line)
     if found:
-        print(f"{len(found)} include(s) of another module's internals; include its public "
-              "header (src/<m>/*.h) instead, or make the header public deliberately")
+        print(f"{len(found)} include(s) across a boundary; include a module's public header "
+              "(src/<m>/*.h) instead, or make the header public deliberately")
         return 1
     print("no file includes another module's internal headers")
     return 0

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/result.h"
+#include "companyos/result.h"
 
 namespace companyos::methods {
 

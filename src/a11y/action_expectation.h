@@ -14,8 +14,8 @@
 #include "a11y/action_target.h"
 #include "a11y/model.h"
 #include "a11y/observer.h"
+#include "companyos/result.h"
 #include "core/deadline.h"
-#include "core/result.h"
 
 namespace companyos::a11y {
 

@@ -15,7 +15,7 @@
 #include "a11y/action_target.h"
 #include "a11y/fingerprint.h"
 #include "a11y/model.h"
-#include "core/result.h"
+#include "companyos/result.h"
 
 namespace companyos::a11y {
 

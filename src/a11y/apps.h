@@ -11,8 +11,8 @@
 
 #include "a11y/bus.h"
 #include "a11y/model.h"
+#include "companyos/result.h"
 #include "core/deadline.h"
-#include "core/result.h"
 
 namespace companyos::a11y {
 

@@ -19,8 +19,8 @@
 #include "a11y/bus/pipeline.h"
 #include "a11y/model.h"
 #include "a11y/toolkit/traits.h"
+#include "companyos/result.h"
 #include "core/deadline.h"
-#include "core/result.h"
 
 namespace companyos::a11y {
 

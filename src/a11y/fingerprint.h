@@ -9,7 +9,7 @@
 
 #include "a11y/model.h"
 #include "a11y/read/identity.h"
-#include "core/result.h"
+#include "companyos/result.h"
 
 namespace companyos::a11y {
 

@@ -20,8 +20,8 @@
 #include "a11y/selection.h"
 #include "a11y/snapshot_store.h"
 #include "a11y/surfaces.h"
+#include "companyos/result.h"
 #include "core/deadline.h"
-#include "core/result.h"
 
 namespace companyos::a11y {
 

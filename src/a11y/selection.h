@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "a11y/model.h"
-#include "core/result.h"
+#include "companyos/result.h"
 
 namespace companyos::a11y {
 

@@ -34,10 +34,10 @@
 #include <nlohmann/json.hpp>
 
 #include "a11y/model.h"
-#include "a11y/surfaces.h"
 #include "a11y/observer.h"
+#include "a11y/surfaces.h"
+#include "companyos/result.h"
 #include "core/deadline.h"
-#include "core/result.h"
 
 namespace companyos::a11y {
 

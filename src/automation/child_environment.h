@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/result.h"
+#include "companyos/result.h"
 
 namespace companyos::automation {
 

@@ -11,7 +11,7 @@
 #include "a11y/model.h"
 #include "a11y/observer.h"
 #include "automation/definition.h"
-#include "core/result.h"
+#include "companyos/result.h"
 
 namespace companyos::automation {
 

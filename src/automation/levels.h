@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "automation/definition.h"
-#include "core/result.h"
+#include "companyos/result.h"
 #include "store/run_status.h"
 
 namespace companyos::automation {

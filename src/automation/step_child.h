@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "automation/step_processes.h"
+#include "companyos/result.h"
 #include "core/clock.h"
 #include "core/process_spawn.h"
-#include "core/result.h"
 #include "core/unique_fd.h"
 
 namespace companyos::automation {

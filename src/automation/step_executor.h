@@ -13,8 +13,8 @@
 #include "automation/definition.h"
 #include "automation/question.h"
 #include "companyos/errors.h"
+#include "companyos/result.h"
 #include "core/delivery.h"
-#include "core/result.h"
 #include "store/output_cap.h"
 #include "store/run_store.h"
 

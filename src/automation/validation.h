@@ -12,9 +12,9 @@
 #include <string>
 
 #include "automation/definition.h"
+#include "companyos/result.h"
 #include "core/object_reader.h"
 #include "core/problems.h"
-#include "core/result.h"
 
 namespace companyos::automation {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "companyos/errors.h"
-#include "core/result.h"
+#include "companyos/result.h"
 
 namespace companyos {
 

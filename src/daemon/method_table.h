@@ -15,7 +15,7 @@
 
 #include "companyos/methods.h"
 #include "companyos/protocol.h"
-#include "core/result.h"
+#include "companyos/result.h"
 
 namespace companyos::daemon {
 

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "x11/clipboard_owner.h"
 #include "x11/connection.h"
 #include "x11/windows.h"

@@ -11,8 +11,8 @@
 #include "a11y/action_reply.h"
 #include "a11y/action_request.h"
 #include "a11y/model.h"
+#include "companyos/result.h"
 #include "core/deadline.h"
-#include "core/result.h"
 #include "x11/geometry.h"
 #include "x11/windows.h"
 

@@ -9,8 +9,8 @@
 
 #include "a11y/model.h"
 #include "a11y/selection.h"
+#include "companyos/result.h"
 #include "core/deadline.h"
-#include "core/result.h"
 #include "x11/connection.h"
 #include "x11/display_server.h"
 #include "x11/windows.h"

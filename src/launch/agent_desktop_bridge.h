@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "launch/subprocess.h"
 
 namespace companyos::launch {

@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-#include "core/result.h"
+#include "companyos/result.h"
 
 namespace companyos::launch {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/result.h"
+#include "companyos/result.h"
 
 namespace companyos::launch {
 

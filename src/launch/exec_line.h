@@ -8,7 +8,7 @@
 #include <variant>
 #include <vector>
 
-#include "core/result.h"
+#include "companyos/result.h"
 
 namespace companyos::launch {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "launch/app_match.h"
 #include "launch/desktop_index.h"
 #include "launch/exec_program.h"

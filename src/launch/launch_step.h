@@ -9,7 +9,7 @@
 #include <stop_token>
 #include <string_view>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "launch/desktop_index.h"
 #include "launch/launch_policy.h"
 #include "launch/launcher.h"

@@ -11,7 +11,7 @@
 #include <stop_token>
 #include <string_view>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "launch/in_front.h"
 #include "launch/launch_policy.h"
 #include "launch/subprocess.h"

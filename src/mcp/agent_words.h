@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "core/result.h"
+#include "companyos/result.h"
 
 namespace companyos::mcp {
 

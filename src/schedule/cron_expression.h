@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/result.h"
+#include "companyos/result.h"
 
 namespace companyos::schedule {
 

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "schedule/schedule.h"
 
 namespace companyos::schedule {

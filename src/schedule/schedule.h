@@ -8,7 +8,7 @@
 #include <optional>
 #include <string_view>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "schedule/cron_expression.h"
 
 namespace companyos::schedule {

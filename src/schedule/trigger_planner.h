@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "companyos/result.h"
 #include "core/clock.h"
-#include "core/result.h"
 #include "schedule/schedule.h"
 #include "schedule/time_zone.h"
 

@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "companyos/protocol.h"
+#include "companyos/result.h"
 #include "core/clock.h"
-#include "core/result.h"
 
 namespace companyos::store {
 

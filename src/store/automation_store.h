@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "companyos/result.h"
 #include "core/clock.h"
-#include "core/result.h"
 #include "store/run_status.h"
 #include "store/statement_cache.h"
 

@@ -11,7 +11,7 @@
 
 #include <sqlite3.h>
 
-#include "core/result.h"
+#include "companyos/result.h"
 
 namespace companyos::store {
 

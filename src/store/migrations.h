@@ -5,7 +5,7 @@
 #include <span>
 #include <string_view>
 
-#include "core/result.h"
+#include "companyos/result.h"
 
 namespace companyos::store {
 

@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
+#include "companyos/result.h"
 #include "core/clock.h"
-#include "core/result.h"
 
 namespace companyos::store {
 

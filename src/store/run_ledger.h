@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "store/run_status.h"
 #include "store/statement_cache.h"
 

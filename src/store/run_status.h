@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/result.h"
+#include "companyos/result.h"
 
 namespace companyos::store {
 

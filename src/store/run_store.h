@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "companyos/result.h"
 #include "core/clock.h"
-#include "core/result.h"
 #include "store/run_ledger.h"
 #include "store/run_status.h"
 #include "store/statement_cache.h"

@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "companyos/result.h"
 #include "core/clock.h"
-#include "core/result.h"
 
 namespace companyos::store {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "store/database.h"
 
 namespace companyos::store {

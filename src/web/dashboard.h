@@ -19,8 +19,8 @@
 #include <nlohmann/json.hpp>
 
 #include "companyos/method_declaration.h"
+#include "companyos/result.h"
 #include "core/clock.h"
-#include "core/result.h"
 
 namespace companyos::web {
 

@@ -8,7 +8,7 @@
 #include "a11y/action_expectation.h"
 #include "a11y/action_request.h"
 #include "a11y/action_target.h"
-#include "core/result.h"
+#include "companyos/result.h"
 
 namespace companyos::wire {
 

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "a11y/model.h"
-#include "core/result.h"
+#include "companyos/result.h"
 
 namespace companyos::wire {
 

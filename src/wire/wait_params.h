@@ -11,7 +11,7 @@
 
 #include "a11y/wait.h"
 #include "companyos/methods.h"
-#include "core/result.h"
+#include "companyos/result.h"
 
 namespace companyos::wire {
 

@@ -4,7 +4,7 @@
 
 #include <chrono>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "x11/connection.h"
 #include "x11/windows.h"
 

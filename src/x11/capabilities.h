@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "x11/connection.h"
 
 namespace companyos::x11 {

@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "x11/connection.h"
 #include "x11/geometry.h"
 #include "x11/image.h"

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "x11/connection.h"
 
 namespace companyos::x11 {

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "x11/clipboard.h"
 
 namespace companyos::x11 {

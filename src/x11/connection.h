@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "core/result.h"
+#include "companyos/result.h"
 
 typedef struct _XDisplay Display;  // Xlib's own spelling; keeps Xlib out of this header
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "x11/keysyms.h"
 
 namespace companyos::x11 {

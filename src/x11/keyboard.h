@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "x11/connection.h"
 #include "x11/key_chord.h"
 

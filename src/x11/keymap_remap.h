@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "x11/connection.h"
 #include "x11/keysyms.h"
 

@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "x11/image.h"
 
 namespace companyos::x11 {

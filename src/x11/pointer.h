@@ -2,7 +2,7 @@
 // the pointer receives the click; making sure that is the intended window is the caller's.
 #pragma once
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "x11/connection.h"
 
 namespace companyos::x11 {

@@ -1,7 +1,7 @@
 // Internal: a current X server timestamp, for requests that EWMH wants stamped.
 #pragma once
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "x11/connection.h"
 
 namespace companyos::x11 {

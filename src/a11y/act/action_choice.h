@@ -39,7 +39,7 @@
 
 #include "a11y/act/action_kind.h"
 #include "a11y/vocabulary.h"
-#include "core/result.h"
+#include "companyos/result.h"
 
 namespace companyos::a11y {
 

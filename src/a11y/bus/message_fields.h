@@ -13,7 +13,7 @@
 #include <systemd/sd-bus.h>
 
 #include "a11y/model.h"
-#include "core/result.h"
+#include "companyos/result.h"
 
 namespace companyos::a11y {
 

@@ -9,8 +9,8 @@
 #include "a11y/observer.h"
 #include "a11y/wait.h"
 #include "a11y/wait/tracker.h"
+#include "companyos/result.h"
 #include "core/deadline.h"
-#include "core/result.h"
 
 namespace companyos::a11y {
 

@@ -19,8 +19,8 @@
 #include "a11y/model.h"
 #include "a11y/wait.h"
 #include "a11y/wait/events.h"
+#include "companyos/result.h"
 #include "core/deadline.h"
-#include "core/result.h"
 
 namespace companyos::a11y {
 

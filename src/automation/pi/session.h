@@ -20,8 +20,8 @@
 
 #include "automation/question.h"
 #include "automation/step_processes.h"
+#include "companyos/result.h"
 #include "core/clock.h"
-#include "core/result.h"
 #include "store/output_cap.h"
 
 namespace companyos::automation::pi {

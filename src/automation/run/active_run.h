@@ -12,7 +12,7 @@
 #include "automation/definition.h"
 #include "automation/question.h"
 #include "automation/runner.h"
-#include "core/result.h"
+#include "companyos/result.h"
 #include "store/run_store.h"
 #include "store/settings.h"
 

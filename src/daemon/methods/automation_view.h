@@ -12,7 +12,7 @@
 
 #include "automation/gate.h"
 #include "automation/runner.h"
-#include "core/result.h"
+#include "companyos/result.h"
 #include "store/automation_store.h"
 #include "store/run_store.h"
 

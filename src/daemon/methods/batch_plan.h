@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "daemon/method_table.h"
 
 namespace companyos::daemon::methods {

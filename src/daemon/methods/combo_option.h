@@ -12,8 +12,8 @@
 #include "a11y/action_engine.h"
 #include "a11y/action_request.h"
 #include "a11y/observer.h"
+#include "companyos/result.h"
 #include "core/deadline.h"
-#include "core/result.h"
 
 namespace companyos::daemon::methods {
 

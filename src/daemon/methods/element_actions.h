@@ -10,7 +10,7 @@
 
 #include "a11y/action_request.h"
 #include "a11y/snapshot_store.h"
-#include "core/result.h"
+#include "companyos/result.h"
 #include "daemon/method_table.h"
 
 namespace companyos::daemon::methods {

@@ -3,7 +3,7 @@
 // The lock every route holds while it types or clicks is desktop/input_lock.h.
 #pragma once
 
-#include "core/result.h"
+#include "companyos/result.h"
 
 namespace companyos::store {
 class Settings;

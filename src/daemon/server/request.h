@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "daemon/server/line_framer.h"
 
 namespace companyos::daemon {

@@ -10,7 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "companyos/protocol.h"
-#include "core/result.h"
+#include "companyos/result.h"
 #include "daemon/server/flow_control.h"
 
 namespace companyos::daemon {

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "core/unique_fd.h"
 
 namespace companyos::daemon {

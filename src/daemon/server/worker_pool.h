@@ -11,7 +11,7 @@
 #include <glib.h>
 #include <nlohmann/json.hpp>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "daemon/method_table.h"
 #include "daemon/server/lanes.h"
 

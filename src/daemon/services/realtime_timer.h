@@ -12,7 +12,7 @@
 #include <memory>
 #include <optional>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "core/unique_fd.h"
 #include "daemon/services/trigger_loop.h"
 

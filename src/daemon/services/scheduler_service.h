@@ -6,12 +6,12 @@
 
 #include <memory>
 
+#include "companyos/result.h"
 #include "core/clock.h"
-#include "core/result.h"
+#include "daemon/server/worker_pool.h"
 #include "daemon/services/automation_service.h"
 #include "daemon/services/realtime_timer.h"
 #include "daemon/services/trigger_loop.h"
-#include "daemon/server/worker_pool.h"
 #include "store/settings.h"
 
 namespace companyos::daemon {

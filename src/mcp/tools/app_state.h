@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/result.h"
+#include "companyos/result.h"
 #include "mcp/tool.h"
 
 namespace companyos::mcp {

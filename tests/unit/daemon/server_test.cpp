@@ -15,8 +15,8 @@
 #include <gtest/gtest.h>
 
 #include "companyos/protocol.h"
+#include "companyos/result.h"
 #include "core/clock.h"
-#include "core/result.h"
 #include "daemon/server/request.h"
 #include "daemon/server/socket_setup.h"
 #include "socket_client.h"
