@@ -1,5 +1,6 @@
 // What a method handler may use: the store, settings, clock, worker pool and facts about
-// this daemon. Owned by the daemon; handlers run on the main loop thread.
+// this daemon. Owned by the daemon, which builds it by designated initializers (every
+// member named); handlers run on the main loop thread.
 #pragma once
 
 #include <chrono>

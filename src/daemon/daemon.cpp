@@ -199,9 +199,21 @@ int run_daemon(const DaemonOptions& options) {
         table.dispatch(method.name, params, *dashboard_context, Reply(std::move(done), {}, protocol::Origin::kPerson));
       },
       [&runs = (*automations)->runs()] { return dashboard_activity(runs); });
-  DaemonContext context{*db, settings, audit, clock, *workers, observer, actions, table,
-                        listener.path, std::chrono::steady_clock::now(), **automations,
-                        stopping.get_token(), **scheduler, clipboard, dashboard};
+  DaemonContext context{.db = *db,
+                        .settings = settings,
+                        .audit = audit,
+                        .clock = clock,
+                        .workers = *workers,
+                        .observer = observer,
+                        .actions = actions,
+                        .methods = table,
+                        .socket_path = listener.path,
+                        .started = std::chrono::steady_clock::now(),
+                        .automations = **automations,
+                        .stopping = stopping.get_token(),
+                        .scheduler = **scheduler,
+                        .clipboard = clipboard,
+                        .dashboard = dashboard};
   dashboard_context = &context;
   if (auto port = settings.get("dashboard_port"); port && *port != 0) {
     if (auto served = methods::serve_dashboard(context, port->get<std::uint16_t>()); !served) {
