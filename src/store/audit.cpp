@@ -40,22 +40,21 @@ Result<nlohmann::json> AuditLog::recent(int limit) const {
   if (!stmt) return std::move(stmt).take_error();
   stmt->bind(1, static_cast<std::int64_t>(limit));
   nlohmann::json rows = nlohmann::json::array();
-  for (;;) {
-    auto row = stmt->step();
-    if (!row) return std::move(row).take_error();
-    if (!*row) break;
-    auto text_or_null = [&](int i) {
-      return stmt->column_is_null(i) ? nlohmann::json(nullptr) : nlohmann::json(stmt->column_text(i));
+  auto read = stmt->each_row([&rows](Statement& row) {
+    auto text_or_null = [&row](int i) {
+      return row.column_is_null(i) ? nlohmann::json(nullptr) : nlohmann::json(row.column_text(i));
     };
-    rows.push_back({{"at", stmt->column_int64(0)},
-                    {"method", stmt->column_text(1)},
+    rows.push_back({{"at", row.column_int64(0)},
+                    {"method", row.column_text(1)},
                     {"app", text_or_null(2)},
                     {"target_role", text_or_null(3)},
-                    {"outcome", stmt->column_text(4)},
+                    {"outcome", row.column_text(4)},
                     {"error_code", text_or_null(5)},
-                    {"duration_ms", stmt->column_int64(6)},
-                    {"origin", stmt->column_text(7)}});
-  }
+                    {"duration_ms", row.column_int64(6)},
+                    {"origin", row.column_text(7)}});
+    return ok_status();
+  });
+  if (!read) return std::move(read).take_error();
   return rows;
 }
 

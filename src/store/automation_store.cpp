@@ -212,14 +212,14 @@ Result<std::vector<AutomationRecord>> AutomationStore::list() const {
   auto stmt = db_.prepare(std::string(kSelect) + "ORDER BY a.id");
   if (!stmt) return std::move(stmt).take_error();
   std::vector<AutomationRecord> records;
-  for (;;) {
-    auto more = stmt->step();
-    if (!more) return std::move(more).take_error();
-    if (!*more) return records;
-    auto record = read_record(*stmt);
+  auto read = stmt->each_row([&records](Statement& row) -> Status {
+    auto record = read_record(row);
     if (!record) return std::move(record).take_error();
     records.push_back(std::move(record).value());
-  }
+    return ok_status();
+  });
+  if (!read) return std::move(read).take_error();
+  return records;
 }
 
 Status AutomationStore::remove(std::int64_t id) {
@@ -302,12 +302,12 @@ Result<std::vector<RevisionRecord>> AutomationStore::revisions(std::int64_t id) 
   if (!stmt) return std::move(stmt).take_error();
   stmt->bind(1, id);
   std::vector<RevisionRecord> records;
-  for (;;) {
-    auto more = stmt->step();
-    if (!more) return std::move(more).take_error();
-    if (!*more) return records;
-    records.push_back({stmt->column_int64(0), stmt->column_text(1), stmt->column_int64(2)});
-  }
+  auto read = stmt->each_row([&records](Statement& row) {
+    records.push_back({row.column_int64(0), row.column_text(1), row.column_int64(2)});
+    return ok_status();
+  });
+  if (!read) return std::move(read).take_error();
+  return records;
 }
 
 Result<RevisionRecord> AutomationStore::revision(std::int64_t id, std::int64_t revision) const {

@@ -168,12 +168,17 @@ Result<bool> Statement::step() {
   return sqlite_error(sqlite3_db_handle(stmt_.get()), "statement failed");
 }
 
-Status Statement::run() {
+Status Statement::each_row(const std::function<Status(Statement&)>& on_row) {
   for (;;) {
     auto row = step();
     if (!row) return std::move(row).take_error();
     if (!*row) return ok_status();
+    if (auto st = on_row(*this); !st) return st;
   }
+}
+
+Status Statement::run() {
+  return each_row([](Statement&) { return ok_status(); });
 }
 
 Status Statement::reset() {

@@ -33,6 +33,9 @@ class Statement {
 
   // true while a row is available; false when done.
   Result<bool> step();
+  // Steps through every row, calling ON_ROW with the statement at it: the first error, of a
+  // step or of ON_ROW, ends the walk and is returned.
+  Status each_row(const std::function<Status(Statement&)>& on_row);
   // Runs a statement that returns no rows to completion.
   Status run();
   Status reset();

@@ -58,12 +58,11 @@ Result<PruneCounts> Retention::prune_all() {
     {
       auto ids = db_.prepare("SELECT id FROM automations ORDER BY id");
       if (!ids) return std::move(ids).take_error();
-      for (;;) {
-        auto more = ids->step();
-        if (!more) return std::move(more).take_error();
-        if (!*more) break;
-        automation_ids.push_back(ids->column_int64(0));
-      }
+      auto read = ids->each_row([&automation_ids](Statement& row) {
+        automation_ids.push_back(row.column_int64(0));
+        return ok_status();
+      });
+      if (!read) return read;
     }
     for (std::int64_t id : automation_ids) {
       auto runs = prune_run_details(sql, id);

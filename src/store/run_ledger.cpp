@@ -29,14 +29,14 @@ Result<LedgerRow> read_row(const Statement& stmt) {
 
 Result<std::vector<LedgerRow>> read_all(Statement& stmt) {
   std::vector<LedgerRow> rows;
-  for (;;) {
-    auto more = stmt.step();
-    if (!more) return std::move(more).take_error();
-    if (!*more) return rows;
-    auto row = read_row(stmt);
+  auto read = stmt.each_row([&rows](Statement& at) -> Status {
+    auto row = read_row(at);
     if (!row) return std::move(row).take_error();
     rows.push_back(std::move(row).value());
-  }
+    return ok_status();
+  });
+  if (!read) return std::move(read).take_error();
+  return rows;
 }
 
 }  // namespace

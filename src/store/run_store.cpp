@@ -58,14 +58,14 @@ Result<RunRecord> read_run(const Statement& stmt) {
 
 Result<std::vector<RunRecord>> read_runs(Statement& stmt) {
   std::vector<RunRecord> runs;
-  for (;;) {
-    auto more = stmt.step();
-    if (!more) return std::move(more).take_error();
-    if (!*more) return runs;
-    auto run = read_run(stmt);
+  auto read = stmt.each_row([&runs](Statement& row) -> Status {
+    auto run = read_run(row);
     if (!run) return std::move(run).take_error();
     runs.push_back(std::move(run).value());
-  }
+    return ok_status();
+  });
+  if (!read) return std::move(read).take_error();
+  return runs;
 }
 
 Error run_not_found(std::int64_t run_id) {
@@ -507,13 +507,13 @@ Result<std::vector<UndoRecord>> RunStore::undo_records(std::int64_t run_id) cons
   Statement& stmt = **lease;
   stmt.bind(1, run_id);
   std::vector<UndoRecord> records;
-  for (;;) {
-    auto more = stmt.step();
-    if (!more) return std::move(more).take_error();
-    if (!*more) return records;
-    records.push_back({static_cast<int>(stmt.column_int64(0)), undo_kind_from(stmt.column_text(1)),
-                       optional_text(stmt, 2), optional_text(stmt, 3), optional_text(stmt, 4)});
-  }
+  auto read = stmt.each_row([&records](Statement& row) {
+    records.push_back({static_cast<int>(row.column_int64(0)), undo_kind_from(row.column_text(1)),
+                       optional_text(row, 2), optional_text(row, 3), optional_text(row, 4)});
+    return ok_status();
+  });
+  if (!read) return std::move(read).take_error();
+  return records;
 }
 
 Status RunStore::mark_undone(std::int64_t run_id, int seq) {
@@ -543,12 +543,12 @@ Result<std::vector<int>> RunStore::undone_seqs(std::int64_t run_id) const {
   Statement& stmt = **lease;
   stmt.bind(1, run_id);
   std::vector<int> seqs;
-  for (;;) {
-    auto more = stmt.step();
-    if (!more) return std::move(more).take_error();
-    if (!*more) return seqs;
-    seqs.push_back(static_cast<int>(stmt.column_int64(0)));
-  }
+  auto read = stmt.each_row([&seqs](Statement& row) {
+    seqs.push_back(static_cast<int>(row.column_int64(0)));
+    return ok_status();
+  });
+  if (!read) return std::move(read).take_error();
+  return seqs;
 }
 
 Result<FinishedRun> RunStore::finish(std::int64_t run_id, RunEvent event, std::optional<std::string> reason,
@@ -615,12 +615,11 @@ Result<std::int64_t> RunStore::mark_interrupted_runs_failed(const std::map<std::
       auto lease = sql_.prepare("SELECT id FROM runs WHERE status IN (" + active_statuses() + ") ORDER BY id");
       if (!lease) return std::move(lease).take_error();
       Statement& stmt = **lease;
-      for (;;) {
-        auto more = stmt.step();
-        if (!more) return std::move(more).take_error();
-        if (!*more) break;
-        ids.push_back(stmt.column_int64(0));
-      }
+      auto read = stmt.each_row([&ids](Statement& row) {
+        ids.push_back(row.column_int64(0));
+        return ok_status();
+      });
+      if (!read) return read;
     }
     for (std::int64_t id : ids) {
       std::string reason(kInterruptedReason);
@@ -649,35 +648,33 @@ Result<RunDetail> RunStore::detail(std::int64_t run_id) const {
     if (!lease) return std::move(lease).take_error();
     Statement& steps = **lease;
     steps.bind(1, run_id);
-    for (;;) {
-      auto more = steps.step();
-      if (!more) return std::move(more).take_error();
-      if (!*more) break;
+    auto read = steps.each_row([&detail](Statement& row) {
       StepRecord step;
-      step.seq = static_cast<int>(steps.column_int64(0));
-      step.phase = steps.column_text(1);
-      step.type = steps.column_text(2);
-      step.name = optional_text(steps, 3);
-      step.status = steps.column_text(4);
-      step.delivery = optional_text(steps, 5);
-      step.error_code = optional_text(steps, 6);
-      step.reason = optional_text(steps, 7);
-      step.duration_ms = steps.column_int64(8);
-      step.output = steps.column_text(9);
-      step.output_truncated = steps.column_int64(10) != 0;
+      step.seq = static_cast<int>(row.column_int64(0));
+      step.phase = row.column_text(1);
+      step.type = row.column_text(2);
+      step.name = optional_text(row, 3);
+      step.status = row.column_text(4);
+      step.delivery = optional_text(row, 5);
+      step.error_code = optional_text(row, 6);
+      step.reason = optional_text(row, 7);
+      step.duration_ms = row.column_int64(8);
+      step.output = row.column_text(9);
+      step.output_truncated = row.column_int64(10) != 0;
       detail.steps.push_back(std::move(step));
-    }
+      return ok_status();
+    });
+    if (!read) return std::move(read).take_error();
   }
   auto lease = sql_.prepare("SELECT seq, passed FROM checks WHERE run_id = ?1 ORDER BY seq");
   if (!lease) return std::move(lease).take_error();
   Statement& checks = **lease;
   checks.bind(1, run_id);
-  for (;;) {
-    auto more = checks.step();
-    if (!more) return std::move(more).take_error();
-    if (!*more) break;
-    detail.checks.push_back({static_cast<int>(checks.column_int64(0)), checks.column_int64(1) != 0});
-  }
+  auto read = checks.each_row([&detail](Statement& row) {
+    detail.checks.push_back({static_cast<int>(row.column_int64(0)), row.column_int64(1) != 0});
+    return ok_status();
+  });
+  if (!read) return std::move(read).take_error();
   for (auto& step : detail.steps) {
     for (const auto& check : detail.checks) {
       if (check.seq == step.seq) step.check_passed = check.passed;

@@ -95,17 +95,15 @@ Result<nlohmann::json> Settings::all() const {
   for (const auto& spec : kSpecs) out[std::string(spec.key)] = nlohmann::json::parse(spec.default_json);
   auto stmt = db_.prepare("SELECT key, value FROM settings");
   if (!stmt) return std::move(stmt).take_error();
-  for (;;) {
-    auto row = stmt->step();
-    if (!row) return std::move(row).take_error();
-    if (!*row) break;
-    std::string key = stmt->column_text(0);
+  auto read = stmt->each_row([&out](Statement& row) {
+    std::string key = row.column_text(0);
     // Rows for keys this version does not know are ignored rather than shown.
-    if (find_setting(key) == nullptr) continue;
-    auto parsed = nlohmann::json::parse(stmt->column_text(1), nullptr, false);
-    if (parsed.is_discarded()) continue;
-    out[key] = std::move(parsed);
-  }
+    if (find_setting(key) == nullptr) return ok_status();
+    auto parsed = nlohmann::json::parse(row.column_text(1), nullptr, false);
+    if (!parsed.is_discarded()) out[key] = std::move(parsed);
+    return ok_status();
+  });
+  if (!read) return std::move(read).take_error();
   return out;
 }
 
