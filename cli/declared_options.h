@@ -68,7 +68,7 @@ CLI::Option* add_positional(CLI::App* cmd, const methods::MethodDeclaration& met
                             T& into, std::string_view shown = {}) {
   const methods::ParamSpec* spec = method.param(param);
   if (spec == nullptr) throw std::logic_error(std::string(method.name) + " declares no param " + std::string(param));
-  CLI::Option* option = cmd->add_option(std::string(shown.empty() ? param : shown), into, std::string(spec->help));
+  CLI::Option* option = cmd->add_option(std::string(shown.empty() ? param : shown), into, methods::help_text(*spec));
   if (spec->required) option->required();
   return option;
 }

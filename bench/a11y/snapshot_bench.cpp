@@ -31,13 +31,15 @@
 #include <filesystem>
 #include <optional>
 
-#include "a11y/glib_handles.h"
+#include "core/glib_handles.h"
 #include "a11y/observer.h"
 #include "core/unique_fd.h"
 
 namespace a11y = companyos::a11y;
 using Clock = std::chrono::steady_clock;
-using a11y::GObjectPtr;
+using companyos::ErrorPtr;
+using companyos::GCharPtr;
+using companyos::GObjectPtr;
 
 namespace {
 
@@ -75,7 +77,7 @@ class Fixture {
                           app_class.c_str(), nullptr};
     GError* error = nullptr;
     process_.reset(g_subprocess_newv(argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error));
-    a11y::ErrorPtr owned(error);
+    ErrorPtr owned(error);
     if (!process_) std::cerr << "cannot start " << program << ": " << error->message << "\n";
   }
   ~Fixture() {
@@ -126,11 +128,11 @@ void walk_node(AtspiAccessible* node, WalkCounts& counts) {
   GError* error = nullptr;
   const AtspiRole role = atspi_accessible_get_role(node, &error);
   g_clear_error(&error);
-  a11y::GCharPtr name(atspi_accessible_get_name(node, &error));
+  GCharPtr name(atspi_accessible_get_name(node, &error));
   g_clear_error(&error);
-  a11y::GCharPtr description(atspi_accessible_get_description(node, &error));
+  GCharPtr description(atspi_accessible_get_description(node, &error));
   g_clear_error(&error);
-  a11y::GCharPtr id(atspi_accessible_get_accessible_id(node, &error));
+  GCharPtr id(atspi_accessible_get_accessible_id(node, &error));
   g_clear_error(&error);
   AtspiPtr<AtspiStateSet> states(atspi_accessible_get_state_set(node));
   if (AtspiPtr<AtspiComponent> component{atspi_accessible_get_component_iface(node)}) {
@@ -188,7 +190,7 @@ AtspiPtr<AtspiAccessible> atspi_window_of(int pid) {
 
 // The app's own connection, as the snapshot uses it (the bus if it offers none).
 struct FloorChannel {
-  a11y::ConnectionRef connection;
+  companyos::ConnectionRef connection;
   std::string destination;
 };
 
@@ -237,7 +239,7 @@ double thread_cpu_ms() {
 }
 
 double process_cpu_ms(int pid) {
-  a11y::GCharPtr stat;
+  GCharPtr stat;
   const std::string path = "/proc/" + std::to_string(pid) + "/stat";
   gchar* contents = nullptr;
   if (!g_file_get_contents(path.c_str(), &contents, nullptr, nullptr)) return 0;
@@ -256,12 +258,12 @@ double process_cpu_ms(int pid) {
 double time_get_items(const FloorChannel& channel) {
   const auto start = Clock::now();
   GError* error = nullptr;
-  a11y::VariantPtr reply(g_dbus_connection_call_sync(
+  companyos::VariantPtr reply(g_dbus_connection_call_sync(
       channel.connection.get(), channel.destination.empty() ? nullptr : channel.destination.c_str(),
       "/org/a11y/atspi/cache", "org.a11y.atspi.Cache", "GetItems", nullptr, nullptr,
       G_DBUS_CALL_FLAGS_NONE, 10'000, nullptr, &error));
   const double elapsed = milliseconds_since(start);
-  a11y::ErrorPtr owned(error);
+  ErrorPtr owned(error);
   return reply ? elapsed : -1;
 }
 
@@ -272,7 +274,7 @@ double time_get_items(const FloorChannel& channel) {
 class Daemon {
  public:
   explicit Daemon(const std::string& program) {
-    a11y::GCharPtr dir(g_dir_make_tmp("companyos-bench-XXXXXX", nullptr));
+    GCharPtr dir(g_dir_make_tmp("companyos-bench-XXXXXX", nullptr));
     if (!dir) return;
     dir_ = dir.get();
     socket_ = dir_ + "/run/control.sock";
@@ -281,7 +283,7 @@ class Daemon {
                           db.c_str(),      "--log-level", "warn",          nullptr};
     GError* error = nullptr;
     process_.reset(g_subprocess_newv(argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error));
-    a11y::ErrorPtr owned(error);
+    ErrorPtr owned(error);
     if (!process_) std::cerr << "cannot start " << program << ": " << error->message << "\n";
   }
   ~Daemon() {
@@ -549,9 +551,9 @@ std::string default_fixture() {
   if (const char* build = std::getenv("COMPANYOS_BUILD_DIR")) {
     return std::string(build) + "/tests/fixtures/companyos-fixture-gtk3";
   }
-  a11y::GCharPtr self(g_file_read_link("/proc/self/exe", nullptr));
+  GCharPtr self(g_file_read_link("/proc/self/exe", nullptr));
   if (!self) return "companyos-fixture-gtk3";
-  a11y::GCharPtr dir(g_path_get_dirname(self.get()));  // <build>/bench/a11y
+  GCharPtr dir(g_path_get_dirname(self.get()));  // <build>/bench/a11y
   return std::string(dir.get()) + "/../../tests/fixtures/companyos-fixture-gtk3";
 }
 

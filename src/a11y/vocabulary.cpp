@@ -3,7 +3,7 @@
 #include <array>
 #include <atspi/atspi.h>
 
-#include "a11y/glib_handles.h"
+#include "core/glib_handles.h"
 
 namespace companyos::a11y {
 namespace {

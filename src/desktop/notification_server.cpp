@@ -3,15 +3,13 @@
 #include <algorithm>
 #include <memory>
 
-#include "a11y/glib_handles.h"
+#include "core/glib_handles.h"
 
 namespace companyos::desktop {
 namespace {
 
-using a11y::ErrorPtr;
-using a11y::GFree;
-using Connection = a11y::GObjectPtr<GDBusConnection>;
-using Variant = a11y::VariantPtr;
+using Connection = GObjectPtr<GDBusConnection>;
+using Variant = VariantPtr;
 
 constexpr const char* kName = "org.freedesktop.Notifications";
 constexpr const char* kPath = "/org/freedesktop/Notifications";

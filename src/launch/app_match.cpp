@@ -6,7 +6,7 @@
 
 #include "core/text.h"
 #include "launch/exec_line.h"
-#include "launch/glib_handles.h"
+#include "core/glib_handles.h"
 
 namespace companyos::launch {
 namespace {

@@ -1,6 +1,6 @@
 #include "launch/default_app.h"
 
-#include "launch/glib_handles.h"
+#include "core/glib_handles.h"
 #include "launch/refusal.h"
 
 namespace companyos::launch {

@@ -2,7 +2,7 @@
 
 #include <gio/gdesktopappinfo.h>
 
-#include "launch/glib_handles.h"
+#include "core/glib_handles.h"
 
 namespace companyos::launch {
 namespace {

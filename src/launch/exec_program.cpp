@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <span>
 
-#include "launch/glib_handles.h"
+#include "core/glib_handles.h"
 
 namespace companyos::launch {
 namespace {

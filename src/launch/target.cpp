@@ -7,7 +7,7 @@
 #include <variant>
 
 #include "core/text.h"
-#include "launch/glib_handles.h"
+#include "core/glib_handles.h"
 
 namespace companyos::launch {
 namespace {

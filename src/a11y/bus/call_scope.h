@@ -17,7 +17,7 @@
 #include <gio/gio.h>
 
 #include "a11y/bus/reply_router.h"
-#include "a11y/glib_handles.h"
+#include "core/glib_handles.h"
 #include "core/deadline.h"
 
 namespace companyos::a11y {

@@ -7,7 +7,7 @@
 
 #include <gio/gio.h>
 
-#include "a11y/glib_handles.h"
+#include "core/glib_handles.h"
 
 namespace companyos::a11y {
 namespace {

@@ -1,6 +1,6 @@
 #include "a11y/bus/variant_fields.h"
 
-#include "a11y/glib_handles.h"
+#include "core/glib_handles.h"
 
 namespace companyos::a11y {
 namespace {

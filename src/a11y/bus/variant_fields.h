@@ -9,7 +9,7 @@
 
 #include <glib.h>
 
-#include "a11y/glib_handles.h"
+#include "core/glib_handles.h"
 #include "a11y/vocabulary.h"
 
 namespace companyos::a11y {

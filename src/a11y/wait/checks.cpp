@@ -7,7 +7,7 @@
 #include "a11y/bus.h"
 #include "a11y/bus/call_scope.h"
 #include "a11y/bus/variant_fields.h"
-#include "a11y/glib_handles.h"
+#include "core/glib_handles.h"
 #include "a11y/policy.h"
 #include "a11y/read/snapshot.h"
 #include "a11y/ref.h"

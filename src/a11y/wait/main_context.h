@@ -6,7 +6,7 @@
 
 #include <glib.h>
 
-#include "a11y/glib_handles.h"
+#include "core/glib_handles.h"
 
 namespace companyos::a11y {
 

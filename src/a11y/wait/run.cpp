@@ -9,7 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "a11y/bus/call_scope.h"
-#include "a11y/glib_handles.h"
+#include "core/glib_handles.h"
 #include "a11y/wait/checks.h"
 #include "a11y/wait/conditions.h"
 #include "a11y/wait/events.h"

@@ -6,7 +6,7 @@
 
 #include "a11y/apps.h"
 #include "a11y/bus.h"
-#include "a11y/glib_handles.h"
+#include "core/glib_handles.h"
 #include "a11y/read/window_id.h"
 #include "a11y/vocabulary.h"
 #include "a11y/wait/conditions.h"

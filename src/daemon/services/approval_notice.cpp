@@ -2,13 +2,13 @@
 
 #include <ctime>
 
-#include "a11y/glib_handles.h"
+#include "core/glib_handles.h"
 
 namespace companyos::daemon {
 namespace {
 
 std::string escaped(const std::string& text) {
-  const a11y::GCharPtr escaped_text(g_markup_escape_text(text.c_str(), -1));
+  const GCharPtr escaped_text(g_markup_escape_text(text.c_str(), -1));
   return escaped_text.get();
 }
 

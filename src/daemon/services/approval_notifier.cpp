@@ -15,9 +15,6 @@ constexpr const char* kInterface = "org.freedesktop.Notifications";
 
 bool cancelled(const GError* error) { return error != nullptr && g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED); }
 
-using a11y::ErrorPtr;
-using a11y::VariantPtr;
-
 // A call's reply, or nullptr with the error (cancelled included).
 VariantPtr finish(GObject* source, GAsyncResult* result, ErrorPtr& error) {
   GError* raw = nullptr;

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "a11y/glib_handles.h"
+#include "core/glib_handles.h"
 #include "daemon/services/approval_notice.h"
 
 namespace companyos::daemon {
@@ -54,8 +54,8 @@ class ApprovalNotifier {
 
   Hooks hooks_;
   // Cancelled first in the destructor: a callback that comes after it touches nothing here.
-  a11y::GObjectPtr<GCancellable> cancellable_;
-  a11y::GObjectPtr<GDBusConnection> bus_;
+  GObjectPtr<GCancellable> cancellable_;
+  GObjectPtr<GDBusConnection> bus_;
   guint watch_ = 0;
   guint subscription_ = 0;
   guint timer_ = 0;

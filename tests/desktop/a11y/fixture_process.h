@@ -9,7 +9,7 @@
 
 #include <gio/gio.h>
 
-#include "a11y/glib_handles.h"
+#include "core/glib_handles.h"
 #include "a11y/observer.h"
 
 namespace companyos::a11y::testing {

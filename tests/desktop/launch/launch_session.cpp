@@ -9,7 +9,7 @@
 #include <iterator>
 #include <sstream>
 
-#include "launch/glib_handles.h"
+#include "core/glib_handles.h"
 
 namespace companyos::launch::testing {
 namespace {

@@ -3,7 +3,7 @@
 #include <atspi/atspi.h>
 #include <gtest/gtest.h>
 
-#include "a11y/glib_handles.h"
+#include "core/glib_handles.h"
 
 namespace companyos::a11y {
 namespace {

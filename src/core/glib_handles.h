@@ -1,5 +1,7 @@
-// Owning handles for the GLib/GIO objects this library touches: each frees its object with
-// the matching GLib function when it goes out of scope, so no path can leak or double-free.
+// Owning handles for GLib/GIO objects, for every module that touches them (a11y, launch,
+// desktop, the daemon's services): each frees its object with the matching GLib function
+// when it goes out of scope, so no path can leak or double-free. Header only: core itself
+// does not link GLib; whoever includes this does.
 #pragma once
 
 #include <memory>
@@ -7,7 +9,7 @@
 #include <gio/gio.h>
 #include <glib.h>
 
-namespace companyos::a11y {
+namespace companyos {
 
 struct GObjectUnref {
   void operator()(gpointer object) const { g_object_unref(object); }
@@ -20,6 +22,15 @@ struct GErrorFree {
 };
 struct GFree {
   void operator()(gpointer memory) const { g_free(memory); }
+};
+struct GStrvFree {
+  void operator()(gchar** strings) const { g_strfreev(strings); }
+};
+struct GKeyFileFree {
+  void operator()(GKeyFile* key_file) const { g_key_file_free(key_file); }
+};
+struct GUriUnref {
+  void operator()(GUri* uri) const { g_uri_unref(uri); }
 };
 struct GMainContextUnref {
   void operator()(GMainContext* context) const { g_main_context_unref(context); }
@@ -36,8 +47,26 @@ using GObjectPtr = std::unique_ptr<T, GObjectUnref>;
 using VariantPtr = std::unique_ptr<GVariant, GVariantUnref>;
 using ErrorPtr = std::unique_ptr<GError, GErrorFree>;
 using GCharPtr = std::unique_ptr<gchar, GFree>;
+using StrvPtr = std::unique_ptr<gchar*, GStrvFree>;
+using KeyFilePtr = std::unique_ptr<GKeyFile, GKeyFileFree>;
+using UriPtr = std::unique_ptr<GUri, GUriUnref>;
 using MainContextPtr = std::unique_ptr<GMainContext, GMainContextUnref>;
 using SourcePtr = std::unique_ptr<GSource, GSourceDestroy>;
+
+// Collects a GError out-parameter: `call(..., error.out())` then test `error`.
+class ErrorSlot {
+ public:
+  GError** out() { return &raw_; }
+  explicit operator bool() const { return raw_ != nullptr; }
+  const char* message() const { return raw_ ? raw_->message : ""; }
+  ~ErrorSlot() { ErrorPtr owned(raw_); }
+  ErrorSlot() = default;
+  ErrorSlot(const ErrorSlot&) = delete;
+  ErrorSlot& operator=(const ErrorSlot&) = delete;
+
+ private:
+  GError* raw_ = nullptr;
+};
 
 // A shared, reference-counted GObject (g_object_ref on copy), for objects that several
 // threads hold at once, such as a cached GDBusConnection.
@@ -76,4 +105,4 @@ inline VariantPtr child_of(GVariant* container, gsize index) {
   return VariantPtr(g_variant_get_child_value(container, index));
 }
 
-}  // namespace companyos::a11y
+}  // namespace companyos
