@@ -8,16 +8,9 @@
 #include <vector>
 
 #include "a11y/vocabulary.h"
+#include "core/geometry.h"
 
 namespace companyos::a11y {
-
-struct Bounds {
-  int x = 0;
-  int y = 0;
-  int width = 0;
-  int height = 0;
-  friend bool operator==(const Bounds&, const Bounds&) = default;
-};
 
 struct WindowInfo {
   std::string id;  // opaque, stable for the window's life (see read/window_id.h)

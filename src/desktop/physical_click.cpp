@@ -222,8 +222,8 @@ Result<PointerClickReply> PhysicalClick::run() {
 
 }  // namespace
 
-std::optional<ScreenPoint> click_point(const a11y::Bounds& element, bool window_relative,
-                                       const x11::Rect& client_area) {
+std::optional<ScreenPoint> click_point(const Bounds& element, bool window_relative,
+                                       const Bounds& client_area) {
   if (element.width <= 0 || element.height <= 0) return std::nullopt;
   ScreenPoint point{element.x + element.width / 2, element.y + element.height / 2};
   if (window_relative) {

@@ -13,7 +13,7 @@
 #include "a11y/model.h"
 #include "companyos/result.h"
 #include "core/deadline.h"
-#include "x11/geometry.h"
+#include "core/geometry.h"
 #include "x11/windows.h"
 
 namespace companyos::a11y {
@@ -31,8 +31,8 @@ struct ScreenPoint {
 // The centre of an element's bounds in screen coordinates. Window-relative bounds (GTK4
 // reports those) are offset by the client area's origin first. nullopt when the bounds are
 // empty or their centre is outside the client area: the pointer would land elsewhere.
-std::optional<ScreenPoint> click_point(const a11y::Bounds& element, bool window_relative,
-                                       const x11::Rect& client_area);
+std::optional<ScreenPoint> click_point(const Bounds& element, bool window_relative,
+                                       const Bounds& client_area);
 
 // What a pointer click did: the reply of a semantic click with route "xtest:pointer", where
 // the pointer clicked, and the X11 window it was brought forward in.

@@ -75,7 +75,7 @@ Status type_while_active(x11::Connection& connection, x11::WindowId xid, std::st
   return ok_status();
 }
 
-std::optional<ScreenPoint> point_in_client_area(const x11::Rect& client_area, int x, int y) {
+std::optional<ScreenPoint> point_in_client_area(const Bounds& client_area, int x, int y) {
   if (x < 0 || y < 0 || x >= client_area.width || y >= client_area.height) return std::nullopt;
   return ScreenPoint{client_area.x + x, client_area.y + y};
 }

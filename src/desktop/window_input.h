@@ -13,7 +13,7 @@
 #include "companyos/result.h"
 #include "desktop/physical_click.h"
 #include "x11/connection.h"
-#include "x11/geometry.h"
+#include "core/geometry.h"
 #include "x11/windows.h"
 
 namespace companyos::desktop {
@@ -34,7 +34,7 @@ Status type_while_active(x11::Connection& connection, x11::WindowId xid, std::st
 
 // The root point at (x, y) from the client area's top-left corner (the pixel of a window
 // screenshot); nullopt when it lies outside the client area.
-std::optional<ScreenPoint> point_in_client_area(const x11::Rect& client_area, int x, int y);
+std::optional<ScreenPoint> point_in_client_area(const Bounds& client_area, int x, int y);
 
 // Clicks `button` at (x, y) of `xid`'s client area: the window is brought forward, must be
 // the active one and must show on top at that point (no menu, dialog or other window over

@@ -14,7 +14,7 @@ struct ImageDestroyer {
   void operator()(XImage* image) const { XDestroyImage(image); }
 };
 
-nlohmann::json to_json(const Rect& rect) {
+nlohmann::json to_json(const Bounds& rect) {
   return {{"x", rect.x}, {"y", rect.y}, {"width", rect.width}, {"height", rect.height}};
 }
 
@@ -40,9 +40,9 @@ Result<PixelLayout> root_pixel_layout(Connection& connection, const XImage& imag
 
 }  // namespace
 
-Result<RgbImage> capture_area(Connection& connection, const Rect& area) {
+Result<RgbImage> capture_area(Connection& connection, const Bounds& area) {
   if (auto alive = connection.check_alive(); !alive) return std::move(alive).take_error();
-  const Rect screen{0, 0, connection.screen_width(), connection.screen_height()};
+  const Bounds screen{0, 0, connection.screen_width(), connection.screen_height()};
   if (area.empty() || !screen.contains(area)) {
     return make_error(ErrorCode::kInvalidArgs, "the area is empty or not wholly on screen",
                       {{"area", to_json(area)}, {"screen", to_json(screen)}});
@@ -76,12 +76,12 @@ Result<RgbImage> capture_area(Connection& connection, const Rect& area) {
   return captured;
 }
 
-Result<Rect> capture_window_png(Connection& connection, WindowId id,
+Result<Bounds> capture_window_png(Connection& connection, WindowId id,
                                 const std::filesystem::path& path) {
   auto window = describe_window(connection, id);
   if (!window) return std::move(window).take_error();
-  const Rect bounds = window->bounds;
-  const Rect screen{0, 0, connection.screen_width(), connection.screen_height()};
+  const Bounds bounds = window->bounds;
+  const Bounds screen{0, 0, connection.screen_width(), connection.screen_height()};
   if (!screen.contains(bounds)) {
     return make_error(ErrorCode::kActionNotSupported,
                       "part of window " + std::to_string(id) + " lies off screen",

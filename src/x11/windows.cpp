@@ -30,14 +30,14 @@ std::optional<WindowId> read_active(Connection& connection) {
   return *id;
 }
 
-Rect grow_by_frame(Connection& connection, WindowId id, const Rect& bounds) {
+Bounds grow_by_frame(Connection& connection, WindowId id, const Bounds& bounds) {
   auto extents = read_longs(connection, id, "_NET_FRAME_EXTENTS", XA_CARDINAL);
   if (!extents || extents->size() != 4) return bounds;
   const auto left = static_cast<int>((*extents)[0]);
   const auto right = static_cast<int>((*extents)[1]);
   const auto top = static_cast<int>((*extents)[2]);
   const auto bottom = static_cast<int>((*extents)[3]);
-  return Rect{bounds.x - left, bounds.y - top, bounds.width + left + right,
+  return Bounds{bounds.x - left, bounds.y - top, bounds.width + left + right,
               bounds.height + top + bottom};
 }
 
@@ -61,7 +61,7 @@ std::optional<WindowInfo> read_window(Connection& connection, WindowId id,
         trap.first_error()) {
       return std::nullopt;
     }
-    info.bounds = Rect{root_x, root_y, attributes.width, attributes.height};
+    info.bounds = Bounds{root_x, root_y, attributes.width, attributes.height};
   }
   info.frame = grow_by_frame(connection, id, info.bounds);
   if (auto pid = read_long(connection, id, "_NET_WM_PID", XA_CARDINAL)) {

@@ -10,7 +10,7 @@
 
 #include "companyos/result.h"
 #include "x11/connection.h"
-#include "x11/geometry.h"
+#include "core/geometry.h"
 
 namespace companyos::x11 {
 
@@ -22,8 +22,8 @@ struct WindowInfo {
   std::string wm_instance;  // WM_CLASS instance (res_name)
   std::string wm_class;     // WM_CLASS class (res_class)
   std::string title;        // _NET_WM_NAME, else WM_NAME
-  Rect bounds;              // client area
-  Rect frame;               // bounds grown by _NET_FRAME_EXTENTS (= bounds without them)
+  Bounds bounds;              // client area
+  Bounds frame;               // bounds grown by _NET_FRAME_EXTENTS (= bounds without them)
   bool active = false;
 };
 

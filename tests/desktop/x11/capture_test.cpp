@@ -74,7 +74,7 @@ TEST_F(Capture, RefusesBadTargetsAndLeavesNoFile) {
   EXPECT_EQ(not_a_client.error().code, ErrorCode::kWindowNotFound);
   EXPECT_TRUE(std::filesystem::is_empty(dir()));
 
-  auto off_screen = capture_area(connection(), Rect{-5, 0, 10, 10});
+  auto off_screen = capture_area(connection(), Bounds{-5, 0, 10, 10});
   ASSERT_FALSE(off_screen.ok());
   EXPECT_EQ(off_screen.error().code, ErrorCode::kInvalidArgs);
 }

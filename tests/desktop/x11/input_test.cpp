@@ -45,7 +45,7 @@ std::optional<std::string> file_text(const std::filesystem::path& path) {
 
 // The entry is the first white band from the top of the window (Adwaita draws entries
 // white on a light grey window), which finds it whatever the font size is.
-std::optional<std::pair<int, int>> entry_centre(Connection& connection, const Rect& bounds) {
+std::optional<std::pair<int, int>> entry_centre(Connection& connection, const Bounds& bounds) {
   auto image = capture_area(connection, bounds);
   if (!image) return std::nullopt;
   const int x = bounds.width / 2;

@@ -39,7 +39,7 @@ std::optional<WindowId> xprop_active_window() {
   return id;
 }
 
-std::optional<Rect> xwininfo_bounds(WindowId id) {
+std::optional<Bounds> xwininfo_bounds(WindowId id) {
   auto output = run_for_output({"xwininfo", "-id", hex_id(id)}, kToolDeadline);
   if (!output) return std::nullopt;
   auto x = field(*output, "Absolute upper-left X:");
@@ -47,7 +47,7 @@ std::optional<Rect> xwininfo_bounds(WindowId id) {
   auto width = field(*output, "Width:");
   auto height = field(*output, "Height:");
   if (!x || !y || !width || !height) return std::nullopt;
-  return Rect{*x, *y, *width, *height};
+  return Bounds{*x, *y, *width, *height};
 }
 
 }  // namespace companyos::x11::testing

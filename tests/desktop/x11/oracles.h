@@ -3,7 +3,7 @@
 
 #include <optional>
 
-#include "x11/geometry.h"
+#include "core/geometry.h"
 #include "x11/windows.h"
 
 namespace companyos::x11::testing {
@@ -12,6 +12,6 @@ namespace companyos::x11::testing {
 std::optional<WindowId> xprop_active_window();
 
 // The window's inside area in root coordinates as `xwininfo -id` prints it.
-std::optional<Rect> xwininfo_bounds(WindowId id);
+std::optional<Bounds> xwininfo_bounds(WindowId id);
 
 }  // namespace companyos::x11::testing

@@ -7,9 +7,9 @@ namespace {
 
 struct PhysicalClickCase {
   std::string name;
-  a11y::Bounds element;
+  Bounds element;
   bool window_relative;
-  x11::Rect client;
+  Bounds client;
   std::optional<ScreenPoint> point;
   friend void PrintTo(const PhysicalClickCase& c, std::ostream* os) { *os << c.name; }
 };
@@ -21,7 +21,7 @@ TEST_P(ClickPoints, AreTheCentreOnScreenInsideTheWindow) {
   EXPECT_EQ(click_point(c.element, c.window_relative, c.client), c.point);
 }
 
-const x11::Rect kWindow{100, 50, 400, 300};  // client area in root coordinates
+const Bounds kWindow{100, 50, 400, 300};  // client area in root coordinates
 
 INSTANTIATE_TEST_SUITE_P(
     Table, ClickPoints,

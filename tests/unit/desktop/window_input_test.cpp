@@ -43,7 +43,7 @@ TEST(TypingChunks, ATruncatedSequenceAtTheEndStaysInTheText) {
 }
 
 TEST(PointInClientArea, CountsFromTheTopLeftPixelAndStaysInside) {
-  const x11::Rect area{100, 50, 200, 80};
+  const Bounds area{100, 50, 200, 80};
   struct Case {
     int x;
     int y;
@@ -62,7 +62,7 @@ TEST(PointInClientArea, CountsFromTheTopLeftPixelAndStaysInside) {
     SCOPED_TRACE(std::to_string(c.x) + "," + std::to_string(c.y));
     EXPECT_EQ(point_in_client_area(area, c.x, c.y), c.expected);
   }
-  EXPECT_EQ(point_in_client_area(x11::Rect{0, 0, 0, 0}, 0, 0), std::nullopt) << "an empty window has no point";
+  EXPECT_EQ(point_in_client_area(Bounds{0, 0, 0, 0}, 0, 0), std::nullopt) << "an empty window has no point";
 }
 
 }  // namespace

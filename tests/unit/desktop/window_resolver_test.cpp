@@ -5,7 +5,7 @@
 namespace companyos::desktop {
 namespace {
 
-a11y::WindowInfo a11y_window(std::optional<int> pid, std::string title, std::optional<a11y::Bounds> bounds) {
+a11y::WindowInfo a11y_window(std::optional<int> pid, std::string title, std::optional<Bounds> bounds) {
   a11y::WindowInfo w;
   w.pid = pid;
   w.title = std::move(title);
@@ -13,7 +13,7 @@ a11y::WindowInfo a11y_window(std::optional<int> pid, std::string title, std::opt
   return w;
 }
 
-x11::WindowInfo client(x11::WindowId id, std::optional<long> pid, std::string title, x11::Rect bounds) {
+x11::WindowInfo client(x11::WindowId id, std::optional<long> pid, std::string title, Bounds bounds) {
   x11::WindowInfo c;
   c.id = id;
   c.pid = pid;
@@ -38,8 +38,8 @@ TEST_P(WindowMatch, PairsOnlyWhenUnambiguous) {
   EXPECT_EQ(paired ? std::optional<x11::WindowId>(paired->id) : std::nullopt, c.expected);
 }
 
-const a11y::Bounds kB{10, 20, 300, 200};
-const x11::Rect kR{10, 20, 300, 200};
+const Bounds kB{10, 20, 300, 200};
+const Bounds kR{10, 20, 300, 200};
 
 INSTANTIATE_TEST_SUITE_P(
     Table, WindowMatch,
@@ -65,7 +65,7 @@ INSTANTIATE_TEST_SUITE_P(
              {client(1, 7, "Doc", kR), client(2, 7, "Doc", kR)}, std::nullopt},
         WindowResolverCase{"twins_without_bounds_refused", a11y_window(7, "Doc", std::nullopt),
              {client(1, 7, "Doc", kR), client(2, 7, "Doc", {0, 0, 1, 1})}, std::nullopt},
-        WindowResolverCase{"gtk4_relative_position_still_matches_by_size", a11y_window(7, "Calc", a11y::Bounds{0, 0, 300, 200}),
+        WindowResolverCase{"gtk4_relative_position_still_matches_by_size", a11y_window(7, "Calc", Bounds{0, 0, 300, 200}),
              {client(1, 7, "Calc", kR), client(2, 7, "Calc", {5, 5, 640, 480})}, 1},
         WindowResolverCase{"no_clients", a11y_window(7, "Doc", kB), {}, std::nullopt}),
     [](const ::testing::TestParamInfo<WindowResolverCase>& info) { return info.param.name; });
