@@ -17,9 +17,8 @@ std::string bounds_text(const nlohmann::json& b) {
          std::to_string(b.value("width", 0)) + "x" + std::to_string(b.value("height", 0));
 }
 
-}  // namespace
 
-void add_observe_commands(CLI::App& app, Invocation& out) {
+void add_apps_command(CLI::App& app, Invocation& out) {
   auto apps = add_method_command(app, methods::kApps, "",
                                  "  companyos apps\n  companyos --json apps\n"
                                  "  companyos --reply-timeout 200 apps --names   # what shell completion offers\n");
@@ -52,7 +51,9 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
                                          {"STATE", "state"}});
         };
       });
+}
 
+void add_windows_command(CLI::App& app, Invocation& out) {
   auto windows = add_method_command(app, methods::kWindows, "Ids stay valid for the window's life.",
                                     "  companyos windows\n  companyos windows --app mousepad\n");
   windows.cmd->callback([&out, options = windows.options] {
@@ -75,7 +76,9 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
       }
     };
   });
+}
 
+void add_snapshot_command(CLI::App& app, Invocation& out) {
   auto snapshot = add_method_command(app, methods::kSnapshot, "Act on its refs.",
                                      "  companyos snapshot --app mousepad\n"
                                      "  companyos snapshot --app mousepad -i --compact\n"
@@ -125,7 +128,9 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
       }
     };
   });
+}
 
+void add_find_command(CLI::App& app, Invocation& out) {
   auto find = add_method_command(app, methods::kFind, "Prints their refs.",
                                  "  companyos find --app mousepad --role 'push button' --name Save\n"
                                  "  companyos find --app companyos-fixture --id write-effect\n"
@@ -149,7 +154,9 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
       }
     };
   });
+}
 
+void add_surfaces_command(CLI::App& app, Invocation& out) {
   auto surfaces = add_method_command(app, methods::kSurfaces, "Their items are acted on by ref.",
                                      "  companyos surfaces --app mousepad\n"
                                      "  companyos surfaces --app Firefox --kind menu\n"
@@ -176,7 +183,9 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
                                      {"OPENED BY", "opener"}, {"WINDOW", "window"}});
     };
   });
+}
 
+void add_get_command(CLI::App& app, Invocation& out) {
   auto ref = std::make_shared<std::string>();
   auto get = add_method_command(app, methods::kGet,
                                 "A cell is read by its table and address, shown or not: its text and formula.\n"
@@ -202,7 +211,9 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
       }
     };
   });
+}
 
+void add_screenshot_command(CLI::App& app, Invocation& out) {
   auto out_path = std::make_shared<std::string>();
   auto screenshot = add_method_command(app, methods::kScreenshot, "The window must be the active one.",
                                        "  companyos screenshot --app mousepad --out mousepad.png\n"
@@ -219,6 +230,18 @@ void add_observe_commands(CLI::App& app, Invocation& out) {
                 << plain(data["height"]) << ")\n";
     };
   });
+}
+
+}  // namespace
+
+void add_observe_commands(CLI::App& app, Invocation& out) {
+  add_apps_command(app, out);
+  add_windows_command(app, out);
+  add_snapshot_command(app, out);
+  add_find_command(app, out);
+  add_surfaces_command(app, out);
+  add_get_command(app, out);
+  add_screenshot_command(app, out);
 }
 
 }  // namespace companyos::cli
