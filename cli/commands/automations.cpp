@@ -196,19 +196,9 @@ CLI::App* add_id_command(CLI::App& parent, Invocation& out, const methods::Metho
   return command.cmd;
 }
 
-void add_automation_group(CLI::App& app, Invocation& out) {
-  auto* automation = add_command(
-      app, "automation",
-      "Levelled automations: routines of steps that earn autonomy by evidence.\n"
-      "Levels: 1 suggest (dry runs), 2 assist (each effect asks), 3 supervised, 4 unattended (gate).",
-      "  companyos automation create data/examples/fixture-write-note.json\n"
-      "  companyos automation list\n"
-      "  companyos automation raise 1\n"
-      "  companyos automation start 1\n"
-      "  companyos automation gate 1\n");
-  automation->require_subcommand(1);
-
-  add_method_command(*automation, methods::kAutomationList, "",
+// automation list: a table of every automation, with its next run.
+void add_automation_list_command(CLI::App& group, Invocation& out) {
+  add_method_command(group, methods::kAutomationList, "",
                      "  companyos automation list\n  companyos --json automation list\n")
       .cmd->callback([&out] {
         out.method = methods::kAutomationList.name;
@@ -231,11 +221,12 @@ void add_automation_group(CLI::App& app, Invocation& out) {
           }
         };
       });
+}
 
-  add_id_command(*automation, out, methods::kAutomationGet, "", "  companyos automation get 1\n  companyos --json automation get 1 | jq .data.definition\n", print_automation);
-
+// automation create FILE: the definition from a file or stdin.
+void add_automation_create_command(CLI::App& group, Invocation& out) {
   auto create_file = std::make_shared<std::string>();
-  auto* create = add_method_command(*automation, methods::kAutomationCreate,
+  auto* create = add_method_command(group, methods::kAutomationCreate,
                                     "FILE is the definition (JSON); - reads stdin.",
                                     "  companyos automation create data/examples/fixture-write-note.json\n"
                                     "  companyos automation create - < routine.json\n",
@@ -251,10 +242,13 @@ void add_automation_group(CLI::App& app, Invocation& out) {
     };
     out.human_error = print_problems;
   });
+}
 
+// automation update ID FILE: a new revision of the definition.
+void add_automation_update_command(CLI::App& group, Invocation& out) {
   auto update_id = std::make_shared<std::int64_t>(0);
   auto update_file = std::make_shared<std::string>();
-  auto* update = add_method_command(*automation, methods::kAutomationUpdate,
+  auto* update = add_method_command(group, methods::kAutomationUpdate,
                                     "The gate counts only the new revision's runs.",
                              "  companyos automation update 1 routine.json\n"
                              "  companyos --json automation get 1 | jq .data.definition > d.json; companyos automation update 1 d.json\n",
@@ -273,33 +267,56 @@ void add_automation_group(CLI::App& app, Invocation& out) {
     };
     out.human_error = print_problems;
   });
+}
 
-  add_id_command(*automation, out, methods::kAutomationDelete, "", "  companyos automation delete 1\n", [](const nlohmann::json& d) {
+// The commands that take only an automation's id, but get: delete, enable, disable, start,
+// stop, runs, raise, lower, promote, gate.
+void add_automation_id_commands(CLI::App& group, Invocation& out) {
+  add_id_command(group, out, methods::kAutomationDelete, "", "  companyos automation delete 1\n", [](const nlohmann::json& d) {
                    std::cout << "deleted automation " << plain(d["id"]) << " (" << plain(d["name"]) << ")\n";
                  });
   const auto enabled_line = [](const nlohmann::json& a) {
     std::cout << "automation " << plain(a["id"]) << " (" << plain(a["name"]) << ") is "
               << (a.value("enabled", false) ? "enabled" : "disabled") << '\n';
   };
-  add_id_command(*automation, out, methods::kAutomationEnable, "", "  companyos automation enable 1\n", enabled_line);
-  add_id_command(*automation, out, methods::kAutomationDisable, "", "  companyos automation disable 1\n", enabled_line);
-  add_id_command(*automation, out, methods::kAutomationStart, "Start a run now, as a person: level 1 is a dry run, level 2 asks before each\n"
+  add_id_command(group, out, methods::kAutomationEnable, "", "  companyos automation enable 1\n", enabled_line);
+  add_id_command(group, out, methods::kAutomationDisable, "", "  companyos automation disable 1\n", enabled_line);
+  add_id_command(group, out, methods::kAutomationStart, "Start a run now, as a person: level 1 is a dry run, level 2 asks before each\n"
                  "effect (see `companyos approvals`), level 3 runs supervised.", "  companyos automation start 1\n  companyos run show 7    # the run it started\n", [](const nlohmann::json& run) { print_run_line("started", run); });
-  add_id_command(*automation, out, methods::kAutomationStop, "Stop the automation's active run: the active step is cancelled (a command's\n"
+  add_id_command(group, out, methods::kAutomationStop, "Stop the automation's active run: the active step is cancelled (a command's\n"
                  "process group is killed) and no postActions run.", "  companyos automation stop 1\n", [](const nlohmann::json& run) { print_run_line("stopped", run); });
 
-  add_id_command(*automation, out, methods::kAutomationRuns, "",
+  add_id_command(group, out, methods::kAutomationRuns, "",
                  "  companyos automation runs 1\n"
                  "  companyos automation runs 1 --status failed\n"
                  "  companyos automation runs 1 --page 2\n",
                  print_runs);
 
-  add_id_command(*automation, out, methods::kAutomationRaise, "", "  companyos automation raise 1\n", print_level_change);
-  add_id_command(*automation, out, methods::kAutomationLower, "", "  companyos automation lower 1\n", print_level_change);
-  add_id_command(*automation, out, methods::kAutomationPromote, "Promote from 3 to 4 (unattended) when every condition of the gate holds;\n"
+  add_id_command(group, out, methods::kAutomationRaise, "", "  companyos automation raise 1\n", print_level_change);
+  add_id_command(group, out, methods::kAutomationLower, "", "  companyos automation lower 1\n", print_level_change);
+  add_id_command(group, out, methods::kAutomationPromote, "Promote from 3 to 4 (unattended) when every condition of the gate holds;\n"
                  "otherwise refused with each failing condition.", "  companyos automation gate 1\n  companyos automation promote 1\n", print_level_change,
                  print_failing_conditions);
-  add_id_command(*automation, out, methods::kAutomationGate, "", "  companyos automation gate 1\n  companyos --json automation gate 1 | jq .data.conditions\n", print_gate);
+  add_id_command(group, out, methods::kAutomationGate, "", "  companyos automation gate 1\n  companyos --json automation gate 1 | jq .data.conditions\n", print_gate);
+}
+
+void add_automation_group(CLI::App& app, Invocation& out) {
+  auto* automation = add_command(
+      app, "automation",
+      "Levelled automations: routines of steps that earn autonomy by evidence.\n"
+      "Levels: 1 suggest (dry runs), 2 assist (each effect asks), 3 supervised, 4 unattended (gate).",
+      "  companyos automation create data/examples/fixture-write-note.json\n"
+      "  companyos automation list\n"
+      "  companyos automation raise 1\n"
+      "  companyos automation start 1\n"
+      "  companyos automation gate 1\n");
+  automation->require_subcommand(1);
+
+  add_automation_list_command(*automation, out);
+  add_id_command(*automation, out, methods::kAutomationGet, "", "  companyos automation get 1\n  companyos --json automation get 1 | jq .data.definition\n", print_automation);
+  add_automation_create_command(*automation, out);
+  add_automation_update_command(*automation, out);
+  add_automation_id_commands(*automation, out);
 }
 
 void add_run_group(CLI::App& app, Invocation& out) {
