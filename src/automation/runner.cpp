@@ -106,7 +106,39 @@ void Runner::reap_finished_threads() {
   ended_.clear();
 }
 
-Result<store::RunRecord> Runner::start(std::int64_t automation_id, const StartRequest& request) {
+namespace {
+
+// Who starts the run, at which ceiling, and — for a schedule's or an agent's start of an
+// automation not free to run unattended — what its wait for a person says.
+store::RunStart run_start_for(const store::AutomationRecord& automation, const RunSettings& settings,
+                              Trigger trigger) {
+  store::RunStart run_start;
+  run_start.automation_id = automation.id;
+  run_start.starter = trigger == Trigger::kManual     ? store::RunStarter::kPerson
+                      : trigger == Trigger::kSchedule ? store::RunStarter::kSchedule
+                                                      : store::RunStarter::kAgent;
+  run_start.max_level = settings.max_level;
+  if (trigger != Trigger::kManual) {
+    auto level = level_from_number(automation.level);
+    const UnattendedSettings unattended{settings.unattended, settings.max_level, settings.automations_enabled};
+    if (!level || !may_start_unattended(*level, unattended)) {
+      run_start.waiting_description =
+          trigger == Trigger::kSchedule
+              ? "scheduled run of \"" + automation.name + "\" waits for a person's approval"
+              : "an agent started \"" + automation.name + "\"; the run waits for a person's approval";
+    }
+  }
+  return run_start;
+}
+
+}  // namespace
+
+struct Runner::Startable {
+  RunSettings settings;
+  store::AutomationRecord automation;
+};
+
+Result<Runner::Startable> Runner::startable(std::int64_t automation_id) const {
   auto settings = with_store([&] { return read_settings(settings_); });
   if (!settings) return std::move(settings).take_error();
   if (!settings->automations_enabled) {
@@ -121,35 +153,16 @@ Result<store::RunRecord> Runner::start(std::int64_t automation_id, const StartRe
                       {{"reason", "automation_disabled"}, {"id", automation_id}},
                       "enable it with: companyos automation enable " + std::to_string(automation_id));
   }
+  return Startable{std::move(settings).value(), std::move(automation).value()};
+}
 
-  const bool by_person = request.trigger == Trigger::kManual;
-  const bool scheduled = request.trigger == Trigger::kSchedule;
-  store::RunStart run_start;
-  run_start.automation_id = automation_id;
-  run_start.starter = by_person ? store::RunStarter::kPerson
-                      : scheduled ? store::RunStarter::kSchedule
-                                  : store::RunStarter::kAgent;
-  run_start.max_level = settings->max_level;
-  if (!by_person) {
-    auto level = level_from_number(automation->level);
-    const UnattendedSettings unattended{settings->unattended, settings->max_level, settings->automations_enabled};
-    if (!level || !may_start_unattended(*level, unattended)) {
-      run_start.waiting_description =
-          scheduled ? "scheduled run of \"" + automation->name + "\" waits for a person's approval"
-                    : "an agent started \"" + automation->name + "\"; the run waits for a person's approval";
-    }
-  }
-
-  std::unique_lock lock(mutex_);
-  if (shutting_down_) return make_error(ErrorCode::kConflict, "the runner is shutting down");
-  reap_finished_threads();
-  if (auto st = record_unrecorded_ends(); !st) {
-    if (const UnrecordedEnd* end = unrecorded_end_of(automation_id)) return unrecorded_error(*end, st.error());
-  }
+std::optional<Result<store::RunRecord>> Runner::make_room(std::unique_lock<std::mutex>& lock,
+                                                          const store::RunStart& run_start, bool scheduled) {
+  const std::int64_t automation_id = run_start.automation_id;
   for (;;) {
     const bool undoing = undoing_.contains(automation_id);
     const auto active = active_.find(automation_id);
-    if (!undoing && active == active_.end()) break;
+    if (!undoing && active == active_.end()) return std::nullopt;
     const std::int64_t busy_run = undoing ? 0 : active->second->started.id;
     // Only the scheduler's trigger replaces a run left waiting or is recorded skipped.
     if (!scheduled) {
@@ -175,10 +188,12 @@ Result<store::RunRecord> Runner::start(std::int64_t automation_id, const StartRe
                                                      : "run " + std::to_string(busy_run) + " was still active");
     });
   }
+}
 
+Result<store::RunRecord> Runner::record_start(const store::RunStart& run_start) {
   auto started = with_store([&] { return runs_.start(run_start); });
   if (!started && started.error().code == ErrorCode::kConflict && started.error().details.contains("run_id")) {
-    // No thread of this runner has the run (active_ was checked above): a previous daemon
+    // No thread of this runner has the run (active_ was checked before): a previous daemon
     // left it active and the restart could not mark it failed (the disk was full then).
     const auto orphan = started.error().details["run_id"].get<std::int64_t>();
     auto marked = with_store([&] {
@@ -188,32 +203,52 @@ Result<store::RunRecord> Runner::start(std::int64_t automation_id, const StartRe
     spdlog::warn("run {} left active by a previous daemon marked failed ({})", orphan, store::kInterruptedReason);
     started = with_store([&] { return runs_.start(run_start); });
   }
-  if (!started) return started;
-  auto revision = with_store([&] { return automations_.revision(automation_id, started->revision); });
+  return started;
+}
+
+Result<store::RunRecord> Runner::launch(const store::RunRecord& started, Startable startable,
+                                        const StartRequest& request) {
+  auto revision = with_store([&] { return automations_.revision(started.automation_id, started.revision); });
   auto definition = revision ? parse_definition(revision->definition) : Result<Definition>(revision.error());
   if (!definition) {
     auto failed = with_store([&] {
-      return runs_.finish(started->id, store::RunEvent::kFail, definition.error().message);
+      return runs_.finish(started.id, store::RunEvent::kFail, definition.error().message);
     });
     if (!failed) return std::move(failed).take_error();
     return failed->run;
   }
-
   auto run = std::make_shared<ActiveRun>();
-  run->started = *started;
-  run->automation_name = automation->name;
+  run->started = started;
+  run->automation_name = startable.automation.name;
   run->definition = std::move(definition).value();
-  run->settings = *settings;
+  run->settings = std::move(startable.settings);
   run->next_trigger_at = request.next_trigger_at;
-  run->status = started->status;
-  if (started->status == store::RunStatus::kWaiting) {
-    run->waiting_description = started->waiting_description;
-    run->waiting_since = started->waiting_since;
-    run->approval_deadline = started->waiting_since.value_or(started->started_at) + options_.approval_timeout.count();
+  run->status = started.status;
+  if (started.status == store::RunStatus::kWaiting) {
+    run->waiting_description = started.waiting_description;
+    run->waiting_since = started.waiting_since;
+    run->approval_deadline = started.waiting_since.value_or(started.started_at) + options_.approval_timeout.count();
   }
-  active_[automation_id] = run;
+  active_[started.automation_id] = run;
   run->thread = std::thread([this, run] { run_thread(run); });
-  return *started;
+  return started;
+}
+
+Result<store::RunRecord> Runner::start(std::int64_t automation_id, const StartRequest& request) {
+  auto startable = this->startable(automation_id);
+  if (!startable) return std::move(startable).take_error();
+  const store::RunStart run_start = run_start_for(startable->automation, startable->settings, request.trigger);
+
+  std::unique_lock lock(mutex_);
+  if (shutting_down_) return make_error(ErrorCode::kConflict, "the runner is shutting down");
+  reap_finished_threads();
+  if (auto st = record_unrecorded_ends(); !st) {
+    if (const UnrecordedEnd* end = unrecorded_end_of(automation_id)) return unrecorded_error(*end, st.error());
+  }
+  if (auto ended = make_room(lock, run_start, request.trigger == Trigger::kSchedule)) return std::move(*ended);
+  auto started = record_start(run_start);
+  if (!started) return started;
+  return launch(*started, std::move(startable).value(), request);
 }
 
 std::shared_ptr<Runner::ActiveRun> Runner::find_run(std::int64_t run_id) const {

@@ -247,6 +247,22 @@ class Runner {
   const UnrecordedEnd* unrecorded_end_of(std::int64_t automation_id) const;
   Error unrecorded_error(const UnrecordedEnd& end, const Error& cause) const;
 
+  // start's steps. What a start needs to go ahead: the settings it reads and the
+  // automation, switched on and enabled (POLICY_DENIED otherwise).
+  struct Startable;  // the settings and the automation (runner.cpp)
+  Result<Startable> startable(std::int64_t automation_id) const;
+  // Requires mutex_ (held by LOCK). While the automation has an active run or an undo: a
+  // manual or agent start is CONFLICT; a scheduled one replaces a run still waiting for
+  // its approval (waiting for it to end) or is recorded skipped. nullopt: room was made.
+  std::optional<Result<store::RunRecord>> make_room(std::unique_lock<std::mutex>& lock,
+                                                    const store::RunStart& run_start, bool scheduled);
+  // The run recorded as started; a run a previous daemon left active is marked failed first.
+  Result<store::RunRecord> record_start(const store::RunStart& run_start);
+  // Requires mutex_. The run's thread, started on its revision's definition; a definition
+  // that no longer parses fails the run at once.
+  Result<store::RunRecord> launch(const store::RunRecord& started, Startable startable,
+                                  const StartRequest& request);
+
   Result<store::RunRecord> decide_waiting(std::int64_t run_id, bool approve);
   // Requires mutex_.
   static bool advance(ActiveRun& run, store::RunEvent event);
