@@ -35,6 +35,7 @@
 
 #include "a11y/model.h"
 #include "a11y/observer.h"
+#include "a11y/predicate.h"
 #include "a11y/surfaces.h"
 #include "companyos/result.h"
 #include "core/deadline.h"
@@ -74,12 +75,6 @@ struct SurfaceOpens {
   std::optional<SurfaceKind> kind;
 };
 
-enum class Predicate {
-  kExists,  // exactly one live element of the ref's window has the ref's identity
-  kGone,    // none has it (or the ref's window is gone)
-  kValue,   // exactly one has it and its value equals value exactly
-  kState,   // exactly one has it and it has the state named value ("checked", "focused")
-};
 
 struct ElementPredicate {
   std::string ref;  // "@<snapshot>:e<N>"
@@ -89,9 +84,6 @@ struct ElementPredicate {
 
 using WaitCondition = std::variant<WindowAppears, WindowClosed, TextAppears, SurfaceOpens, ElementPredicate>;
 
-// "exists", "gone", "value", "state"; INVALID_ARGS otherwise.
-Result<Predicate> parse_predicate(std::string_view name);
-std::string_view predicate_name(Predicate predicate);
 // "window_appears", "window_closed", "text_appears", "surface_opens", "element".
 std::string_view condition_kind(const WaitCondition& condition);
 nlohmann::json condition_to_json(const WaitCondition& condition);

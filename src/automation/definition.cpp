@@ -16,9 +16,6 @@ Overloaded(Ts...) -> Overloaded<Ts...>;
 constexpr std::array<std::string_view, 10> kStepTypeNames = {
     "command", "open_link", "open_file", "focus", "press", "click", "set_value", "wait", "check", "pi"};
 
-constexpr std::array<std::string_view, 4> kWaitPredicateNames = {"exists", "gone", "value",
-                                                                 "state"};
-
 void put_optional(nlohmann::json& object, const char* key,
                   const std::optional<std::string>& value) {
   if (value) object[key] = *value;
@@ -47,7 +44,7 @@ nlohmann::json wait_to_json(const WaitStep& wait) {
           [](const ElementWait& c) {
             nlohmann::json j{{"wait", "element"}, {"app", c.app}};
             put_target(j, c.window, c.target);
-            j["predicate"] = to_string(c.predicate);
+            j["predicate"] = a11y::predicate_name(c.predicate);
             put_optional(j, "value", c.value);
             return j;
           },
@@ -123,16 +120,6 @@ std::optional<StepType> step_type_from_string(std::string_view name) {
 
 StepType step_type(const Step& step) { return static_cast<StepType>(step.body.index()); }
 
-std::string_view to_string(WaitPredicate predicate) {
-  return kWaitPredicateNames[static_cast<std::size_t>(predicate)];
-}
-
-std::optional<WaitPredicate> wait_predicate_from_string(std::string_view name) {
-  for (std::size_t i = 0; i < kWaitPredicateNames.size(); ++i) {
-    if (kWaitPredicateNames[i] == name) return static_cast<WaitPredicate>(i);
-  }
-  return std::nullopt;
-}
 
 std::string_view to_string(ElementExpectation expectation) {
   switch (expectation) {

@@ -13,6 +13,8 @@
 #include <variant>
 #include <vector>
 
+#include "a11y/predicate.h"
+
 namespace companyos::automation {
 
 inline constexpr std::string_view kDefaultTimeZone = "UTC";
@@ -132,14 +134,12 @@ struct TextAppearsWait {
   friend bool operator==(const TextAppearsWait&, const TextAppearsWait&) = default;
 };
 
-// Spelled as a11y's wait predicates: "exists", "gone", "value", "state".
-enum class WaitPredicate { kExists, kGone, kValue, kState };
-
+// Its predicate is a11y's, as the wait method spells it: "exists", "gone", "value", "state".
 struct ElementWait {
   std::string app;
   std::optional<std::string> window;
   ElementSelector target;
-  WaitPredicate predicate = WaitPredicate::kExists;
+  a11y::Predicate predicate = a11y::Predicate::kExists;
   std::optional<std::string> value;  // the value, or the state name; only for value/state
   friend bool operator==(const ElementWait&, const ElementWait&) = default;
 };
@@ -256,8 +256,6 @@ std::optional<StepType> step_type_from_string(std::string_view name);
 StepType step_type(const Step& step);
 
 // "exists", "gone", "value", "state".
-std::string_view to_string(WaitPredicate predicate);
-std::optional<WaitPredicate> wait_predicate_from_string(std::string_view name);
 // "state", "value", "text".
 std::string_view to_string(ElementExpectation expectation);
 // "equals", "contains", "sha256".

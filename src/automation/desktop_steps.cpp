@@ -432,7 +432,7 @@ StepOutcome DesktopStepExecutor::wait(const WaitStep& step, const StepContext& c
     const std::string what = describe_target(element->app, element->target);
     return poll(context, timeout, options_.poll_interval, false, [&](Deadline deadline) {
       auto probe = probe_element(observer_, element->app, element->window, element->target, deadline);
-      if (element->predicate == WaitPredicate::kGone) {
+      if (element->predicate == a11y::Predicate::kGone) {
         if (probe && probe->matches == 0) return holds(what + " is gone");
         if (!probe && (probe.error().code == ErrorCode::kAppNotFound ||
                        probe.error().code == ErrorCode::kWindowNotFound)) {
@@ -443,17 +443,17 @@ StepOutcome DesktopStepExecutor::wait(const WaitStep& step, const StepContext& c
       }
       return element_look(probe, what, [&](const a11y::Node& node) {
         switch (element->predicate) {
-          case WaitPredicate::kExists: return holds(what + " exists");
-          case WaitPredicate::kValue:
+          case a11y::Predicate::kExists: return holds(what + " exists");
+          case a11y::Predicate::kValue:
             return element_value(node) == element->value ? holds(what + " has the value")
                                                           : not_yet(what + " has another value");
-          case WaitPredicate::kState: {
+          case a11y::Predicate::kState: {
             const auto state = a11y::state_from_name(element->value.value_or(""));
             if (!state) return refused(make_error(ErrorCode::kInvalidArgs, "unknown state " + element->value.value_or("")));
             return a11y::has_state(node.states, *state) ? holds(what + " is " + *element->value)
                                                         : not_yet(what + " is not " + *element->value);
           }
-          case WaitPredicate::kGone: break;
+          case a11y::Predicate::kGone: break;
         }
         return not_yet("");
       });

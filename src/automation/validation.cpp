@@ -363,7 +363,7 @@ class DefinitionValidator {
     wait.app = read_app(reader);
     wait.window = read_window(reader);
     if (auto predicate = reader.optional_string("predicate")) {
-      if (auto parsed = wait_predicate_from_string(*predicate)) {
+      if (auto parsed = a11y::parse_predicate(*predicate)) {
         wait.predicate = *parsed;
       } else {
         problems_.add(reader.path_of("predicate"),
@@ -371,11 +371,11 @@ class DefinitionValidator {
       }
     }
     const bool takes_value =
-        wait.predicate == WaitPredicate::kValue || wait.predicate == WaitPredicate::kState;
-    wait.target = read_target(reader, wait.predicate == WaitPredicate::kValue);
+        wait.predicate == a11y::Predicate::kValue || wait.predicate == a11y::Predicate::kState;
+    wait.target = read_target(reader, wait.predicate == a11y::Predicate::kValue);
     if (takes_value) {
       wait.value = reader.required_string("value");
-      if (wait.value && wait.predicate == WaitPredicate::kState) {
+      if (wait.value && wait.predicate == a11y::Predicate::kState) {
         problems_.check(reader.path_of("value"), state_problem(*wait.value));
       }
     } else if (reader.has("value")) {
