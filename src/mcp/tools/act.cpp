@@ -291,10 +291,16 @@ ParamSpec within_param() {
           .range = IntRange{0, {}}};
 }
 
-std::vector<ParamSpec> element_params(std::vector<ParamSpec> extra) {
+// Whether a tool needs an element's number, or takes a point of the window's picture instead.
+enum class ElementNumber { kRequired, kOrPoint };
+
+std::vector<ParamSpec> element_params(std::vector<ParamSpec> extra, ElementNumber number = ElementNumber::kRequired) {
+  const bool or_point = number == ElementNumber::kOrPoint;
   std::vector<ParamSpec> params = {
-      {.name = "app", .required = true, .help = "the app whose state the element number comes from"},
-      {.name = "element", .type = ParamType::kInteger, .required = true,
+      {.name = "app", .required = true,
+       .help = or_point ? "the app whose state the element number or picture comes from"
+                        : "the app whose state the element number comes from"},
+      {.name = "element", .type = ParamType::kInteger, .required = !or_point,
        .help = "the element's number N (eN in the state)", .range = IntRange{0, {}}},
       {.name = "state", .help = "the state the number comes from (default: the newest one shown of the app)"},
       within_param(),
@@ -328,19 +334,14 @@ const ToolDeclaration kClick{
                    "accessible action. Or, where no element serves, click the point x, y of the latest "
                    "picture of the app's window through the pointer (physical input: refused unless the "
                    "person turned it on). Answers how sure it is of the effect, then the new state.",
-    .params = {{.name = "app", .required = true, .help = "the app whose state the element number or picture comes from"},
-               {.name = "element", .type = ParamType::kInteger, .help = "the element's number N (eN in the state)",
-                .range = IntRange{0, {}}},
-               {.name = "state", .help = "the state the number comes from (default: the newest one shown of the app)"},
-               within_param(),
-               cell_param(),
-               {.name = "x", .type = ParamType::kInteger, .help = "instead of element: pixels from the picture's left edge",
-                .range = IntRange{0, methods::kMaxWindowCoordinate}},
-               {.name = "y", .type = ParamType::kInteger, .help = "with x: pixels from the picture's top edge",
-                .range = IntRange{0, methods::kMaxWindowCoordinate}},
-               {.name = "window_id", .help = "with x and y: the window whose picture they come from (default: the "
-                                             "app's newest picture)"},
-               full_param()},
+    .params = element_params(
+        {{.name = "x", .type = ParamType::kInteger, .help = "instead of element: pixels from the picture's left edge",
+          .range = IntRange{0, methods::kMaxWindowCoordinate}},
+         {.name = "y", .type = ParamType::kInteger, .help = "with x: pixels from the picture's top edge",
+          .range = IntRange{0, methods::kMaxWindowCoordinate}},
+         {.name = "window_id", .help = "with x and y: the window whose picture they come from (default: the "
+                                       "app's newest picture)"}},
+        ElementNumber::kOrPoint),
     .output_schema = kActionSchema,
     .annotations = {.destructive = true},
     .handler = click,
