@@ -9,7 +9,8 @@ daemon's line framer, a11y's tree builder), so like unit tests they may include 
 module's internals. Any other file that includes one -- another module, cli/,
 tests/desktop, bench/, another module's unit tests -- is reported, and the check fails.
 The public API (include/companyos/) stands alone: its files include only each other and
-headers from outside the project (<...>), never a module's.
+headers from outside the project (<...>), never a module's. And a module includes only the
+modules docs/architecture.md's "may use" column names (MAY_USE below; cli/ as a module).
 
 Usage: include_boundaries.py <source root>     check the tree
        include_boundaries.py --self-test       show on a made-up tree that a violation fails
@@ -26,6 +27,34 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
 
 
 ANY_MODULE = "*"
+
+# The modules each module may include (docs/architecture.md, "may use"); the public API
+# (companyos/...) and headers from outside the project are open to all.
+MAY_USE = {
+    "core": set(),
+    "store": {"core"},
+    "a11y": {"core"},
+    "x11": {"core"},
+    "launch": {"core", "x11"},
+    "schedule": {"core"},
+    "desktop": {"core", "a11y", "x11", "launch"},
+    "automation": {"core", "store", "a11y", "launch", "schedule", "x11", "desktop"},
+    "wire": {"core", "a11y", "desktop"},
+    "web": {"core"},
+    "mcp": {"core"},
+    "daemon": {"core", "store", "a11y", "x11", "launch", "schedule", "desktop", "automation", "wire", "web", "mcp"},
+    "cli": {"core", "mcp"},
+}
+
+
+def using_module(relative_path):
+    """The module whose may-use row governs this file (src/<m>/... or cli/...), or None."""
+    parts = relative_path.split("/")
+    if len(parts) >= 3 and parts[0] == "src" and parts[1] in MAY_USE:
+        return parts[1]
+    if len(parts) >= 2 and parts[0] == "cli":
+        return "cli"
+    return None
 
 
 def owner_module(relative_path):
@@ -75,6 +104,13 @@ def violations(root):
                             found.append(f"{relative}:{number}: includes {match.group(1)}; the public API "
                                          "includes only its own headers (companyos/...)")
                             continue
+                        user = using_module(relative)
+                        used = match.group(1).split("/")[0]
+                        if (user is not None and used in MAY_USE and used not in (user, "cli")
+                                and used not in MAY_USE[user] and line.lstrip().startswith(("#include \"", "# include \""))):
+                            found.append(f"{relative}:{number}: includes {match.group(1)}; src/{user}/ may not use "
+                                         f"{used} (docs/architecture.md, \"may use\")")
+                            continue
                         module = internal_module(root, directory, match.group(1))
                         if module is not None and owner not in (module, ANY_MODULE):
                             found.append(f"{relative}:{number}: includes {match.group(1)}, "
@@ -98,6 +134,9 @@ def self_test():
         "tests/fuzzy/m/peek.cpp": '#include "m/sub/internal.h"\n',
         "include/companyos/api.h": '#include <vector>\n#include "companyos/other.h"\n#include "m/public.h"\n',
         "include/companyos/other.h": "#pragma once\n",
+        "src/core/uses_up.cpp": '#include "store/db.h"\n#include "companyos/other.h"\n',
+        "src/store/db.h": '#include "core/base.h"\n',
+        "src/core/base.h": "#pragma once\n",
     }
     expected = {
         "src/other/uses.cpp:2",
@@ -105,6 +144,7 @@ def self_test():
         "tests/unit/other/peek_test.cpp:1",
         "tests/fuzzy/m/peek.cpp:1",
         "include/companyos/api.h:3",
+        "src/core/uses_up.cpp:1",
     }
     with tempfile.TemporaryDirectory() as root:
         for relative, text in files.items():
@@ -133,7 +173,7 @@ def main(argv):
         print(f"{len(found)} include(s) across a boundary; include a module's public header "
               "(src/<m>/*.h) instead, or make the header public deliberately")
         return 1
-    print("no file includes another module's internal headers")
+    print("no include crosses a boundary: internals, the public API, the may-use table")
     return 0
 
 
