@@ -1,7 +1,6 @@
 #include "automation/command_process.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/eventfd.h>
 #include <sys/stat.h>
@@ -12,7 +11,6 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -137,13 +135,7 @@ class Supervision {
   void wait_for_activity(std::chrono::steady_clock::duration limit, bool watch_stop) {
     auto wait = std::chrono::ceil<milliseconds>(limit);
     if (child_.exit_fd() < 0 || !stop_signal_.valid()) wait = std::min(wait, StepChild::kExitPollInterval);
-    wait = std::min(wait, milliseconds(INT_MAX));
-    std::array<pollfd, 3> watched{};
-    nfds_t count = 0;
-    if (output_.read_fd() >= 0) watched[count++] = {output_.read_fd(), POLLIN, 0};
-    if (child_.exit_fd() >= 0) watched[count++] = {child_.exit_fd(), POLLIN, 0};
-    if (watch_stop && stop_signal_.valid()) watched[count++] = {stop_signal_.get(), POLLIN, 0};
-    ::poll(watched.data(), count, static_cast<int>(wait.count()));
+    wait_for_descriptors({output_.read_fd(), child_.exit_fd(), watch_stop ? stop_signal_.get() : -1}, {}, wait);
     output_.drain(capture_);
   }
 

@@ -1,7 +1,6 @@
 #include "launch/subprocess.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -212,12 +211,7 @@ Result<SubprocessResult> run_subprocess(const SubprocessSpec& spec) {
     if (!exit_signal.valid() || spec.stop.stop_possible()) {
       wait = std::min(wait, kExitPollInterval);
     }
-    std::vector<pollfd> watched;
-    for (CapturedStream* stream : streams) {
-      if (stream->poll_fd() >= 0) watched.push_back({stream->poll_fd(), POLLIN, 0});
-    }
-    if (exit_signal.valid()) watched.push_back({exit_signal.get(), POLLIN, 0});
-    ::poll(watched.data(), watched.size(), static_cast<int>(wait.count()));
+    wait_for_descriptors({out->poll_fd(), err->poll_fd(), exit_signal.valid() ? exit_signal.get() : -1}, {}, wait);
     for (CapturedStream* stream : streams) stream->drain();
   }
   result.duration =

@@ -1,7 +1,6 @@
 #include "automation/pi/session.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/eventfd.h>
@@ -10,7 +9,6 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <climits>
 #include <cstring>
 #include <deque>
 #include <span>
@@ -214,15 +212,9 @@ class Session {
   void wait(std::chrono::steady_clock::duration limit, bool watch_wake) {
     auto timeout = std::chrono::ceil<milliseconds>(limit);
     if (child_.exit_fd() < 0) timeout = std::min(timeout, StepChild::kExitPollInterval);
-    timeout = std::clamp(timeout, milliseconds(0), milliseconds(INT_MAX));
-    std::array<pollfd, 5> watched{};
-    nfds_t count = 0;
-    if (output_.valid()) watched[count++] = {output_.get(), POLLIN, 0};
-    if (errors_.valid()) watched[count++] = {errors_.get(), POLLIN, 0};
-    if (input_.valid() && !pending_input_.empty()) watched[count++] = {input_.get(), POLLOUT, 0};
-    if (child_.exit_fd() >= 0) watched[count++] = {child_.exit_fd(), POLLIN, 0};
-    if (watch_wake && wake_.valid()) watched[count++] = {wake_.get(), POLLIN, 0};
-    ::poll(watched.data(), count, static_cast<int>(timeout.count()));
+    wait_for_descriptors({output_.valid() ? output_.get() : -1, errors_.valid() ? errors_.get() : -1,
+                          child_.exit_fd(), watch_wake && wake_.valid() ? wake_.get() : -1},
+                         {input_.valid() && !pending_input_.empty() ? input_.get() : -1}, timeout);
     if (wake_.valid()) clear_wake(wake_.get());
     flush_input();
     drain_errors();
