@@ -23,6 +23,9 @@ struct GErrorFree {
 struct GFree {
   void operator()(gpointer memory) const { g_free(memory); }
 };
+struct GBytesUnref {
+  void operator()(GBytes* bytes) const { g_bytes_unref(bytes); }
+};
 struct GStrvFree {
   void operator()(gchar** strings) const { g_strfreev(strings); }
 };
@@ -47,6 +50,7 @@ using GObjectPtr = std::unique_ptr<T, GObjectUnref>;
 using VariantPtr = std::unique_ptr<GVariant, GVariantUnref>;
 using ErrorPtr = std::unique_ptr<GError, GErrorFree>;
 using GCharPtr = std::unique_ptr<gchar, GFree>;
+using BytesPtr = std::unique_ptr<GBytes, GBytesUnref>;
 using StrvPtr = std::unique_ptr<gchar*, GStrvFree>;
 using KeyFilePtr = std::unique_ptr<GKeyFile, GKeyFileFree>;
 using UriPtr = std::unique_ptr<GUri, GUriUnref>;

@@ -9,6 +9,7 @@
 
 #include "companyos/methods.h"
 #include "companyos/protocol.h"
+#include "core/glib_handles.h"
 #include "core/json_depth.h"
 #include "core/text.h"
 #include "web/http/access.h"
@@ -29,16 +30,7 @@ constexpr std::size_t kMaxListeners = 32;
 // How long a stopped server may go on answering what it took.
 constexpr std::chrono::seconds kRetireLimit{5};
 
-struct ObjectUnref {
-  void operator()(gpointer object) const { g_object_unref(object); }
-};
-struct ErrorFree {
-  void operator()(GError* error) const { g_error_free(error); }
-};
-struct BytesUnref {
-  void operator()(GBytes* bytes) const { g_bytes_unref(bytes); }
-};
-using SoupServerHandle = std::unique_ptr<SoupServer, ObjectUnref>;
+using SoupServerHandle = GObjectPtr<SoupServer>;
 
 // No script or style but the dashboard's own files, nothing from another origin, no framing.
 constexpr const char* kContentSecurityPolicy =
@@ -220,7 +212,7 @@ struct Dashboard::Server {
       return respond_error(msg, 404, make_error(ErrorCode::kInvalidArgs, "the dashboard serves no method \"" + name + "\"",
                                                 {{"method", name}}, "GET /api/session lists the methods it serves"));
     }
-    std::unique_ptr<GBytes, BytesUnref> body(soup_message_body_flatten(soup_server_message_get_request_body(msg)));
+    BytesPtr body(soup_message_body_flatten(soup_server_message_get_request_body(msg)));
     gsize size = 0;
     const auto* data = static_cast<const char*>(g_bytes_get_data(body.get(), &size));
     const std::string_view text = size == 0 ? std::string_view("{}") : std::string_view(data, size);
@@ -236,7 +228,7 @@ struct Dashboard::Server {
     // the meantime gets nothing written.
     soup_server_message_pause(msg);
     g_signal_connect(msg, "disconnected", G_CALLBACK(on_disconnected), nullptr);
-    std::shared_ptr<SoupServerMessage> held(static_cast<SoupServerMessage*>(g_object_ref(msg)), ObjectUnref{});
+    std::shared_ptr<SoupServerMessage> held(static_cast<SoupServerMessage*>(g_object_ref(msg)), GObjectUnref{});
     call(*method, params, [held, alive = std::weak_ptr<bool>(alive)](Result<nlohmann::json> result) {
       if (alive.expired() || g_object_get_data(G_OBJECT(held.get()), kGoneKey) != nullptr) return;
       respond_json(held.get(), 200,
@@ -261,7 +253,7 @@ struct Dashboard::Server {
     soup_message_body_append(body, SOUP_MEMORY_COPY, first.data(), first.size());
     g_signal_connect(msg, "finished", G_CALLBACK(&Server::on_listener_finished), this);
     g_signal_connect(msg, "disconnected", G_CALLBACK(&Server::on_listener_finished), this);
-    listeners.emplace_back(static_cast<SoupServerMessage*>(g_object_ref(msg)), ObjectUnref{});
+    listeners.emplace_back(static_cast<SoupServerMessage*>(g_object_ref(msg)), GObjectUnref{});
     if (ticker == 0) ticker = g_timeout_add(kActivityIntervalMs, &Server::on_tick, this);
   }
 
@@ -355,7 +347,7 @@ Result<std::uint16_t> Dashboard::serve(std::uint16_t port, const std::filesystem
   GError* raw_error = nullptr;
   // Loopback only, IPv4: the one address the Host check and the printed link name.
   if (!soup_server_listen_local(server->soup.get(), port, SOUP_SERVER_LISTEN_IPV4_ONLY, &raw_error)) {
-    std::unique_ptr<GError, ErrorFree> error(raw_error);
+    ErrorPtr error(raw_error);
     return make_error(ErrorCode::kInvalidArgs,
                       "the dashboard cannot listen on 127.0.0.1:" + std::to_string(port) + ": " + error->message,
                       {{"port", port}}, "choose another port: companyos settings set dashboard_port <port>");
