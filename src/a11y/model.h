@@ -111,6 +111,7 @@ struct SnapshotStats {
   bool bulk = false;              // GetItems answered (else the live walk)
   bool peer_to_peer = false;      // the app's own connection was used
   std::size_t bulk_items = 0;     // items in the GetItems reply (whole app)
+  double bulk_milliseconds = 0;   // waiting for that reply: the app's own time, mostly
   std::size_t reconciled = 0;     // nodes whose children were re-read live
   std::size_t walked_live = 0;    // nodes read live (missing from the bulk reply)
   std::size_t detail_calls = 0;   // per-node calls for actions, bounds, values

@@ -291,6 +291,8 @@ Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadli
   WindowReader reader(*pipeline, root, app->traits(), options.max_nodes, options.max_walk_depth, options.shown_cells);
   if (options.use_bulk) {
     const BulkOutcome outcome = reader.read_bulk(stats);
+    stats.bulk_milliseconds =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     if (outcome == BulkOutcome::kUnanswered) {
       return read_failed(bus, *app, window, *pipeline, started, "reading the tree", 0);
     }
