@@ -1,5 +1,6 @@
 // A CLI subcommand turns its arguments into one protocol request and, for human output,
-// renders the reply's data. Each file under commands/ adds a few related subcommands.
+// renders the reply's data. Each file under commands/ registers what a few related
+// method commands add to their declarations (cli/command_parts.h).
 #pragma once
 
 #include <chrono>
@@ -42,22 +43,12 @@ CLI::App* add_command(CLI::App& parent, const std::string& name, const std::stri
 // of the process list).
 std::string argument_or_stdin(const std::string& argument);
 
-void add_basic_commands(CLI::App& app, Invocation& out);
-void add_settings_commands(CLI::App& app, Invocation& out);
-void add_observe_commands(CLI::App& app, Invocation& out);
-void add_window_action_commands(CLI::App& app, Invocation& out);
-void add_clipboard_commands(CLI::App& app, Invocation& out);
-void add_launch_commands(CLI::App& app, Invocation& out);
-void add_element_action_commands(CLI::App& app, Invocation& out);
-void add_wait_commands(CLI::App& app, Invocation& out);
-void add_automation_commands(CLI::App& app, Invocation& out);
+// The CLI's own commands, which send no one method.
 void add_mcp_command(CLI::App& app, Invocation& out);
 // Needs the root of the command tree: the script lists every command under it.
 void add_completion_command(CLI::App& app, Invocation& out);
-void add_doctor_command(CLI::App& app, Invocation& out);
-void add_dashboard_command(CLI::App& app, Invocation& out);
 
-// Every command above, in the order --help lists them.
+// Every command: each declared method's (cli/command_parts.h), call, mcp and completion.
 void add_all_commands(CLI::App& app, Invocation& out);
 
 }  // namespace companyos::cli

@@ -8,8 +8,7 @@
 #include <iterator>
 #include <memory>
 
-#include "cli/command.h"
-#include "cli/declared_options.h"
+#include "cli/command_parts.h"
 #include "cli/render.h"
 
 namespace companyos::cli {
@@ -177,175 +176,186 @@ CLI::Option* add_id_positional(CLI::App* cmd, const methods::MethodDeclaration& 
   return add_positional(cmd, method, "id", id)->check(CLI::PositiveNumber);
 }
 
-// One subcommand taking an id: sends the method {"id": ID} and the options given for its other params.
-CLI::App* add_id_command(CLI::App& parent, Invocation& out, const methods::MethodDeclaration& method,
-                         const std::string& details, const std::string& examples,
+// A command taking an id: sends the method {"id": ID} and the options given for its other params.
+bool register_id_command(const methods::MethodDeclaration& method, std::string details, std::string examples,
                          std::function<void(const nlohmann::json&)> human,
                          std::function<void(const nlohmann::json&)> human_error = {}) {
-  auto id = std::make_shared<std::int64_t>(0);
-  auto command = add_method_command(parent, method, details, examples, {"id"});
-  add_id_positional(command.cmd, method, *id);
-  command.cmd->callback([&out, id, &method, options = command.options, human = std::move(human),
-                         human_error = std::move(human_error)] {
-    out.method = method.name;
-    out.params = {{"id", *id}};
-    options->fill(out.params);
-    out.human = human;
-    out.human_error = human_error;
-  });
-  return command.cmd;
+  return register_command(
+      method, {.details = std::move(details),
+               .examples = std::move(examples),
+               .by_hand = {"id"},
+               .bind = [&method, human_error = std::move(human_error)](const MethodCommand& made) -> CompleteRequest {
+                 auto id = std::make_shared<std::int64_t>(0);
+                 add_id_positional(made.cmd, method, *id);
+                 return [id, human_error](Invocation& out) {
+                   out.params["id"] = *id;
+                   out.human_error = human_error;
+                 };
+               },
+               .human = std::move(human)});
 }
 
 // automation list: a table of every automation, with its next run.
-void add_automation_list_command(CLI::App& group, Invocation& out) {
-  add_method_command(group, methods::kAutomationList, "",
-                     "  companyos automation list\n  companyos --json automation list\n")
-      .cmd->callback([&out] {
-        out.method = methods::kAutomationList.name;
-        out.human = [](const nlohmann::json& data) {
-          if (data["automations"].empty()) {
-            std::cout << "no automations; create one with: companyos automation create FILE\n";
-            return;
-          }
-          nlohmann::json rows = nlohmann::json::array();
-          for (const auto& a : data["automations"]) {
-            nlohmann::json row = a;
-            row["next"] = when(a["nextRunAt"]);
-            rows.push_back(std::move(row));
-          }
-          render_table(std::cout, rows,
-                       {{"ID", "id"}, {"NAME", "name"}, {"LEVEL", "level"}, {"ENABLED", "enabled"},
-                        {"LAST RUN", "last_run_status"}, {"NEXT RUN", "next"}});
-          if (!data.value("automations_enabled", true)) {
-            std::cout << "automations are switched off (settings: automations_enabled=false)\n";
-          }
-        };
-      });
+void print_automations(const nlohmann::json& data) {
+  if (data["automations"].empty()) {
+    std::cout << "no automations; create one with: companyos automation create FILE\n";
+    return;
+  }
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& a : data["automations"]) {
+    nlohmann::json row = a;
+    row["next"] = when(a["nextRunAt"]);
+    rows.push_back(std::move(row));
+  }
+  render_table(std::cout, rows,
+               {{"ID", "id"}, {"NAME", "name"}, {"LEVEL", "level"}, {"ENABLED", "enabled"},
+                {"LAST RUN", "last_run_status"}, {"NEXT RUN", "next"}});
+  if (!data.value("automations_enabled", true)) {
+    std::cout << "automations are switched off (settings: automations_enabled=false)\n";
+  }
 }
+
+[[maybe_unused]] const bool automation_list_registered = register_command(
+    methods::kAutomationList,
+    {.examples = "  companyos automation list\n  companyos --json automation list\n", .human = print_automations});
 
 // automation create FILE: the definition from a file or stdin.
-void add_automation_create_command(CLI::App& group, Invocation& out) {
-  auto create_file = std::make_shared<std::string>();
-  auto* create = add_method_command(group, methods::kAutomationCreate,
-                                    "FILE is the definition (JSON); - reads stdin.",
-                                    "  companyos automation create data/examples/fixture-write-note.json\n"
-                                    "  companyos automation create - < routine.json\n",
-                                    {"definition"})
-                     .cmd;
-  create->add_option("file", *create_file, "the definition (JSON); - reads stdin")->required();
-  create->callback([&out, create_file] {
-    out.method = methods::kAutomationCreate.name;
-    out.params = {{"definition", read_definition(*create_file)}};
-    out.human = [](const nlohmann::json& a) {
-      std::cout << "created automation " << plain(a["id"]) << " (" << plain(a["name"]) << ") at level "
-                << level_text(a) << ", revision " << plain(a["revision"]) << '\n';
-    };
-    out.human_error = print_problems;
-  });
-}
+[[maybe_unused]] const bool automation_create_registered = register_command(
+    methods::kAutomationCreate,
+    {.details = "FILE is the definition (JSON); - reads stdin.",
+     .examples = "  companyos automation create data/examples/fixture-write-note.json\n"
+                 "  companyos automation create - < routine.json\n",
+     .by_hand = {"definition"},
+     .bind = [](const MethodCommand& made) -> CompleteRequest {
+       auto file = std::make_shared<std::string>();
+       made.cmd->add_option("file", *file, "the definition (JSON); - reads stdin")->required();
+       return [file](Invocation& out) {
+         out.params["definition"] = read_definition(*file);
+         out.human_error = print_problems;
+       };
+     },
+     .human =
+         [](const nlohmann::json& a) {
+           std::cout << "created automation " << plain(a["id"]) << " (" << plain(a["name"]) << ") at level "
+                     << level_text(a) << ", revision " << plain(a["revision"]) << '\n';
+         }});
 
 // automation update ID FILE: a new revision of the definition.
-void add_automation_update_command(CLI::App& group, Invocation& out) {
-  auto update_id = std::make_shared<std::int64_t>(0);
-  auto update_file = std::make_shared<std::string>();
-  auto* update = add_method_command(group, methods::kAutomationUpdate,
-                                    "The gate counts only the new revision's runs.",
-                             "  companyos automation update 1 routine.json\n"
-                             "  companyos --json automation get 1 | jq .data.definition > d.json; companyos automation update 1 d.json\n",
-                                    {"id", "definition"})
-                     .cmd;
-  add_id_positional(update, methods::kAutomationUpdate, *update_id);
-  update->add_option("file", *update_file, "the new definition (JSON); - reads stdin")->required();
-  update->callback([&out, update_id, update_file] {
-    out.method = methods::kAutomationUpdate.name;
-    out.params = {{"id", *update_id}, {"definition", read_definition(*update_file)}};
-    out.human = [](const nlohmann::json& a) {
-      std::cout << "updated automation " << plain(a["id"]) << " (" << plain(a["name"]) << "): revision "
-                << plain(a["revision"]) << (a.value("new_revision", false) ? " (new steps)" : " (same steps)")
-                << ", level " << level_text(a) << (a.value("demoted", false) ? ", dropped from 4" : "")
-                << '\n';
-    };
-    out.human_error = print_problems;
-  });
-}
+[[maybe_unused]] const bool automation_update_registered = register_command(
+    methods::kAutomationUpdate,
+    {.details = "The gate counts only the new revision's runs.",
+     .examples =
+         "  companyos automation update 1 routine.json\n"
+         "  companyos --json automation get 1 | jq .data.definition > d.json; companyos automation update 1 d.json\n",
+     .by_hand = {"id", "definition"},
+     .bind = [](const MethodCommand& made) -> CompleteRequest {
+       auto id = std::make_shared<std::int64_t>(0);
+       auto file = std::make_shared<std::string>();
+       add_id_positional(made.cmd, methods::kAutomationUpdate, *id);
+       made.cmd->add_option("file", *file, "the new definition (JSON); - reads stdin")->required();
+       return [id, file](Invocation& out) {
+         out.params["id"] = *id;
+         out.params["definition"] = read_definition(*file);
+         out.human_error = print_problems;
+       };
+     },
+     .human =
+         [](const nlohmann::json& a) {
+           std::cout << "updated automation " << plain(a["id"]) << " (" << plain(a["name"]) << "): revision "
+                     << plain(a["revision"]) << (a.value("new_revision", false) ? " (new steps)" : " (same steps)")
+                     << ", level " << level_text(a) << (a.value("demoted", false) ? ", dropped from 4" : "") << '\n';
+         }});
 
 // The commands that take only an automation's id, but get: delete, enable, disable, start,
 // stop, runs, raise, lower, promote, gate.
-void add_automation_id_commands(CLI::App& group, Invocation& out) {
-  add_id_command(group, out, methods::kAutomationDelete, "", "  companyos automation delete 1\n", [](const nlohmann::json& d) {
-                   std::cout << "deleted automation " << plain(d["id"]) << " (" << plain(d["name"]) << ")\n";
-                 });
+[[maybe_unused]] const bool automation_id_commands_registered = [] {
+  register_id_command(methods::kAutomationDelete, "", "  companyos automation delete 1\n", [](const nlohmann::json& d) {
+    std::cout << "deleted automation " << plain(d["id"]) << " (" << plain(d["name"]) << ")\n";
+  });
   const auto enabled_line = [](const nlohmann::json& a) {
     std::cout << "automation " << plain(a["id"]) << " (" << plain(a["name"]) << ") is "
               << (a.value("enabled", false) ? "enabled" : "disabled") << '\n';
   };
-  add_id_command(group, out, methods::kAutomationEnable, "", "  companyos automation enable 1\n", enabled_line);
-  add_id_command(group, out, methods::kAutomationDisable, "", "  companyos automation disable 1\n", enabled_line);
-  add_id_command(group, out, methods::kAutomationStart, "Start a run now, as a person: level 1 is a dry run, level 2 asks before each\n"
-                 "effect (see `companyos approvals`), level 3 runs supervised.", "  companyos automation start 1\n  companyos run show 7    # the run it started\n", [](const nlohmann::json& run) { print_run_line("started", run); });
-  add_id_command(group, out, methods::kAutomationStop, "Stop the automation's active run: the active step is cancelled (a command's\n"
-                 "process group is killed) and no postActions run.", "  companyos automation stop 1\n", [](const nlohmann::json& run) { print_run_line("stopped", run); });
+  register_id_command(methods::kAutomationEnable, "", "  companyos automation enable 1\n", enabled_line);
+  register_id_command(methods::kAutomationDisable, "", "  companyos automation disable 1\n", enabled_line);
+  register_id_command(methods::kAutomationStart,
+                      "Start a run now, as a person: level 1 is a dry run, level 2 asks before each\n"
+                      "effect (see `companyos approvals`), level 3 runs supervised.",
+                      "  companyos automation start 1\n  companyos run show 7    # the run it started\n",
+                      [](const nlohmann::json& run) { print_run_line("started", run); });
+  register_id_command(methods::kAutomationStop,
+                      "Stop the automation's active run: the active step is cancelled (a command's\n"
+                      "process group is killed) and no postActions run.",
+                      "  companyos automation stop 1\n",
+                      [](const nlohmann::json& run) { print_run_line("stopped", run); });
 
-  add_id_command(group, out, methods::kAutomationRuns, "",
-                 "  companyos automation runs 1\n"
-                 "  companyos automation runs 1 --status failed\n"
-                 "  companyos automation runs 1 --page 2\n",
-                 print_runs);
+  register_id_command(methods::kAutomationRuns, "",
+                      "  companyos automation runs 1\n"
+                      "  companyos automation runs 1 --status failed\n"
+                      "  companyos automation runs 1 --page 2\n",
+                      print_runs);
 
-  add_id_command(group, out, methods::kAutomationRaise, "", "  companyos automation raise 1\n", print_level_change);
-  add_id_command(group, out, methods::kAutomationLower, "", "  companyos automation lower 1\n", print_level_change);
-  add_id_command(group, out, methods::kAutomationPromote, "Promote from 3 to 4 (unattended) when every condition of the gate holds;\n"
-                 "otherwise refused with each failing condition.", "  companyos automation gate 1\n  companyos automation promote 1\n", print_level_change,
-                 print_failing_conditions);
-  add_id_command(group, out, methods::kAutomationGate, "", "  companyos automation gate 1\n  companyos --json automation gate 1 | jq .data.conditions\n", print_gate);
-}
+  register_id_command(methods::kAutomationRaise, "", "  companyos automation raise 1\n", print_level_change);
+  register_id_command(methods::kAutomationLower, "", "  companyos automation lower 1\n", print_level_change);
+  register_id_command(methods::kAutomationPromote,
+                      "Promote from 3 to 4 (unattended) when every condition of the gate holds;\n"
+                      "otherwise refused with each failing condition.",
+                      "  companyos automation gate 1\n  companyos automation promote 1\n", print_level_change,
+                      print_failing_conditions);
+  register_id_command(methods::kAutomationGate, "",
+                      "  companyos automation gate 1\n  companyos --json automation gate 1 | jq .data.conditions\n",
+                      print_gate);
+  return true;
+}();
 
-void add_automation_group(CLI::App& app, Invocation& out) {
-  auto* automation = add_command(
-      app, "automation",
-      "Levelled automations: routines of steps that earn autonomy by evidence.\n"
-      "Levels: 1 suggest (dry runs), 2 assist (each effect asks), 3 supervised, 4 unattended (gate).",
-      "  companyos automation create data/examples/fixture-write-note.json\n"
-      "  companyos automation list\n"
-      "  companyos automation raise 1\n"
-      "  companyos automation start 1\n"
-      "  companyos automation gate 1\n");
-  automation->require_subcommand(1);
+[[maybe_unused]] const bool automation_group_registered = register_group(
+    "automation", {"Levelled automations: routines of steps that earn autonomy by evidence.\n"
+                   "Levels: 1 suggest (dry runs), 2 assist (each effect asks), 3 supervised, 4 unattended (gate).",
+                   "  companyos automation create data/examples/fixture-write-note.json\n"
+                   "  companyos automation list\n"
+                   "  companyos automation raise 1\n"
+                   "  companyos automation start 1\n"
+                   "  companyos automation gate 1\n"});
 
-  add_automation_list_command(*automation, out);
-  add_id_command(*automation, out, methods::kAutomationGet, "", "  companyos automation get 1\n  companyos --json automation get 1 | jq .data.definition\n", print_automation);
-  add_automation_create_command(*automation, out);
-  add_automation_update_command(*automation, out);
-  add_automation_id_commands(*automation, out);
-}
+[[maybe_unused]] const bool automation_get_registered = register_id_command(
+    methods::kAutomationGet, "",
+    "  companyos automation get 1\n  companyos --json automation get 1 | jq .data.definition\n", print_automation);
 
-void add_run_group(CLI::App& app, Invocation& out) {
-  auto* run = add_command(app, "run", "One run of an automation: show it, decide on it, answer it, undo it.",
-                          "  companyos run show 7\n  companyos run approve 7\n  companyos run undo 7\n");
-  run->require_subcommand(1);
-  add_id_command(*run, out, methods::kRunShow, "", "  companyos run show 7\n  companyos --json run show 7 | jq .data.steps\n", print_run);
-  add_id_command(*run, out, methods::kRunApprove, "", "  companyos approvals\n  companyos run approve 7\n", [](const nlohmann::json& r) { print_run_line("approved", r); });
-  add_id_command(*run, out, methods::kRunDeny, "", "  companyos run deny 7\n", [](const nlohmann::json& r) { print_run_line("denied", r); });
+[[maybe_unused]] const bool run_group_registered =
+    register_group("run", {"One run of an automation: show it, decide on it, answer it, undo it.",
+                           "  companyos run show 7\n  companyos run approve 7\n  companyos run undo 7\n"});
 
-  add_id_command(*run, out, methods::kRunAnswer,
-                 "Give exactly one of --value, --confirm and --cancel: `companyos approvals`\n"
-                 "shows what the run asks. Unanswered by the step's timeout, the step fails.",
-                 "  companyos approvals\n"
-                 "  companyos run answer 7 --value staging\n"
-                 "  companyos run answer 7 --confirm yes\n"
-                 "  companyos run answer 7 --value \"$(cat notes.txt)\"   # an editor question\n"
-                 "  companyos run answer 7 --cancel\n",
-                 [](const nlohmann::json& r) { print_run_line("answered", r); });
-  add_id_command(*run, out, methods::kRunUndo, "Run the recorded inverses in reverse order (restore values, undo commands, close\n"
-                 "launched windows) and mark the run reverted; a level-4 automation drops to 3.", "  companyos run undo 7\n", [](const nlohmann::json& r) {
-                   print_run_line("undid", r);
-                   std::cout << "inverses run (step seqs): " << plain(r["undone"]) << '\n';
-                   if (!r["not_reversible"].empty()) {
-                     std::cout << "not reversible, left as they are (step seqs): " << plain(r["not_reversible"]) << '\n';
-                   }
-                   if (r.value("demoted", false)) std::cout << "the automation dropped from level 4 to 3\n";
-                 });
-}
+[[maybe_unused]] const bool run_commands_registered = [] {
+  register_id_command(methods::kRunShow, "", "  companyos run show 7\n  companyos --json run show 7 | jq .data.steps\n",
+                      print_run);
+  register_id_command(methods::kRunApprove, "", "  companyos approvals\n  companyos run approve 7\n",
+                      [](const nlohmann::json& r) { print_run_line("approved", r); });
+  register_id_command(methods::kRunDeny, "", "  companyos run deny 7\n",
+                      [](const nlohmann::json& r) { print_run_line("denied", r); });
+
+  register_id_command(methods::kRunAnswer,
+                      "Give exactly one of --value, --confirm and --cancel: `companyos approvals`\n"
+                      "shows what the run asks. Unanswered by the step's timeout, the step fails.",
+                      "  companyos approvals\n"
+                      "  companyos run answer 7 --value staging\n"
+                      "  companyos run answer 7 --confirm yes\n"
+                      "  companyos run answer 7 --value \"$(cat notes.txt)\"   # an editor question\n"
+                      "  companyos run answer 7 --cancel\n",
+                      [](const nlohmann::json& r) { print_run_line("answered", r); });
+  register_id_command(methods::kRunUndo,
+                      "Run the recorded inverses in reverse order (restore values, undo commands, close\n"
+                      "launched windows) and mark the run reverted; a level-4 automation drops to 3.",
+                      "  companyos run undo 7\n", [](const nlohmann::json& r) {
+                        print_run_line("undid", r);
+                        std::cout << "inverses run (step seqs): " << plain(r["undone"]) << '\n';
+                        if (!r["not_reversible"].empty()) {
+                          std::cout << "not reversible, left as they are (step seqs): " << plain(r["not_reversible"])
+                                    << '\n';
+                        }
+                        if (r.value("demoted", false)) std::cout << "the automation dropped from level 4 to 3\n";
+                      });
+  return true;
+}();
 
 void print_approvals(const nlohmann::json& data) {
   if (data["approvals"].empty()) {
@@ -382,36 +392,24 @@ void print_approvals(const nlohmann::json& data) {
   }
 }
 
+[[maybe_unused]] const bool approvals_registered = register_command(
+    methods::kApprovals, {.details = "Unapproved, a run ends blocked. A step's question (a pi step's) is listed\n"
+                                     "with how to answer it: `run answer`.",
+                          .examples = "  companyos approvals\n  companyos run approve 7\n  companyos run deny 7\n"
+                                      "  companyos run answer 8 --confirm yes\n",
+                          .human = print_approvals});
+
+[[maybe_unused]] const bool stop_all_registered = register_command(
+    methods::kStopAll, {.details = "The same happens when the setting automations_enabled turns false. Re-enable\n"
+                                   "each with `automation enable`.",
+                        .examples = "  companyos stop-all\n  companyos settings set automations_enabled false\n",
+                        .human = [](const nlohmann::json& data) {
+                          std::cout << "disabled " << plain(data["disabled"]) << " automation(s); stopped "
+                                    << data["stopped"].size() << " run(s)";
+                          std::string ids;
+                          for (const auto& run : data["stopped"]) ids += (ids.empty() ? "" : ", ") + plain(run["id"]);
+                          std::cout << (ids.empty() ? "" : ": " + ids) << '\n';
+                        }});
+
 }  // namespace
-
-void add_automation_commands(CLI::App& app, Invocation& out) {
-  add_automation_group(app, out);
-  add_run_group(app, out);
-
-  add_method_command(app, methods::kApprovals,
-                     "Unapproved, a run ends blocked. A step's question (a pi step's) is listed\n"
-                     "with how to answer it: `run answer`.",
-                     "  companyos approvals\n  companyos run approve 7\n  companyos run deny 7\n"
-                     "  companyos run answer 8 --confirm yes\n")
-      .cmd->callback([&out] {
-        out.method = methods::kApprovals.name;
-        out.human = print_approvals;
-      });
-
-  add_method_command(app, methods::kStopAll,
-                     "The same happens when the setting automations_enabled turns false. Re-enable\n"
-                     "each with `automation enable`.",
-                     "  companyos stop-all\n  companyos settings set automations_enabled false\n")
-      .cmd->callback([&out] {
-        out.method = methods::kStopAll.name;
-        out.human = [](const nlohmann::json& data) {
-          std::cout << "disabled " << plain(data["disabled"]) << " automation(s); stopped "
-                    << data["stopped"].size() << " run(s)";
-          std::string ids;
-          for (const auto& run : data["stopped"]) ids += (ids.empty() ? "" : ", ") + plain(run["id"]);
-          std::cout << (ids.empty() ? "" : ": " + ids) << '\n';
-        };
-      });
-}
-
 }  // namespace companyos::cli

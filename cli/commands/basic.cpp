@@ -1,9 +1,9 @@
-// ping, status, methods, audit and call: the daemon itself; and the whole command tree.
+// ping, status, methods, audit and call: the daemon itself; and the whole command tree:
+// every method's command (command_parts.h), then the CLI's own.
 #include <iostream>
 #include <iterator>
 
-#include "cli/command.h"
-#include "cli/declared_options.h"
+#include "cli/command_parts.h"
 #include "cli/render.h"
 
 namespace companyos::cli {
@@ -34,72 +34,52 @@ bool shows_a_problem(const nlohmann::json& status) {
          !store.value("writable", true);
 }
 
-}  // namespace
+[[maybe_unused]] const bool ping_registered =
+    register_command(methods::kPing, {.human = [](const nlohmann::json&) { std::cout << "pong\n"; }});
 
-void add_all_commands(CLI::App& app, Invocation& out) {
-  add_basic_commands(app, out);
-  add_doctor_command(app, out);
-  add_settings_commands(app, out);
-  add_observe_commands(app, out);
-  add_window_action_commands(app, out);
-  add_clipboard_commands(app, out);
-  add_launch_commands(app, out);
-  add_element_action_commands(app, out);
-  add_wait_commands(app, out);
-  add_automation_commands(app, out);
-  add_dashboard_command(app, out);
-  add_mcp_command(app, out);
-  add_completion_command(app, out);
+[[maybe_unused]] const bool status_registered = register_command(
+    methods::kStatus, {.examples = "  companyos status\n  companyos status --json | jq .data.display_server\n",
+                       .human = [](const nlohmann::json& data) {
+                         render_fields(std::cout, data);
+                         if (shows_a_problem(data)) {
+                           std::cout << "\nSomething here needs fixing: `companyos doctor` says what and how.\n";
+                         }
+                       }});
+
+[[maybe_unused]] const bool methods_registered = register_command(
+    methods::kMethods,
+    {.details = "--markdown prints this CLI's own table (the one docs/protocol.md holds)\n"
+                "without asking the daemon.",
+     .examples = "  companyos methods\n  companyos methods --json\n  companyos methods --markdown\n",
+     .bind = [](const MethodCommand& made) -> CompleteRequest {
+       auto markdown = std::make_shared<bool>(false);
+       made.cmd->add_flag("--markdown", *markdown, "print the methods table of docs/protocol.md from this CLI");
+       return [markdown](Invocation& out) {
+         if (!*markdown) return;
+         out.local = [](const std::string&) {
+           std::cout << methods::markdown_table();
+           return 0;
+         };
+       };
+     },
+     .human =
+         [](const nlohmann::json& data) {
+           render_table(std::cout, data["methods"], {{"METHOD", "name"}, {"TARGET", "target"}, {"SUMMARY", "summary"}});
+         }});
+
+void print_audit_rows(const nlohmann::json& data) {
+  render_table(std::cout, data["rows"],
+               {{"AT", "at"}, {"BY", "origin"}, {"METHOD", "method"}, {"APP", "app"}, {"TARGET", "target_role"},
+                {"OUTCOME", "outcome"}, {"ERROR", "error_code"}, {"MS", "duration_ms"}});
 }
 
-void add_basic_commands(CLI::App& app, Invocation& out) {
-  add_method_command(app, methods::kPing, "", "  companyos ping\n")
-      .cmd->callback([&out] {
-        out.method = methods::kPing.name;
-        out.human = [](const nlohmann::json&) { std::cout << "pong\n"; };
-      });
+[[maybe_unused]] const bool audit_registered =
+    register_command(methods::kAudit, {.details = "One row per action; never text or values.",
+                                       .examples = "  companyos audit\n  companyos audit --limit 5\n",
+                                       .human = print_audit_rows});
 
-  add_method_command(app, methods::kStatus, "",
-                     "  companyos status\n  companyos status --json | jq .data.display_server\n")
-      .cmd->callback([&out] {
-        out.method = methods::kStatus.name;
-        out.human = [](const nlohmann::json& data) {
-          render_fields(std::cout, data);
-          if (shows_a_problem(data)) std::cout << "\nSomething here needs fixing: `companyos doctor` says what and how.\n";
-        };
-      });
-
-  auto markdown = std::make_shared<bool>(false);
-  auto listed = add_method_command(app, methods::kMethods,
-                                   "--markdown prints this CLI's own table (the one docs/protocol.md holds)\n"
-                                   "without asking the daemon.",
-                                   "  companyos methods\n  companyos methods --json\n  companyos methods --markdown\n");
-  listed.cmd->add_flag("--markdown", *markdown, "print the methods table of docs/protocol.md from this CLI");
-  listed.cmd->callback([&out, markdown] {
-    out.method = methods::kMethods.name;
-    if (*markdown) {
-      out.local = [](const std::string&) {
-        std::cout << methods::markdown_table();
-        return 0;
-      };
-    }
-    out.human = [](const nlohmann::json& data) {
-      render_table(std::cout, data["methods"], {{"METHOD", "name"}, {"TARGET", "target"}, {"SUMMARY", "summary"}});
-    };
-  });
-
-  auto audit = add_method_command(app, methods::kAudit, "One row per action; never text or values.",
-                                  "  companyos audit\n  companyos audit --limit 5\n");
-  audit.cmd->callback([&out, options = audit.options] {
-    out.method = methods::kAudit.name;
-    options->fill(out.params);
-    out.human = [](const nlohmann::json& data) {
-      render_table(std::cout, data["rows"],
-                   {{"AT", "at"}, {"BY", "origin"}, {"METHOD", "method"}, {"APP", "app"}, {"TARGET", "target_role"},
-                    {"OUTCOME", "outcome"}, {"ERROR", "error_code"}, {"MS", "duration_ms"}});
-    };
-  });
-
+// call METHOD [PARAMS]: any method, for what the commands do not cover.
+void add_call_command(CLI::App& app, Invocation& out) {
   auto* call = add_command(app, "call", "Send any method with raw JSON params (for scripts and agents).",
                            "  companyos call ping\n"
                            "  companyos call settings.get '{\"key\":\"max_level\"}'\n");
@@ -116,6 +96,15 @@ void add_basic_commands(CLI::App& app, Invocation& out) {
     out.params = std::move(parsed);
     out.human = [](const nlohmann::json& data) { std::cout << data.dump(2) << '\n'; };
   });
+}
+
+}  // namespace
+
+void add_all_commands(CLI::App& app, Invocation& out) {
+  add_method_commands(app, out);
+  add_call_command(app, out);
+  add_mcp_command(app, out);
+  add_completion_command(app, out);
 }
 
 }  // namespace companyos::cli

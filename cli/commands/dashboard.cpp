@@ -2,35 +2,31 @@
 // (docs/dashboard.md).
 #include <iostream>
 
-#include "cli/command.h"
-#include "cli/declared_options.h"
+#include "cli/command_parts.h"
 #include "cli/render.h"
 
 namespace companyos::cli {
 
-void add_dashboard_command(CLI::App& app, Invocation& out) {
-  auto dashboard = add_method_command(
-      app, methods::kDashboard,
-      "Serves the dashboard on 127.0.0.1 only: at the port of the setting dashboard_port, or, when\n"
-      "that is 0 (the default), at a free port until the daemon stops. Prints a link that logs one\n"
-      "browser in, once, within ten minutes; run it again for another browser. Only you can ask:\n"
-      "the daemon's socket serves your user alone, and agents (MCP) are refused.",
-      "  companyos dashboard                          # prints http://127.0.0.1:<port>/login?token=…\n"
-      "  xdg-open \"$(companyos --json dashboard | jq -r .data.url)\"\n"
-      "  companyos settings set dashboard_port 8765   # serve there whenever the daemon runs\n"
-      "  companyos dashboard --stop\n");
-  dashboard.cmd->callback([&out, options = dashboard.options] {
-    out.method = methods::kDashboard.name;
-    options->fill(out.params);
-    out.human = [](const nlohmann::json& data) {
-      if (!data.value("serving", false)) {
-        std::cout << "the dashboard is no longer served\n";
-        return;
-      }
-      std::cout << plain(data["url"]) << "\n"
-                << "(opens the dashboard in one browser, once, within ten minutes)\n";
-    };
-  });
-}
+namespace {
 
+[[maybe_unused]] const bool dashboard_registered = register_command(
+    methods::kDashboard,
+    {.details = "Serves the dashboard on 127.0.0.1 only: at the port of the setting dashboard_port, or, when\n"
+                "that is 0 (the default), at a free port until the daemon stops. Prints a link that logs one\n"
+                "browser in, once, within ten minutes; run it again for another browser. Only you can ask:\n"
+                "the daemon's socket serves your user alone, and agents (MCP) are refused.",
+     .examples = "  companyos dashboard                          # prints http://127.0.0.1:<port>/login?token=…\n"
+                 "  xdg-open \"$(companyos --json dashboard | jq -r .data.url)\"\n"
+                 "  companyos settings set dashboard_port 8765   # serve there whenever the daemon runs\n"
+                 "  companyos dashboard --stop\n",
+     .human = [](const nlohmann::json& data) {
+       if (!data.value("serving", false)) {
+         std::cout << "the dashboard is no longer served\n";
+         return;
+       }
+       std::cout << plain(data["url"]) << "\n"
+                 << "(opens the dashboard in one browser, once, within ten minutes)\n";
+     }});
+
+}  // namespace
 }  // namespace companyos::cli

@@ -3,8 +3,7 @@
 // answered here with its fix (docs/configuration.md, "companyos doctor").
 #include <iostream>
 
-#include "cli/command.h"
-#include "cli/declared_options.h"
+#include "cli/command_parts.h"
 #include "cli/render.h"
 
 namespace companyos::cli {
@@ -40,30 +39,28 @@ nlohmann::json unreachable_report(const std::string& socket, const std::string& 
           {"ready", false}};
 }
 
+[[maybe_unused]] const bool doctor_registered = register_command(
+    methods::kDoctor,
+    {.details = "Checks the display, XTest, the window manager, the accessibility bus, registry and switch,\n"
+                "the apps (and those whose trees are empty), gio launch, the store, the socket, the\n"
+                "socket unit and the notification server, as the daemon sees them. Exit status 0 only\n"
+                "when no check found a problem; 1 otherwise, also when no daemon answers.",
+     .examples = "  companyos doctor\n  companyos --json doctor | jq '.data.checks[] | select(.state != \"ok\")'\n",
+     .bind = [](const MethodCommand&) -> CompleteRequest {
+       return [](Invocation& out) {
+         out.failed = [](const nlohmann::json& data) { return !data.value("ready", false); };
+         out.unreachable = [](bool json, const std::string& socket, const std::string& detail) {
+           const nlohmann::json report = unreachable_report(socket, detail);
+           if (json) {
+             std::cout << nlohmann::json{{"ok", true}, {"data", report}}.dump() << '\n';
+           } else {
+             print_checks(report);
+           }
+           return 1;
+         };
+       };
+     },
+     .human = print_checks});
+
 }  // namespace
-
-void add_doctor_command(CLI::App& app, Invocation& out) {
-  auto doctor = add_method_command(
-      app, methods::kDoctor,
-      "Checks the display, XTest, the window manager, the accessibility bus, registry and switch,\n"
-      "the apps (and those whose trees are empty), gio launch, the store, the socket, the\n"
-      "socket unit and the notification server, as the daemon sees them. Exit status 0 only\n"
-      "when no check found a problem; 1 otherwise, also when no daemon answers.",
-      "  companyos doctor\n  companyos --json doctor | jq '.data.checks[] | select(.state != \"ok\")'\n");
-  doctor.cmd->callback([&out] {
-    out.method = methods::kDoctor.name;
-    out.human = print_checks;
-    out.failed = [](const nlohmann::json& data) { return !data.value("ready", false); };
-    out.unreachable = [](bool json, const std::string& socket, const std::string& detail) {
-      const nlohmann::json report = unreachable_report(socket, detail);
-      if (json) {
-        std::cout << nlohmann::json{{"ok", true}, {"data", report}}.dump() << '\n';
-      } else {
-        print_checks(report);
-      }
-      return 1;
-    };
-  });
-}
-
 }  // namespace companyos::cli

@@ -5,8 +5,7 @@
 #include <iostream>
 #include <memory>
 
-#include "cli/command.h"
-#include "cli/declared_options.h"
+#include "cli/command_parts.h"
 #include "cli/render.h"
 
 namespace companyos::cli {
@@ -141,25 +140,38 @@ void print_action(const nlohmann::json& data) {
   render_settled_state(std::cout, data);
 }
 
-void add_element_command(CLI::App& app, Invocation& out, ElementCommand command) {
-  auto args = std::make_shared<ElementArgs>();
+// The parts of an element command: REF or a selector, the arguments after it, --expect-….
+CommandParts element_command(ElementCommand command) {
   std::vector<std::string_view> by_hand = {"ref", "expect"};
-  for (const auto& argument : command.arguments) by_hand.emplace_back(argument);
-  auto made = add_method_command(app, command.method, command.details + "\n" + usage_of(command), command.examples,
-                                 by_hand);
-  args->first_option = made.cmd->add_option("REF", args->first, "the element (unless --role/--name/--id select it)");
-  if (!command.arguments.empty()) {
-    std::string names;
-    for (const auto& argument : command.arguments) names += (names.empty() ? "" : " ") + argument;
-    made.cmd->add_option("ARGS", args->rest, "then: " + names + " (after -- if it starts with '-')");
-  }
-  add_expect_options(made.cmd, *args);
-  auto shared = std::make_shared<ElementCommand>(std::move(command));
-  made.cmd->callback([&out, args, shared, options = made.options] {
-    out.params = element_params(*shared, *args, *options);
-    out.method = shared->method.name;
-    out.human = print_action;
-  });
+  auto shared = std::make_shared<const ElementCommand>(std::move(command));
+  for (const auto& argument : shared->arguments) by_hand.emplace_back(argument);
+  CommandParts parts;
+  parts.details = shared->details;
+  parts.examples = shared->examples;
+  parts.by_hand = std::move(by_hand);
+  parts.bind = [shared](const MethodCommand& made) -> CompleteRequest {
+    // The usage reads the declaration, which exists only once static initialization is over.
+    made.cmd->description(made.cmd->get_description() + (shared->details.empty() ? "\n" : "") + "\n" +
+                          usage_of(*shared));
+    auto args = std::make_shared<ElementArgs>();
+    args->first_option = made.cmd->add_option("REF", args->first, "the element (unless --role/--name/--id select it)");
+    if (!shared->arguments.empty()) {
+      std::string names;
+      for (const auto& argument : shared->arguments) names += (names.empty() ? "" : " ") + argument;
+      made.cmd->add_option("ARGS", args->rest, "then: " + names + " (after -- if it starts with '-')");
+    }
+    add_expect_options(made.cmd, *args);
+    return [args, shared, options = made.options](Invocation& out) {
+      out.params = element_params(*shared, *args, *options);
+    };
+  };
+  parts.human = print_action;
+  return parts;
+}
+
+bool register_element_command(ElementCommand command) {
+  const methods::MethodDeclaration& method = command.method;
+  return register_command(method, element_command(std::move(command)));
 }
 
 void print_batch(const nlohmann::json& data) {
@@ -183,89 +195,90 @@ void print_batch(const nlohmann::json& data) {
             << plain(data["not_run"]) << " not run\n";
 }
 
-void add_batch_command(CLI::App& app, Invocation& out) {
-  auto text = std::make_shared<std::string>();
-  auto batch = add_method_command(
-      app, methods::kBatch,
-      "Each step runs as if called alone; prints one line per step. STEPS is a JSON array of\n"
-      "{\"command\": C, \"args\": {protocol params}} (at most 100), or - to read it from stdin.\n"
-      "Commands: click, toggle, select, focus, expand, collapse, action, set-value, type, press,\n"
-      "focus-window, close-window. Every step is checked before the first runs. Exit status 1 if\n"
-      "any step failed.",
-      "  companyos batch '[{\"command\":\"set-value\",\"args\":{\"ref\":\"@s1a:e3\",\"value\":\"hi\"}},\n"
-      "                    {\"command\":\"click\",\"args\":{\"ref\":\"@s1a:e4\"}}]' --stop-on-error\n"
-      "  companyos batch - --stop-on-error < steps.json\n",
-      {"steps"});
-  add_positional(batch.cmd, methods::kBatch, "steps", *text);
-  batch.cmd->callback([&out, text, options = batch.options] {
-    const std::string read = argument_or_stdin(*text);
-    nlohmann::json steps = nlohmann::json::parse(read, nullptr, false);
-    if (steps.is_discarded() || !steps.is_array()) {
-      throw CLI::ValidationError("steps", "must be a JSON array of {\"command\":…,\"args\":{…}}");
-    }
-    out.method = methods::kBatch.name;
-    options->fill(out.params);
-    out.params["steps"] = std::move(steps);
-    out.human = print_batch;
-    out.failed = [](const nlohmann::json& data) { return data.value("failed", 0) > 0; };
-  });
-}
+[[maybe_unused]] const bool batch_registered = register_command(
+    methods::kBatch,
+    {.details = "Each step runs as if called alone; prints one line per step. STEPS is a JSON array of\n"
+                "{\"command\": C, \"args\": {protocol params}} (at most 100), or - to read it from stdin.\n"
+                "Commands: click, toggle, select, focus, expand, collapse, action, set-value, type, press,\n"
+                "focus-window, close-window. Every step is checked before the first runs. Exit status 1 if\n"
+                "any step failed.",
+     .examples = "  companyos batch '[{\"command\":\"set-value\",\"args\":{\"ref\":\"@s1a:e3\",\"value\":\"hi\"}},\n"
+                 "                    {\"command\":\"click\",\"args\":{\"ref\":\"@s1a:e4\"}}]' --stop-on-error\n"
+                 "  companyos batch - --stop-on-error < steps.json\n",
+     .by_hand = {"steps"},
+     .bind = [](const MethodCommand& made) -> CompleteRequest {
+       auto text = std::make_shared<std::string>();
+       add_positional(made.cmd, methods::kBatch, "steps", *text);
+       return [text](Invocation& out) {
+         const std::string read = argument_or_stdin(*text);
+         nlohmann::json steps = nlohmann::json::parse(read, nullptr, false);
+         if (steps.is_discarded() || !steps.is_array()) {
+           throw CLI::ValidationError("steps", "must be a JSON array of {\"command\":…,\"args\":{…}}");
+         }
+         out.params["steps"] = std::move(steps);
+         out.failed = [](const nlohmann::json& data) { return data.value("failed", 0) > 0; };
+       };
+     },
+     .human = print_batch});
+
+[[maybe_unused]] const bool click_registered =
+    register_element_command({methods::kClick,
+                              "Never by position; delivered_unverified unless an --expect-… is met. --headed\n"
+                              "clicks through the pointer instead (physical input).",
+                              "  companyos click @s1a:e4\n"
+                              "  companyos click --app mousepad --role 'push button' --name Save\n"
+                              "  companyos click e4 --app mousepad --expect-window 'Save As'\n"
+                              "  companyos click @s1a:e9 --within @s1a:e7    # one of two twins: the one under e7\n"
+                              "  companyos click @s1a:e4 --settle   # and the window's state once the app settled\n"
+                              "  companyos settings set physical_input true && companyos click @s1a:e4 --headed\n",
+                              {}});
+[[maybe_unused]] const bool toggle_registered =
+    register_element_command({methods::kToggle,
+                              "",
+                              "  companyos toggle @s1a:e7\n"
+                              "  companyos toggle --app mousepad --role 'check box' --name 'Word Wrap'\n",
+                              {}});
+[[maybe_unused]] const bool select_registered =
+    register_element_command({methods::kSelect,
+                              "",
+                              "  companyos select @s1a:e12\n"
+                              "  companyos select --app demo --role 'menu item' --name Green\n",
+                              {}});
+[[maybe_unused]] const bool focus_registered = register_element_command(
+    {methods::kFocus,
+     "",
+     "  companyos focus @s1a:e3\n"
+     "  companyos focus --app soffice --cell B3   # a spreadsheet's cell: its cursor moves there\n",
+     {}});
+[[maybe_unused]] const bool expand_registered =
+    register_element_command({methods::kExpand,
+                              "",
+                              "  companyos expand @s1a:e20\n"
+                              "  companyos expand --app demo --role 'table cell' --name Parent\n",
+                              {}});
+[[maybe_unused]] const bool collapse_registered =
+    register_element_command({methods::kCollapse, "", "  companyos collapse @s1a:e20\n", {}});
+[[maybe_unused]] const bool named_action_registered =
+    register_element_command({methods::kNamedAction,
+                              "`companyos get REF` lists an element's actions.",
+                              "  companyos action @s1a:e20 'expand or contract'\n"
+                              "  companyos action --app demo --role 'push button' --name OK activate\n",
+                              {"action"}});
+[[maybe_unused]] const bool set_value_registered = register_element_command(
+    {methods::kSetValue,
+     "A number is for sliders and spin buttons.",
+     "  companyos set-value @s1a:e3 'hello world'\n"
+     "  companyos set-value e3 --snapshot s1a 'cost $5; \"quoted\"'\n"
+     "  companyos set-value --app demo --role 'spin button' --name Level 42\n"
+     "  companyos set-value --app demo --role 'password text' --name Password \"$PW\" --secret\n"
+     "  companyos set-value --app soffice --cell A3 '=A1*A2+SUM(A1:A2)'   # the sheet's cell\n"
+     "  companyos set-value @s1a:e57 --cell Z500 'far away'   # a cell of table e57\n",
+     {"value"}});
+[[maybe_unused]] const bool type_registered = register_element_command({methods::kType,
+                                                                        "",
+                                                                        "  companyos type @s1a:e3 ' and more'\n"
+                                                                        "  companyos type @s1a:e5 \"$PW\" --secret\n",
+                                                                        {"text"}});
 
 }  // namespace
-
-void add_element_action_commands(CLI::App& app, Invocation& out) {
-  add_element_command(app, out,
-                      {methods::kClick,
-                       "Never by position; delivered_unverified unless an --expect-… is met. --headed\n"
-                       "clicks through the pointer instead (physical input).",
-                       "  companyos click @s1a:e4\n"
-                       "  companyos click --app mousepad --role 'push button' --name Save\n"
-                       "  companyos click e4 --app mousepad --expect-window 'Save As'\n"
-                       "  companyos click @s1a:e9 --within @s1a:e7    # one of two twins: the one under e7\n"
-                       "  companyos click @s1a:e4 --settle   # and the window's state once the app settled\n"
-                       "  companyos settings set physical_input true && companyos click @s1a:e4 --headed\n",
-                       {}});
-  add_element_command(app, out,
-                      {methods::kToggle, "",
-                       "  companyos toggle @s1a:e7\n"
-                       "  companyos toggle --app mousepad --role 'check box' --name 'Word Wrap'\n",
-                       {}});
-  add_element_command(app, out,
-                      {methods::kSelect, "",
-                       "  companyos select @s1a:e12\n"
-                       "  companyos select --app demo --role 'menu item' --name Green\n",
-                       {}});
-  add_element_command(app, out,
-                      {methods::kFocus, "",
-                       "  companyos focus @s1a:e3\n"
-                       "  companyos focus --app soffice --cell B3   # a spreadsheet's cell: its cursor moves there\n",
-                       {}});
-  add_element_command(app, out,
-                      {methods::kExpand, "",
-                       "  companyos expand @s1a:e20\n"
-                       "  companyos expand --app demo --role 'table cell' --name Parent\n",
-                       {}});
-  add_element_command(app, out, {methods::kCollapse, "", "  companyos collapse @s1a:e20\n", {}});
-  add_element_command(app, out,
-                      {methods::kNamedAction, "`companyos get REF` lists an element's actions.",
-                       "  companyos action @s1a:e20 'expand or contract'\n"
-                       "  companyos action --app demo --role 'push button' --name OK activate\n",
-                       {"action"}});
-  add_element_command(app, out,
-                      {methods::kSetValue, "A number is for sliders and spin buttons.",
-                       "  companyos set-value @s1a:e3 'hello world'\n"
-                       "  companyos set-value e3 --snapshot s1a 'cost $5; \"quoted\"'\n"
-                       "  companyos set-value --app demo --role 'spin button' --name Level 42\n"
-                       "  companyos set-value --app demo --role 'password text' --name Password \"$PW\" --secret\n"
-                       "  companyos set-value --app soffice --cell A3 '=A1*A2+SUM(A1:A2)'   # the sheet's cell\n"
-                       "  companyos set-value @s1a:e57 --cell Z500 'far away'   # a cell of table e57\n",
-                       {"value"}});
-  add_element_command(app, out,
-                      {methods::kType, "",
-                       "  companyos type @s1a:e3 ' and more'\n"
-                       "  companyos type @s1a:e5 \"$PW\" --secret\n",
-                       {"text"}});
-  add_batch_command(app, out);
-}
-
 }  // namespace companyos::cli

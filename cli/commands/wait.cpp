@@ -2,8 +2,7 @@
 // predicate; or fail with TIMEOUT and what was seen last.
 #include <iostream>
 
-#include "cli/command.h"
-#include "cli/declared_options.h"
+#include "cli/command_parts.h"
 #include "cli/render.h"
 
 namespace companyos::cli {
@@ -85,61 +84,55 @@ std::string last_seen_text(const nlohmann::json& seen) {
   return line;
 }
 
+[[maybe_unused]] const bool wait_registered = register_command(
+    methods::kWait,
+    {.details = "Exits 0 when it holds, 1 with TIMEOUT (and what was seen last) when it did not in time.",
+     .examples = "  companyos wait --app mousepad --window 'Untitled 1'\n"
+                 "  companyos wait --app mousepad --closed --title 'Save As' --timeout 60000\n"
+                 "  companyos wait --app mousepad --text 'Saved' --timeout 5000\n"
+                 "  companyos wait --app mousepad --menu --timeout 3000   # then snapshot --surface menu\n"
+                 "  companyos wait --app Firefox --surface list\n"
+                 "  companyos wait --app mousepad --element @s3:e12 --predicate value --value 'done'\n"
+                 "  companyos wait --app mousepad --element @s3:e7 --predicate state --value checked\n"
+                 "  companyos wait --element @s3:e9 --predicate gone\n"
+                 "  companyos --json wait --app mousepad --closed   # evidence: which window, when\n",
+     .bind = [](const MethodCommand& made) -> CompleteRequest {
+       const DeclaredOptions& options = *made.options;
+       CLI::Option* window = options.option("window");
+       CLI::Option* closed = options.option("closed");
+       CLI::Option* text = options.option("text");
+       CLI::Option* element = options.option("ref");
+       CLI::Option* menu = options.option("menu");
+       CLI::Option* surface = options.option("surface");
+       surface->check(CLI::IsMember({"menu", "list", "tooltip", "any"}));
+       options.option("title")->needs(closed);
+       options.option("predicate")->check(CLI::IsMember({"exists", "gone", "value", "state"}))->needs(element);
+       options.option("value")->needs(element);
+       window->excludes(closed)->excludes(text)->excludes(element);
+       closed->excludes(text)->excludes(element);
+       text->excludes(element);
+       for (CLI::Option* opens : {menu, surface}) {
+         opens->excludes(window)->excludes(closed)->excludes(text)->excludes(element);
+       }
+       return [options = made.options](Invocation& out) {
+         if (!options->given("window") && !options->given("closed") && !options->given("text") &&
+             !options->given("menu") && !options->given("surface") && !options->given("ref")) {
+           throw CLI::ValidationError("wait",
+                                      "give one condition: --window, --closed, --text, --menu, --surface or --element");
+         }
+         if (!options->given("ref") && !options->given("app")) throw CLI::RequiredError("--app");
+         const auto timeout =
+             std::chrono::milliseconds(options->integer("timeout_ms").value_or(methods::kDefaultWaitTimeout.count()));
+         out.reply_timeout = timeout + kReplyMargin;
+         out.human_error = [](const nlohmann::json& error) {
+           const nlohmann::json details = error.value("details", nlohmann::json::object());
+           if (details.contains("last_seen")) {
+             std::cerr << "last seen: " << last_seen_text(details["last_seen"]) << "\n";
+           }
+         };
+       };
+     },
+     .human = [](const nlohmann::json& data) { std::cout << what_was_seen(data) << ": " << how_seen(data) << "\n"; }});
+
 }  // namespace
-
-void add_wait_commands(CLI::App& app, Invocation& out) {
-  auto wait = add_method_command(
-      app, methods::kWait,
-      "Exits 0 when it holds, 1 with TIMEOUT (and what was seen last) when it did not in time.",
-      "  companyos wait --app mousepad --window 'Untitled 1'\n"
-      "  companyos wait --app mousepad --closed --title 'Save As' --timeout 60000\n"
-      "  companyos wait --app mousepad --text 'Saved' --timeout 5000\n"
-      "  companyos wait --app mousepad --menu --timeout 3000   # then snapshot --surface menu\n"
-      "  companyos wait --app Firefox --surface list\n"
-      "  companyos wait --app mousepad --element @s3:e12 --predicate value --value 'done'\n"
-      "  companyos wait --app mousepad --element @s3:e7 --predicate state --value checked\n"
-      "  companyos wait --element @s3:e9 --predicate gone\n"
-      "  companyos --json wait --app mousepad --closed   # evidence: which window, when\n");
-  const auto& options = *wait.options;
-  CLI::Option* window = options.option("window");
-  CLI::Option* closed = options.option("closed");
-  CLI::Option* text = options.option("text");
-  CLI::Option* element = options.option("ref");
-  CLI::Option* menu = options.option("menu");
-  CLI::Option* surface = options.option("surface");
-  surface->check(CLI::IsMember({"menu", "list", "tooltip", "any"}));
-  options.option("title")->needs(closed);
-  options.option("predicate")->check(CLI::IsMember({"exists", "gone", "value", "state"}))->needs(element);
-  options.option("value")->needs(element);
-  window->excludes(closed)->excludes(text)->excludes(element);
-  closed->excludes(text)->excludes(element);
-  text->excludes(element);
-  for (CLI::Option* opens : {menu, surface}) {
-    opens->excludes(window)->excludes(closed)->excludes(text)->excludes(element);
-  }
-
-  wait.cmd->callback([&out, options = wait.options] {
-    if (!options->given("window") && !options->given("closed") && !options->given("text") &&
-        !options->given("menu") && !options->given("surface") && !options->given("ref")) {
-      throw CLI::ValidationError("wait",
-                                 "give one condition: --window, --closed, --text, --menu, --surface or --element");
-    }
-    if (!options->given("ref") && !options->given("app")) throw CLI::RequiredError("--app");
-    out.method = methods::kWait.name;
-    options->fill(out.params);
-    const auto timeout = std::chrono::milliseconds(
-        options->integer("timeout_ms").value_or(methods::kDefaultWaitTimeout.count()));
-    out.reply_timeout = timeout + kReplyMargin;
-    out.human = [](const nlohmann::json& data) {
-      std::cout << what_was_seen(data) << ": " << how_seen(data) << "\n";
-    };
-    out.human_error = [](const nlohmann::json& error) {
-      const nlohmann::json details = error.value("details", nlohmann::json::object());
-      if (details.contains("last_seen")) {
-        std::cerr << "last seen: " << last_seen_text(details["last_seen"]) << "\n";
-      }
-    };
-  });
-}
-
 }  // namespace companyos::cli

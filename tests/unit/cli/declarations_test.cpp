@@ -13,6 +13,7 @@
 #include <string>
 
 #include "cli/command.h"
+#include "cli/command_parts.h"
 #include "cli/declared_options.h"
 #include "companyos/methods.h"
 #include "mcp/tools.h"
@@ -163,6 +164,57 @@ TEST(CliDeclarations, WaitTakesItsElementAndTimeoutUnderTheirCliNames) {
   EXPECT_EQ(out.method, "wait");
   EXPECT_EQ(out.params, (nlohmann::json{{"ref", "@s1:e2"}, {"predicate", "gone"}, {"timeout_ms", 5000}}));
   EXPECT_EQ(out.reply_timeout, std::chrono::milliseconds(15000));
+}
+
+// Declarations no command file registers anything for: the loop alone makes their commands.
+const methods::MethodDeclaration kUnregistered{
+    .name = "test.unregistered",
+    .command = "unregistered-thing",
+    .summary = "a method only this test declares",
+    .params = {{.name = "count", .type = methods::ParamType::kInteger, .help = "how many",
+                .range = methods::IntRange{1, 9}},
+               {.name = "label", .type = methods::ParamType::kString, .help = "what to call it"}}};
+const methods::MethodDeclaration kInAGroupWithoutHelp{
+    .name = "nohelp.thing", .command = "nohelp thing", .summary = "a command whose group has no help"};
+
+TEST(CliMethodCommands, AMethodThatRegistersNothingGetsItsDeclaredCommand) {
+  CLI::App app{"companyos"};
+  Invocation out;
+  const methods::MethodDeclaration* declared[] = {&kUnregistered};
+  add_method_commands(app, out, declared);
+  CLI::App* cmd = subcommand(app, "unregistered-thing");
+  ASSERT_NE(cmd, nullptr);
+  EXPECT_EQ(cmd->get_description(), "A method only this test declares.");
+  EXPECT_NE(cmd->get_footer().find("companyos unregistered-thing"), std::string::npos) << cmd->get_footer();
+  parse(app, {"unregistered-thing", "--count", "7", "--label", "x"});
+  EXPECT_EQ(out.method, "test.unregistered");
+  EXPECT_EQ(out.params, (nlohmann::json{{"count", 7}, {"label", "x"}}));
+  EXPECT_FALSE(out.human);  // the generic field view
+
+  CLI::App again{"companyos"};
+  Invocation refused;
+  add_method_commands(again, refused, declared);
+  EXPECT_THROW(parse(again, {"unregistered-thing", "--count", "12"}), CLI::ParseError);  // the declared range
+}
+
+TEST(CliMethodCommands, AGroupWithoutRegisteredHelpIsAProgrammingError) {
+  CLI::App app{"companyos"};
+  Invocation out;
+  const methods::MethodDeclaration* declared[] = {&kInAGroupWithoutHelp};
+  EXPECT_THROW(add_method_commands(app, out, declared), std::logic_error);
+}
+
+TEST(CliMethodCommands, EveryRegisteredGroupHoldsACommandAndEveryCommandIsUnderItsGroup) {
+  CLI::App& app = command_tree();
+  for (const methods::MethodDeclaration* method : methods::all()) {
+    const std::string path(method->command);
+    const auto space = path.find(' ');
+    if (space == std::string::npos) continue;
+    CLI::App* group = subcommand(app, path.substr(0, space));
+    ASSERT_NE(group, nullptr) << path;
+    EXPECT_FALSE(group->get_description().empty()) << path;
+    EXPECT_NE(subcommand(*group, path.substr(space + 1)), nullptr) << path;
+  }
 }
 
 std::string read_file(const std::string& path) {
