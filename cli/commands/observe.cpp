@@ -91,6 +91,21 @@ void print_snapshot(const nlohmann::json& data) {
   }
 }
 
+void print_snapshots(const nlohmann::json& data) {
+  if (data["snapshots"].empty()) {
+    std::cout << "no snapshot is kept: take one with `companyos snapshot --app APP`\n";
+    return;
+  }
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& s : data["snapshots"]) {
+    rows.push_back({{"snapshot", s["snapshot"]}, {"app", s["app"]}, {"window", s["window"]["id"]},
+                    {"title", s["window"]["title"]}, {"nodes", s["node_count"]},
+                    {"within", s["within"].is_string() ? s["within"] : nlohmann::json("-")}});
+  }
+  render_table(std::cout, rows, {{"SNAPSHOT", "snapshot"}, {"APP", "app"}, {"WINDOW", "window"},
+                                 {"TITLE", "title"}, {"NODES", "nodes"}, {"WITHIN", "within"}});
+}
+
 // A cell's row is its own column: SHOWS instead of TWIN.
 void print_found(const nlohmann::json& data, bool cells) {
   nlohmann::json rows = nlohmann::json::array();
@@ -179,6 +194,13 @@ void print_screenshot(const nlohmann::json& data) {
        };
      },
      .human = print_snapshot});
+
+[[maybe_unused]] const bool snapshots_registered = register_command(
+    methods::kSnapshots,
+    {.details = "A ref resolves while its snapshot is kept; e<N> with --app means the newest of the window.",
+     .examples = "  companyos snapshots\n  companyos snapshots --app mousepad\n"
+                 "  companyos --json snapshots | jq -r '.data.snapshots[0].snapshot'   # the newest id\n",
+     .human = print_snapshots});
 
 [[maybe_unused]] const bool find_registered = register_command(
     methods::kFind, {.details = "Prints their refs.",

@@ -52,6 +52,14 @@ const MethodDeclaration kSnapshot{
     .returns = R"(`snapshot` id, `window`, `node_count`, `stats`, and as `format` asks: `tree` (every node: ref, role, name, description, accessible_id, value, states, actions, bounds, twin, children) and `outline` (text); with `surface`, the tree and outline start at the surface, and `surface` describes it as `surfaces` does; with `within`, they start at that element (`within`: its full ref), numbered anew; with `loaded`, `loading` (and `first_look_ms`) for a window that holds a web page)",
 };
 
+const MethodDeclaration kSnapshots{
+    .name = "snapshots",
+    .command = "snapshots",
+    .summary = "the snapshots the daemon keeps, newest first: their refs still resolve",
+    .params = {{.name = "app", .help = "only this app's snapshots"}},
+    .returns = R"(`snapshots`, newest first, each with its `snapshot` id, `app`, `pid`, `window` (id, title, …), `node_count` and `within` (the ref whose subtree it is, or null); the daemon keeps the newest 8 of each window and 32 in all)",
+};
+
 const MethodDeclaration kSurfaces{
     .name = "surfaces",
     .command = "surfaces",

@@ -173,4 +173,26 @@ const MethodSpec kSnapshot{
     },
 };
 
+// Read from the store alone: the apps are not asked, so it answers at once.
+const MethodSpec kSnapshots{
+    .decl = declared::kSnapshots,
+    .handler = [](const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
+      const std::string app = params.value("app", std::string());
+      const auto stored = ctx.observer.store().list();
+      nlohmann::json listed = nlohmann::json::array();
+      for (auto it = stored.rbegin(); it != stored.rend(); ++it) {
+        const a11y::Snapshot& snapshot = **it;
+        if (!app.empty() && snapshot.app_name != app) continue;
+        listed.push_back({{"snapshot", snapshot.id},
+                          {"app", snapshot.app_name},
+                          {"pid", snapshot.pid ? nlohmann::json(*snapshot.pid) : nlohmann::json(nullptr)},
+                          {"window", a11y::window_to_json(snapshot.window)},
+                          {"node_count", snapshot.nodes.size()},
+                          {"within", snapshot.within.empty() ? nlohmann::json(nullptr)
+                                                             : nlohmann::json(snapshot.within)}});
+      }
+      reply(nlohmann::json{{"snapshots", std::move(listed)}});
+    },
+};
+
 }  // namespace companyos::daemon::methods

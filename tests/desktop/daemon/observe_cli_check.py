@@ -130,6 +130,7 @@ def check_observation(check, tmp):
         check.expect(rc == 0 and "hidden" in env["data"]["outline"], "--max-depth 1 says where it cut")
 
         check_within(check, data, nodes, alpha)
+        check_snapshots(check, data)
 
         rc, env, _ = cli("find", "--app", "obs-alpha", "--role", "push button", "--name", "Write effect")
         found = env["data"]["elements"] if rc == 0 else []
@@ -219,6 +220,35 @@ def check_within(check, whole, nodes, alpha):
                  f"a ref of another app's window is refused, naming within ({env and env.get('error')})")
 
 
+def check_snapshots(check, whole):
+    """snapshots: what the daemon keeps, newest first; a listed id's refs resolve, an evicted one's do not."""
+    rc, env, _ = cli("snapshot", "--app", "obs-alpha", "--format", "tree")
+    taken = env["data"] if rc == 0 else {}
+    rc, env, _ = cli("snapshots")
+    listed = env["data"]["snapshots"] if rc == 0 else []
+    check.expect(listed and listed[0]["snapshot"] == taken.get("snapshot") and
+                 listed[0]["node_count"] == taken.get("node_count") and
+                 listed[0]["window"]["id"] == taken.get("window", {}).get("id") and listed[0]["within"] is None,
+                 f"snapshots lists the one just taken first, with its window and size ({listed[:1]})")
+    check.expect(any(entry["within"] for entry in listed), "a part read --within says under which ref")
+    resolving = [cli("get", "@" + entry["snapshot"] + ":e1")[0] for entry in listed]
+    check.expect(resolving and all(code == 0 for code in resolving),
+                 f"every listed snapshot's refs resolve (get @<id>:e1 exits {resolving})")
+    ids = [entry["snapshot"] for entry in listed]
+    if whole["snapshot"] not in ids:
+        rc, env, _ = cli("get", "@" + whole["snapshot"] + ":e1")
+        check.expect(rc == 1 and env["error"]["code"] == "STALE_REF",
+                     "a snapshot no longer listed is gone: its ref is STALE_REF")
+    rc, env, _ = cli("snapshots", "--app", "obs-alpha")
+    only = [entry["snapshot"] for entry in env["data"]["snapshots"]] if rc == 0 else None
+    check.expect(only == ids, "--app lists that app's, in the same order (here every one is obs-alpha's)")
+    rc, env, _ = cli("snapshots", "--app", "obs-none")
+    check.expect(rc == 0 and env["data"]["snapshots"] == [], "and none of an app with no snapshot")
+    human = subprocess.run([CLI, "snapshots"], capture_output=True, text=True, timeout=60)
+    check.expect(human.returncode == 0 and human.stdout.startswith("SNAPSHOT") and
+                 taken.get("snapshot", "?") in human.stdout, "for a person, a table with the ids")
+
+
 def check_hung_app(check, alpha):
     os.kill(alpha.process.pid, signal.SIGSTOP)
     try:
@@ -231,11 +261,11 @@ def check_hung_app(check, alpha):
         thread.start()
         time.sleep(0.2)  # let the hung request reach the app before measuring the others
         slow = []
-        for args in (("status",), ("apps",), ("snapshot", "--app", "obs-beta"), ("ping",)):
+        for args in (("status",), ("apps",), ("snapshot", "--app", "obs-beta"), ("snapshots",), ("ping",)):
             rc, env, elapsed = cli(*args)
             if rc != 0 or elapsed > 1.0:
                 slow.append((args, rc, round(elapsed, 3)))
-        check.expect(not slow, f"status, apps, another app's snapshot answer while one app hangs {slow}")
+        check.expect(not slow, f"status, apps, another app's snapshot, snapshots answer while one app hangs {slow}")
         thread.join(30)
         rc, env, elapsed = result.get("snapshot", (None, None, None))
         check.expect(rc == 1 and env["error"]["code"] == "APP_UNRESPONSIVE",
