@@ -121,25 +121,63 @@ StepOutcome poll(const StepContext& context, milliseconds timeout, milliseconds 
   }
 }
 
-// Not there (yet) is a look that does not hold; ambiguity and policy refuse.
-Look element_look(const Result<ElementProbe>& probe, const std::string& what,
-                  const std::function<Look(const a11y::Node&)>& judge) {
+// One look at a selector's element, judged as the wait method judges a ref's
+// (a11y::judge_element). The app or window not there yet is the element's window gone —
+// which a selector waits through; policy refuses; any other failure is a look that proves
+// nothing yet.
+Look judged_look(a11y::Predicate predicate, const std::optional<std::string>& value,
+                 const Result<ElementProbe>& probe, const std::string& what) {
+  using Presence = a11y::ElementSighting::Presence;
+  a11y::ElementSighting seen;
   if (!probe) {
     const ErrorCode code = probe.error().code;
-    if (code == ErrorCode::kAppNotFound || code == ErrorCode::kWindowNotFound ||
-        code == ErrorCode::kElementNotFound) {
-      return not_yet(what + " is not there: " + probe.error().message);
-    }
     if (code == ErrorCode::kPolicyDenied || code == ErrorCode::kAmbiguousTarget) return refused(probe.error());
-    return not_yet(probe.error().message);
+    if (code != ErrorCode::kAppNotFound && code != ErrorCode::kWindowNotFound) {
+      return not_yet(code == ErrorCode::kElementNotFound ? what + " is not there: " + probe.error().message
+                                                          : probe.error().message);
+    }
+    seen.presence = Presence::kWindowGone;
+  } else if (probe->matches == 0) {
+    seen.presence = Presence::kNone;
+  } else if (probe->matches > 1) {
+    seen.presence = Presence::kSeveral;
+    seen.matches = probe->matches;
+  } else {
+    seen.presence = Presence::kOne;
+    seen.value = probe->node->value;
+    seen.value_withheld = probe->node->value_withheld;
+    seen.states = probe->node->states;
   }
-  if (probe->matches > 1) {
-    return refused(make_error(ErrorCode::kAmbiguousTarget,
-                              std::to_string(probe->matches) + " elements match " + what,
-                              {{"kind", "identity_not_unique"}, {"matches", probe->matches}}));
+  const a11y::ElementVerdict verdict = a11y::judge_element(predicate, value, seen, a11y::NamedBy::kSelector);
+  if (verdict.kind == a11y::ElementVerdict::Kind::kRefused) {
+    Error error = *verdict.refusal;
+    if (error.code == ErrorCode::kAmbiguousTarget) error.message = std::to_string(seen.matches) + " elements match " + what;
+    if (error.code == ErrorCode::kPolicyDenied) error.message = what + " is a password field: its value is never read";
+    return refused(std::move(error));
   }
-  if (probe->matches == 0) return not_yet("no element matches " + what);
-  return judge(*probe->node);
+  const bool now = verdict.kind == a11y::ElementVerdict::Kind::kHolds;
+  const std::string named = value.value_or("");
+  switch (seen.presence) {
+    case Presence::kWindowGone:
+      if (now) return holds(what + " is gone with its window");
+      return not_yet(what + " is not there: " + probe.error().message);
+    case Presence::kNone:
+      return now ? holds(what + " is gone") : not_yet("no element matches " + what);
+    case Presence::kSeveral:
+    case Presence::kOne:
+      break;
+  }
+  switch (predicate) {
+    case a11y::Predicate::kGone:
+      return not_yet(what + " is still there");
+    case a11y::Predicate::kExists:
+      return holds(what + " exists");
+    case a11y::Predicate::kValue:
+      return now ? holds(what + " has the value") : not_yet(what + " has another value");
+    case a11y::Predicate::kState:
+      return now ? holds(what + " is " + named) : not_yet(what + " is not " + named);
+  }
+  return not_yet("");
 }
 
 // The app's one X11 window, as focus-window would pick it; an app not on the
@@ -432,31 +470,7 @@ StepOutcome DesktopStepExecutor::wait(const WaitStep& step, const StepContext& c
     const std::string what = describe_target(element->app, element->target);
     return poll(context, timeout, options_.poll_interval, false, [&](Deadline deadline) {
       auto probe = probe_element(observer_, element->app, element->window, element->target, deadline);
-      if (element->predicate == a11y::Predicate::kGone) {
-        if (probe && probe->matches == 0) return holds(what + " is gone");
-        if (!probe && (probe.error().code == ErrorCode::kAppNotFound ||
-                       probe.error().code == ErrorCode::kWindowNotFound)) {
-          return holds(what + " is gone with its window");
-        }
-        if (!probe) return not_yet(probe.error().message);
-        return not_yet(what + " is still there");
-      }
-      return element_look(probe, what, [&](const a11y::Node& node) {
-        switch (element->predicate) {
-          case a11y::Predicate::kExists: return holds(what + " exists");
-          case a11y::Predicate::kValue:
-            return element_value(node) == element->value ? holds(what + " has the value")
-                                                          : not_yet(what + " has another value");
-          case a11y::Predicate::kState: {
-            const auto state = a11y::state_from_name(element->value.value_or(""));
-            if (!state) return refused(make_error(ErrorCode::kInvalidArgs, "unknown state " + element->value.value_or("")));
-            return a11y::has_state(node.states, *state) ? holds(what + " is " + *element->value)
-                                                        : not_yet(what + " is not " + *element->value);
-          }
-          case a11y::Predicate::kGone: break;
-        }
-        return not_yet("");
-      });
+      return judged_look(element->predicate, element->value, probe, what);
     });
   }
 
@@ -543,30 +557,22 @@ StepOutcome DesktopStepExecutor::check(const CheckStep& step, const StepContext&
           const std::string what = describe_target(check.app, check.target);
           return poll(context, timeout, options_.poll_interval, true, [&](Deadline deadline) {
             auto probe = probe_element(observer_, check.app, check.window, check.target, deadline);
-            return element_look(probe, what, [&](const a11y::Node& node) {
-              switch (check.expectation) {
-                case ElementExpectation::kState: {
-                  const auto state = a11y::state_from_name(check.expected);
-                  if (!state) return refused(make_error(ErrorCode::kInvalidArgs, "unknown state " + check.expected));
-                  return a11y::has_state(node.states, *state) ? holds(what + " is " + check.expected)
-                                                              : not_yet(what + " is not " + check.expected);
-                }
-                case ElementExpectation::kValue: {
-                  const auto value = element_value(node);
-                  if (!value) return refused(make_error(ErrorCode::kPolicyDenied, what + " is a password field"));
-                  return *value == check.expected ? holds(what + " has the expected value")
-                                                  : not_yet(what + " has another value");
-                }
-                case ElementExpectation::kText: {
-                  const auto value = element_value(node).value_or("");
-                  const bool found = node.name.find(check.expected) != std::string::npos ||
-                                     value.find(check.expected) != std::string::npos;
-                  return found ? holds(what + " shows the expected text")
-                               : not_yet(what + " does not show the expected text");
-                }
-              }
-              return not_yet("");
-            });
+            switch (check.expectation) {
+              case ElementExpectation::kState:
+                return judged_look(a11y::Predicate::kState, check.expected, probe, what);
+              case ElementExpectation::kValue:
+                return judged_look(a11y::Predicate::kValue, check.expected, probe, what);
+              case ElementExpectation::kText:
+                break;
+            }
+            // Text is no predicate of its own: the one element shows it in its name or value.
+            const Look one = judged_look(a11y::Predicate::kExists, std::nullopt, probe, what);
+            if (one.kind != Look::Kind::kHolds) return one;
+            const a11y::Node& node = *probe->node;
+            const auto value = element_value(node).value_or("");
+            const bool found = node.name.find(check.expected) != std::string::npos ||
+                               value.find(check.expected) != std::string::npos;
+            return found ? holds(what + " shows the expected text") : not_yet(what + " does not show the expected text");
           });
         }
       },

@@ -66,28 +66,6 @@ const std::string& app_of(const WaitCondition& condition) {
 
 // ---- conditions (wait.h) -------------------------------------------------------------
 
-Result<Predicate> parse_predicate(std::string_view name) {
-  if (name == "exists") return Predicate::kExists;
-  if (name == "gone") return Predicate::kGone;
-  if (name == "value") return Predicate::kValue;
-  if (name == "state") return Predicate::kState;
-  return invalid("unknown predicate " + in_quotes(name), "use exists, gone, value or state");
-}
-
-std::string_view predicate_name(Predicate predicate) {
-  switch (predicate) {
-    case Predicate::kExists:
-      return "exists";
-    case Predicate::kGone:
-      return "gone";
-    case Predicate::kValue:
-      return "value";
-    case Predicate::kState:
-      return "state";
-  }
-  return "exists";
-}
-
 std::string_view condition_kind(const WaitCondition& condition) {
   return std::visit(Overloaded{
                         [](const WindowAppears&) { return std::string_view("window_appears"); },

@@ -85,6 +85,22 @@ std::string_view presence_name(ElementSeen::Presence presence) {
   return "unknown";
 }
 
+// A check's sighting as the shared judgement reads it (kUnknown is never judged).
+ElementSighting sighting_of(const ElementSeen& seen) {
+  ElementSighting sighting;
+  switch (seen.presence) {
+    case ElementSeen::Presence::kOne: sighting.presence = ElementSighting::Presence::kOne; break;
+    case ElementSeen::Presence::kSeveral: sighting.presence = ElementSighting::Presence::kSeveral; break;
+    case ElementSeen::Presence::kWindowGone: sighting.presence = ElementSighting::Presence::kWindowGone; break;
+    case ElementSeen::Presence::kNone:
+    case ElementSeen::Presence::kUnknown: sighting.presence = ElementSighting::Presence::kNone; break;
+  }
+  sighting.value = seen.value;
+  sighting.value_withheld = seen.value_withheld;
+  sighting.states = seen.states;
+  return sighting;
+}
+
 }  // namespace
 
 // ---- evaluation ---------------------------------------------------------------------
@@ -117,12 +133,7 @@ WaitTracker::WaitTracker(WaitCondition condition, TimePoint started, Deadline de
     : condition_(std::move(condition)),
       started_(started),
       deadline_(deadline),
-      options_(std::move(options)) {
-  if (const auto* c = std::get_if<ElementPredicate>(&condition_);
-      c && c->predicate == Predicate::kState && c->value) {
-    state_ = state_from_name(*c->value);
-  }
-}
+      options_(std::move(options)) {}
 
 bool WaitTracker::is_app_scoped() const {
   return !std::holds_alternative<ElementPredicate>(condition_);
@@ -402,43 +413,31 @@ void WaitTracker::apply_element(const ElementSeen& seen, TimePoint now) {
   if (seen.problem) last_check_["problem"] = error_summary(*seen.problem);
   if (fail_if_fatal(seen.problem)) return;
 
-  ElementEvidence evidence{.ref = condition.ref,
-                           .presence = std::string(presence_name(seen.presence))};
-  switch (condition.predicate) {
-    case Predicate::kGone:
-      if (seen.presence == ElementSeen::Presence::kNone ||
-          seen.presence == ElementSeen::Presence::kWindowGone) {
-        conclude(check_source_, std::move(evidence), now);
-      }
+  // The app did not answer in time: that proves nothing either way.
+  if (seen.presence == ElementSeen::Presence::kUnknown) return;
+
+  const ElementVerdict verdict =
+      judge_element(condition.predicate, condition.value, sighting_of(seen), NamedBy::kRef);
+  switch (verdict.kind) {
+    case ElementVerdict::Kind::kNotYet:
       return;
-    case Predicate::kExists:
-    case Predicate::kValue:
-    case Predicate::kState:
+    case ElementVerdict::Kind::kRefused: {
+      // A resolution's own STALE_REF says more than the judgement's.
+      Error error = verdict.refusal->code == ErrorCode::kStaleRef && seen.problem ? *seen.problem : *verdict.refusal;
+      if (!error.details.contains("ref")) error.details["ref"] = condition.ref;
+      failure_ = std::move(error);
+      return;
+    }
+    case ElementVerdict::Kind::kHolds:
       break;
   }
-  if (seen.presence == ElementSeen::Presence::kWindowGone) {
-    // Identity lives within one window, and a closed window never comes back.
-    failure_ = seen.problem.value_or(make_error(ErrorCode::kStaleRef, "the ref's window is gone",
-                                                {{"ref", condition.ref}, {"kind", "window_gone"}},
-                                                "take a new snapshot and use its refs"));
-    return;
-  }
-  if (!one) return;
-  if (condition.predicate == Predicate::kExists) {
-    conclude(check_source_, std::move(evidence), now);
-  } else if (condition.predicate == Predicate::kValue) {
-    if (seen.value_withheld) {
-      failure_ = make_error(ErrorCode::kPolicyDenied, "the value of a password field is never read",
-                            {{"ref", condition.ref}}, "wait for another element");
-    } else if (seen.value && condition.value && *seen.value == *condition.value) {
-      evidence.value = *seen.value;
-      conclude(check_source_, std::move(evidence), now);
-    }
-  } else if (state_ && has_state(seen.states, *state_)) {
+  ElementEvidence evidence{.ref = condition.ref, .presence = std::string(presence_name(seen.presence))};
+  if (condition.predicate == Predicate::kValue) evidence.value = seen.value;
+  if (condition.predicate == Predicate::kState) {
     evidence.state = *condition.value;
     evidence.states = state_names(seen.states);
-    conclude(check_source_, std::move(evidence), now);
   }
+  conclude(check_source_, std::move(evidence), now);
 }
 
 void WaitTracker::conclude_windows(const std::string& seen_by, TimePoint at) {

@@ -142,7 +142,6 @@ class WaitTracker {
   TimePoint started_;
   Deadline deadline_;
   WaitOptions options_;
-  std::optional<int> state_;  // kState: the AT-SPI state waited for
   std::string element_bus_name_;
 
   std::map<std::string, std::string> app_names_;  // bus name → app name
