@@ -1,6 +1,8 @@
 #include "automation/step_description.h"
 
 #include <algorithm>
+#include <cctype>
+#include <string_view>
 #include <type_traits>
 
 namespace companyos::automation {
@@ -23,16 +25,28 @@ std::string selector_text(const ElementSelector& target, const std::string& app,
   return text;
 }
 
-// A link's scheme and host only: user info, queries and paths can carry tokens.
+// Whether TEXT is a URI scheme (RFC 3986: a letter, then letters, digits, "+", "-", ".").
+bool is_scheme(std::string_view text) {
+  if (text.empty() || std::isalpha(static_cast<unsigned char>(text.front())) == 0) return false;
+  return std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '+' || c == '-' || c == '.';
+  });
+}
+
+// A link's scheme and host only: user info, queries and paths can carry tokens. The scheme
+// ends at the first ':' — a "://" further on is inside the rest, which is never shown — and
+// a link that does not start with a scheme shows nothing of itself.
 std::string link_text(const std::string& url) {
-  const auto scheme_end = url.find("://");
-  if (scheme_end == std::string::npos) return url.substr(0, url.find(':'));
-  const auto authority_start = scheme_end + 3;
+  const auto colon = url.find(':');
+  if (colon == std::string::npos || !is_scheme(std::string_view(url).substr(0, colon))) return "a link";
+  const std::string scheme = url.substr(0, colon);
+  if (url.compare(colon + 1, 2, "//") != 0) return scheme;
+  const auto authority_start = colon + 3;
   const auto host_end = url.find_first_of("/?#", authority_start);
   std::string authority = url.substr(authority_start, host_end - authority_start);
   // "user:password@host": what stands before the last '@' is a credential, not the host.
   if (const auto at = authority.rfind('@'); at != std::string::npos) authority.erase(0, at + 1);
-  return url.substr(0, authority_start) + authority;
+  return scheme + "://" + authority;
 }
 
 // The prompt's first line, cut at a character boundary, for one line a person reads

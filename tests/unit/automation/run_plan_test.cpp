@@ -85,6 +85,32 @@ TEST(DescribeStep, NeverShowsALinksUserInfo) {
             "actions[0]: open_link ftp://files.example.com in app");
 }
 
+TEST(DescribeStep, AShownLinkIsOnlyItsSchemeAndHostHoweverItIsWritten) {
+  struct Case {
+    const char* url;
+    const char* shown;
+  };
+  const Case cases[] = {
+      // A later "://" is not where the scheme ends (fuzz_definition found this one).
+      {"hjtps:*/user:secretpw@example.orgtps://user:secretpw@example.org/", "hjtps"},
+      {"a:b://user:pw@host/", "a"},
+      {"mailto:someone@example.org?subject=s3cret", "mailto"},
+      {"https://example.org", "https://example.org"},
+      {"HTTPS://user@Example.org:443/x", "HTTPS://Example.org:443"},
+      {"web+app://host/path", "web+app://host"},
+      {"https://", "https://"},
+      {"example.org/path?token=s3cret", "a link"},  // no scheme at all
+      {"://user:pw@host", "a link"},
+      {"1http://user:pw@host", "a link"},          // a scheme starts with a letter
+      {"ht tp://user:pw@host", "a link"},
+      {"", "a link"},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(describe_step(step(OpenLinkStep{c.url, "app"}), "s"), std::string("s: open_link ") + c.shown + " in app")
+        << c.url;
+  }
+}
+
 struct RefusalCase {
   ErrorCode code;
   nlohmann::json details;
