@@ -6,6 +6,7 @@
 
 #include "cli/command_parts.h"
 #include "cli/render.h"
+#include "companyos/reply_fields.h"
 
 namespace companyos::cli {
 namespace {
@@ -17,23 +18,24 @@ std::string bounds_text(const nlohmann::json& b) {
 }
 
 void print_apps(const nlohmann::json& data, bool names_only) {
+  namespace field = reply_fields::app;
   if (names_only) {
     std::set<std::string> printed;
     for (const auto& a : data["apps"]) {
-      const std::string name = a.value("name", std::string());
+      const std::string name = a.value(field::kName, std::string());
       if (!name.empty() && printed.insert(name).second) std::cout << name << '\n';
     }
     return;
   }
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& a : data["apps"]) {
-    rows.push_back({{"name", a["name"]}, {"pid", a["pid"]},
-                    {"toolkit", plain(a["toolkit"]) + " " + plain(a["toolkit_version"])},
-                    {"windows", a["window_count"]},
-                    {"entry", a.value("desktop_entry", nlohmann::json(nullptr))},
-                    {"state", a.value("policy_denied", false) ? "policy denied"
-                              : a.value("responsive", true)    ? "ok"
-                                                               : "not responding"}});
+    rows.push_back({{"name", a[field::kName]}, {"pid", a[field::kPid]},
+                    {"toolkit", plain(a[field::kToolkit]) + " " + plain(a[field::kToolkitVersion])},
+                    {"windows", a[field::kWindowCount]},
+                    {"entry", a.value(field::kDesktopEntry, nlohmann::json(nullptr))},
+                    {"state", a.value(field::kPolicyDenied, false) ? "policy denied"
+                              : a.value(field::kResponsive, true)   ? "ok"
+                                                                    : "not responding"}});
   }
   render_table(std::cout, rows, {{"NAME", "name"}, {"PID", "pid"}, {"TOOLKIT", "toolkit"},
                                  {"WINDOWS", "windows"}, {"ENTRY", "entry"},

@@ -221,7 +221,7 @@ void Server::start_tool_call(const Message& request, bool stateless) {
     send(error_reply(request.id, {kInvalidParams, "arguments must be an object"}));
     return;
   }
-  if (auto checked = methods::check_params(tool->name, tool->params, arguments); !checked) {
+  if (auto checked = methods::check_params(tool->name, tool_params(*tool), arguments); !checked) {
     send(error_reply(request.id, {kInvalidParams, checked.error().message, checked.error().details}));
     return;
   }

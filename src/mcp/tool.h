@@ -1,6 +1,7 @@
 // An MCP tool is one declaration: name, title, description, its arguments (the same
 // ParamSpec the protocol methods use, so one checker and one schema writer serve both),
-// what its structured result holds, annotations and the handler. tools.cpp lists them all.
+// what its structured result holds, annotations and the handler; the protocol method it
+// wraps, if any, which its params and annotations then follow. tools/tools.def lists them.
 #pragma once
 
 #include <chrono>
@@ -57,6 +58,12 @@ struct ToolDeclaration {
   std::string_view name;
   std::string_view title;
   std::string_view description;
+  // The protocol method the tool sends and answers with; nullptr for a tool of its own
+  // (get_app_state reads several). A param the method declares too is checked and described
+  // as the method declares it — type, requiredness, range, length, choices — in the tool's
+  // own words when it gives help (tool_params); and the tool only reads when the method is
+  // not effectful (tool_annotations).
+  const methods::MethodDeclaration* wraps = nullptr;
   std::vector<methods::ParamSpec> params;
   // Property name → JSON Schema of what structuredContent holds (all optional but `required`).
   std::string_view output_schema;  // a JSON object literal, checked by a unit test

@@ -1,7 +1,7 @@
 #include "mcp/tools.h"
 
 #include <algorithm>
-#include <array>
+#include <iterator>
 #include <string>
 
 #include "mcp/tools/declarations.h"
@@ -11,10 +11,10 @@ namespace {
 
 using methods::ParamType;
 
-const std::array<const ToolDeclaration*, 13> kTools = {
-    &tools::kListApps,  &tools::kListWindows, &tools::kGetAppState, &tools::kClick,
-    &tools::kSetValue,  &tools::kPerformAction, &tools::kType,      &tools::kKeypress,
-    &tools::kInsertText, &tools::kWait,        &tools::kOpenUrl, &tools::kOpenApp,    &tools::kAutomation,
+const ToolDeclaration* const kTools[] = {
+#define COMPANYOS_TOOL(Name) &tools::k##Name,
+#include "mcp/tools/tools.def"
+#undef COMPANYOS_TOOL
 };
 
 nlohmann::json type_schema(ParamType type) {
@@ -61,7 +61,7 @@ std::string tools_markdown_table() {
   std::string table = "| tool | arguments | what the agent reads |\n|---|---|---|\n";
   for (const ToolDeclaration* tool : kTools) {
     std::string arguments;
-    for (const methods::ParamSpec& param : tool->params) {
+    for (const methods::ParamSpec& param : tool_params(*tool)) {
       arguments += (arguments.empty() ? "" : ", ") + argument_cell(param);
     }
     table += "| `" + std::string(tool->name) + "` | " + (arguments.empty() ? "—" : arguments) + " | " +
@@ -73,14 +73,37 @@ std::string tools_markdown_table() {
 std::span<const ToolDeclaration* const> all_tools() { return kTools; }
 
 const ToolDeclaration* find_tool(std::string_view name) {
-  auto it = std::find_if(kTools.begin(), kTools.end(), [&](const ToolDeclaration* t) { return t->name == name; });
-  return it == kTools.end() ? nullptr : *it;
+  auto it = std::find_if(std::begin(kTools), std::end(kTools), [&](const ToolDeclaration* t) { return t->name == name; });
+  return it == std::end(kTools) ? nullptr : *it;
+}
+
+std::vector<methods::ParamSpec> tool_params(const ToolDeclaration& tool) {
+  std::vector<methods::ParamSpec> params = tool.params;
+  if (tool.wraps == nullptr) return params;
+  for (methods::ParamSpec& param : params) {
+    const methods::ParamSpec* declared = tool.wraps->param(param.name);
+    if (declared == nullptr) continue;
+    param.type = declared->type;
+    param.required = param.required || declared->required;
+    param.range = declared->range;
+    param.length = declared->length;
+    param.choices = declared->choices;
+    param.items = declared->items;
+    if (param.help.empty()) param.help = declared->help;
+  }
+  return params;
+}
+
+ToolAnnotations tool_annotations(const ToolDeclaration& tool) {
+  ToolAnnotations annotations = tool.annotations;
+  if (tool.wraps != nullptr) annotations.read_only = (tool.wraps->flags & methods::kFlagEffectful) == 0;
+  return annotations;
 }
 
 nlohmann::json input_schema(const ToolDeclaration& tool) {
   nlohmann::json properties = nlohmann::json::object();
   nlohmann::json required = nlohmann::json::array();
-  for (const methods::ParamSpec& param : tool.params) {
+  for (const methods::ParamSpec& param : tool_params(tool)) {
     nlohmann::json schema = type_schema(param.type);
     schema["description"] = methods::help_text(param);
     if (param.length && param.length->unit == methods::LengthUnit::kCharacters) schema["maxLength"] = param.length->max;
@@ -100,11 +123,11 @@ nlohmann::json input_schema(const ToolDeclaration& tool) {
 }
 
 nlohmann::json describe_tool(const ToolDeclaration& tool) {
-  nlohmann::json annotations = {{"readOnlyHint", tool.annotations.read_only},
-                                {"openWorldHint", tool.annotations.open_world}};
-  if (!tool.annotations.read_only) {
-    annotations["destructiveHint"] = tool.annotations.destructive;
-    annotations["idempotentHint"] = tool.annotations.idempotent;
+  const ToolAnnotations hints = tool_annotations(tool);
+  nlohmann::json annotations = {{"readOnlyHint", hints.read_only}, {"openWorldHint", hints.open_world}};
+  if (!hints.read_only) {
+    annotations["destructiveHint"] = hints.destructive;
+    annotations["idempotentHint"] = hints.idempotent;
   }
   return {{"name", tool.name},
           {"title", tool.title},

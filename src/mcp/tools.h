@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +14,13 @@
 namespace companyos::mcp {
 
 std::span<const ToolDeclaration* const> all_tools();
+
+// The tool's params as callers see them: those the wrapped method declares too take the
+// method's type, range, length, choices and item type, and are required when either says
+// so; help is the tool's when it gives one, else the method's. The rest are the tool's own.
+std::vector<methods::ParamSpec> tool_params(const ToolDeclaration& tool);
+// The annotations as declared, with readOnlyHint the wrapped method's (not effectful).
+ToolAnnotations tool_annotations(const ToolDeclaration& tool);
 const ToolDeclaration* find_tool(std::string_view name);
 
 // {name, title, description, inputSchema, outputSchema, annotations}; the input schema is

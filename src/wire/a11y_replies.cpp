@@ -5,6 +5,7 @@
 #include "a11y/cell_address.h"
 #include "a11y/cells.h"
 #include "a11y/vocabulary.h"
+#include "companyos/reply_fields.h"
 
 namespace companyos::wire {
 
@@ -95,18 +96,19 @@ nlohmann::json node_to_json(const Snapshot& snapshot, const Node& node) {
 }
 
 nlohmann::json app_to_json(const AppInfo& app) {
+  namespace field = reply_fields::app;
   auto windows = nlohmann::json::array();
   for (const WindowInfo& window : app.windows) windows.push_back(window_to_json(window));
-  return {{"name", app.name},
-          {"bus_name", app.bus_name},
-          {"pid", app.pid ? nlohmann::json(*app.pid) : nlohmann::json(nullptr)},
-          {"toolkit", app.toolkit},
-          {"toolkit_version", app.toolkit_version},
-          {"responsive", app.responsive},
-          {"policy_denied", app.policy_denied},
-          {"window_count", app.windows.size()},
-          {"windows_not_listed", app.windows_not_listed},
-          {"windows", std::move(windows)}};
+  return {{field::kName, app.name},
+          {field::kBusName, app.bus_name},
+          {field::kPid, app.pid ? nlohmann::json(*app.pid) : nlohmann::json(nullptr)},
+          {field::kToolkit, app.toolkit},
+          {field::kToolkitVersion, app.toolkit_version},
+          {field::kResponsive, app.responsive},
+          {field::kPolicyDenied, app.policy_denied},
+          {field::kWindowCount, app.windows.size()},
+          {field::kWindowsNotListed, app.windows_not_listed},
+          {field::kWindows, std::move(windows)}};
 }
 
 nlohmann::json snapshot_to_json(const Snapshot& snapshot, const ViewNode& view, bool with_tree) {

@@ -9,6 +9,7 @@
 #include "launch/desktop_index.h"
 #include "wire/a11y_replies.h"
 #include "x11/windows.h"
+#include "companyos/reply_fields.h"
 
 namespace companyos::daemon::methods {
 namespace {
@@ -54,7 +55,7 @@ const MethodSpec kApps{
         for (const auto& app : *apps) {
           auto json = wire::app_to_json(app);
           const auto match = launch::match_running_app(index, running_app(app, clients));
-          json["desktop_entry"] = match.chosen ? nlohmann::json(match.chosen->entry.id) : nlohmann::json(nullptr);
+          json[reply_fields::app::kDesktopEntry] = match.chosen ? nlohmann::json(match.chosen->entry.id) : nlohmann::json(nullptr);
           out.push_back(std::move(json));
         }
         return nlohmann::json{{"apps", std::move(out)}};

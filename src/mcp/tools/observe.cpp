@@ -3,10 +3,12 @@
 #include <cctype>
 
 #include "core/text.h"
+#include "companyos/methods.h"
 #include "mcp/element_numbers.h"
 #include "mcp/tools/app_state.h"
 #include "mcp/tools/daemon_reply.h"
 #include "mcp/tools/declarations.h"
+#include "companyos/reply_fields.h"
 
 namespace companyos::mcp::tools {
 namespace {
@@ -31,14 +33,15 @@ ToolResult list_apps(ToolContext& context, const nlohmann::json&) {
   if (!data) return error_result(data.error());
   nlohmann::json apps = nlohmann::json::array();
   std::string text;
+  namespace field = reply_fields::app;
   for (const nlohmann::json& app : data->value("apps", nlohmann::json::array())) {
-    const std::string name = app.value("name", "");
+    const std::string name = app.value(field::kName, "");
     nlohmann::json entry = {{"name", name},
-                            {"pid", app.contains("pid") ? app["pid"] : nlohmann::json(nullptr)},
-                            {"toolkit", app.value("toolkit", "")},
-                            {"windows", app.value("window_count", 0)},
-                            {"responsive", app.value("responsive", true)},
-                            {"policy_denied", app.value("policy_denied", false)}};
+                            {"pid", app.contains(field::kPid) ? app[field::kPid] : nlohmann::json(nullptr)},
+                            {"toolkit", app.value(field::kToolkit, "")},
+                            {"windows", app.value(field::kWindowCount, 0)},
+                            {"responsive", app.value(field::kResponsive, true)},
+                            {"policy_denied", app.value(field::kPolicyDenied, false)}};
     text += name.empty() ? "(unnamed)" : escape_for_terminal(name);
     text += entry["pid"].is_number() ? " (pid " + std::to_string(entry["pid"].get<long long>()) + ")" : "";
     text += " — " + escape_for_terminal(entry["toolkit"].get<std::string>()) + ", " + std::to_string(entry["windows"].get<int>()) +
@@ -239,10 +242,11 @@ const ToolDeclaration kListApps{
     .name = "list_apps",
     .title = "List apps",
     .description = "Apps on the accessibility bus: name, pid, toolkit, how many windows, whether they answer.",
+    .wraps = &methods::kApps,
     .params = {},
     .output_schema = R"({"type":"object","properties":{"apps":{"type":"array","items":{"type":"object"}}},
                         "required":["apps"]})",
-    .annotations = {.read_only = true, .idempotent = true},
+    .annotations = {.idempotent = true},
     .handler = list_apps,
 };
 
@@ -250,10 +254,11 @@ const ToolDeclaration kListWindows{
     .name = "list_windows",
     .title = "List windows",
     .description = "Top-level windows: window_id, app, title, desktop bounds, and which one is active.",
+    .wraps = &methods::kWindows,
     .params = {{.name = "app", .help = "only this app's windows"}},
     .output_schema = R"({"type":"object","properties":{"windows":{"type":"array","items":{"type":"object"}}},
                         "required":["windows"]})",
-    .annotations = {.read_only = true, .idempotent = true},
+    .annotations = {.idempotent = true},
     .handler = list_windows,
 };
 

@@ -1,6 +1,7 @@
 // open_app: an app started through its desktop entry (the daemon's open_app: the launch
 // rules and refusals, the in-front check), answered with the app's state so the agent can
 // act at once.
+#include "companyos/methods.h"
 #include "mcp/tools/app_state.h"
 #include "mcp/tools/daemon_reply.h"
 #include "mcp/tools/declarations.h"
@@ -40,6 +41,7 @@ const ToolDeclaration kOpenApp{
     .title = "Start an app",
     .description = "Start the named app through its desktop entry (never a shell), check its window is in "
                    "front, and answer with that window's state.",
+    .wraps = &methods::kOpenApp,
     .params = {{.name = "app", .required = true,
                 .help = "WM class, desktop-file id or Name of the app, e.g. mousepad or org.gnome.Calculator"}},
     .output_schema = R"({"type":"object"})",

@@ -1,6 +1,7 @@
 // open_url: a link opened in a named browser, or the desktop's default app for its scheme,
 // through its desktop entry (the daemon's open_link: launch rules, refusals, the in-front
 // check); never xdg-open.
+#include "companyos/methods.h"
 #include "mcp/tools/daemon_reply.h"
 #include "mcp/tools/declarations.h"
 
@@ -32,6 +33,7 @@ const ToolDeclaration kOpenUrl{
     .description = "Open a URL in the named browser app (or, without app, the desktop's default app for the URL's "
                    "scheme) through its desktop entry, then check its window is in front. Call get_app_state on the "
                    "browser next.",
+    .wraps = &methods::kOpenLink,
     .params = {{.name = "url", .required = true, .help = "an http(s) URL, or a scheme the app's entry declares"},
                {.name = "app", .required = false,
                 .help = "the browser: WM class, desktop-file id or Name, e.g. firefox-esr; default: the desktop's "

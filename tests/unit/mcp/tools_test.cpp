@@ -22,7 +22,7 @@ TEST(Tools, EachIsDeclaredOnceWithSchemasThatHold) {
     const nlohmann::json input = input_schema(*tool);
     EXPECT_EQ(input["type"], "object");
     EXPECT_EQ(input["additionalProperties"], false);
-    for (const methods::ParamSpec& param : tool->params) {
+    for (const methods::ParamSpec& param : tool_params(*tool)) {
       EXPECT_TRUE(input["properties"].contains(std::string(param.name)));
       EXPECT_FALSE(param.help.empty()) << param.name;
     }
@@ -41,6 +41,62 @@ TEST(Tools, ReadOnlyExactlyForTheToolsThatOnlyLook) {
       EXPECT_EQ(annotations["destructiveHint"], true) << tool->name;
     }
   }
+}
+
+// A tool that wraps a method is described and checked by the method's declaration.
+const methods::MethodDeclaration kCounted{
+    .name = "counted",
+    .params = {{.name = "count", .type = methods::ParamType::kInteger, .required = true, .help = "how many",
+                .range = methods::IntRange{1, 9}},
+               {.name = "label", .help = "what to call it", .length = methods::LengthLimit{40}}},
+    .flags = methods::kFlagEffectful};
+const ToolDeclaration kCountedTool{
+    .name = "counted_tool",
+    .title = "Counted",
+    .description = "a tool only this test declares",
+    .wraps = &kCounted,
+    .params = {{.name = "count", .help = "in the agent's words"},
+               {.name = "label"},
+               {.name = "own", .type = methods::ParamType::kBoolean, .help = "the tool's alone"}},
+    .output_schema = R"({"type":"object"})",
+    .annotations = {.read_only = true}};
+
+TEST(Tools, AWrappedMethodsDeclarationGivesItsParamsAndWhetherItOnlyReads) {
+  const auto params = tool_params(kCountedTool);
+  ASSERT_EQ(params.size(), 3u);
+  EXPECT_EQ(params[0].type, methods::ParamType::kInteger);
+  EXPECT_TRUE(params[0].required);
+  ASSERT_TRUE(params[0].range);
+  EXPECT_EQ(params[0].range->max, 9);
+  EXPECT_EQ(params[0].help, "in the agent's words");
+  EXPECT_EQ(params[1].help, "what to call it");  // none of its own: the method's
+  ASSERT_TRUE(params[1].length);
+  EXPECT_EQ(params[1].length->max, 40);
+  EXPECT_EQ(params[2].type, methods::ParamType::kBoolean);
+  EXPECT_FALSE(tool_annotations(kCountedTool).read_only);  // the method is effectful
+  const nlohmann::json schema = input_schema(kCountedTool);
+  EXPECT_EQ(schema["properties"]["count"]["maximum"], 9);
+  EXPECT_EQ(schema["properties"]["label"]["maxLength"], 40);
+  EXPECT_EQ(schema["required"], nlohmann::json({"count"}));
+}
+
+TEST(Tools, EveryWrappingToolFollowsItsMethod) {
+  int wrapping = 0;
+  for (const ToolDeclaration* tool : all_tools()) {
+    if (tool->wraps == nullptr) continue;
+    ++wrapping;
+    SCOPED_TRACE(std::string(tool->name));
+    EXPECT_EQ(tool_annotations(*tool).read_only, (tool->wraps->flags & methods::kFlagEffectful) == 0);
+    for (const methods::ParamSpec& param : tool_params(*tool)) {
+      const methods::ParamSpec* declared = tool->wraps->param(param.name);
+      if (declared == nullptr) continue;
+      EXPECT_EQ(param.type, declared->type) << param.name;
+      EXPECT_TRUE(param.required || !declared->required) << param.name;
+      EXPECT_EQ(param.range.has_value(), declared->range.has_value()) << param.name;
+      EXPECT_EQ(param.length.has_value(), declared->length.has_value()) << param.name;
+    }
+  }
+  EXPECT_GE(wrapping, 4);  // list_apps, list_windows, open_app, open_url
 }
 
 TEST(Tools, InputSchemaCarriesRangesRequiredAndItemTypes) {
@@ -66,7 +122,7 @@ TEST_P(ToolArguments, AreCheckedAgainstTheDeclaration) {
   const ArgumentCase& c = GetParam();
   const ToolDeclaration* tool = find_tool(c.tool);
   ASSERT_NE(tool, nullptr);
-  auto checked = methods::check_params(tool->name, tool->params, nlohmann::json::parse(c.arguments));
+  auto checked = methods::check_params(tool->name, tool_params(*tool), nlohmann::json::parse(c.arguments));
   EXPECT_EQ(checked.ok(), c.ok) << (checked.ok() ? "" : checked.error().message);
 }
 
