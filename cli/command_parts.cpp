@@ -10,7 +10,10 @@ namespace {
 struct Registry {
   std::map<const methods::MethodDeclaration*, CommandParts> commands;
   std::map<std::string, GroupParts, std::less<>> groups;
-  std::vector<std::string> twice;  // registered more than once: reported when the tree is built
+  // Registered more than once, reported when the tree is built. A declaration's name is
+  // read only then: at static initialization it may not be initialized yet.
+  std::vector<const methods::MethodDeclaration*> commands_twice;
+  std::vector<std::string> groups_twice;
 };
 
 Registry& registry() {
@@ -54,22 +57,24 @@ std::function<CompleteRequest(const MethodCommand&)> bind_positional(const metho
 }
 
 bool register_command(const methods::MethodDeclaration& method, CommandParts parts) {
-  if (!registry().commands.emplace(&method, std::move(parts)).second) {
-    registry().twice.emplace_back(method.name);
-  }
+  if (!registry().commands.emplace(&method, std::move(parts)).second) registry().commands_twice.push_back(&method);
   return true;
 }
 
 bool register_group(std::string_view name, GroupParts parts) {
   if (!registry().groups.emplace(std::string(name), std::move(parts)).second) {
-    registry().twice.emplace_back(name);
+    registry().groups_twice.emplace_back(name);
   }
   return true;
 }
 
 void add_method_commands(CLI::App& app, Invocation& out, std::span<const methods::MethodDeclaration* const> declared) {
-  if (!registry().twice.empty()) {
-    throw std::logic_error("the command of `" + registry().twice.front() + "` is registered twice");
+  if (!registry().commands_twice.empty()) {
+    throw std::logic_error("the command of `" + std::string(registry().commands_twice.front()->name) +
+                           "` is registered twice");
+  }
+  if (!registry().groups_twice.empty()) {
+    throw std::logic_error("the command group `" + registry().groups_twice.front() + "` is registered twice");
   }
   const CommandParts none;
   for (const methods::MethodDeclaration* method : declared) {
