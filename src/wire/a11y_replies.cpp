@@ -111,26 +111,27 @@ nlohmann::json app_to_json(const AppInfo& app) {
           {field::kWindows, std::move(windows)}};
 }
 
+nlohmann::json snapshot_summary_to_json(const Snapshot& snapshot) {
+  return {{"snapshot", snapshot.id},
+          {"app", snapshot.app_name},
+          {"pid", snapshot.pid ? nlohmann::json(*snapshot.pid) : nlohmann::json(nullptr)},
+          {"window", window_to_json(snapshot.window)},
+          {"node_count", snapshot.nodes.size()}};
+}
+
 nlohmann::json snapshot_to_json(const Snapshot& snapshot, const ViewNode& view, bool with_tree) {
-  nlohmann::json json = {
-      {"snapshot", snapshot.id},
-      {"app", snapshot.app_name},
-      {"pid", snapshot.pid ? nlohmann::json(*snapshot.pid) : nlohmann::json(nullptr)},
-      {"window", window_to_json(snapshot.window)},
-      {"node_count", snapshot.nodes.size()},
-      {"stats",
-       {{"bulk", snapshot.stats.bulk},
-        {"bulk_items", snapshot.stats.bulk_items},
-        {"bulk_milliseconds", snapshot.stats.bulk_milliseconds},
-        {"peer_to_peer", snapshot.stats.peer_to_peer},
-        {"reconciled", snapshot.stats.reconciled},
-        {"walked_live", snapshot.stats.walked_live},
-        {"detail_calls", snapshot.stats.detail_calls},
-        {"truncated", snapshot.stats.truncated},
-        {"children_unread", snapshot.stats.children_unread},
-        {"shown_regions", snapshot.stats.shown_regions},
-        {"milliseconds", snapshot.stats.milliseconds}}},
-  };
+  nlohmann::json json = snapshot_summary_to_json(snapshot);
+  json["stats"] = {{"bulk", snapshot.stats.bulk},
+                   {"bulk_items", snapshot.stats.bulk_items},
+                   {"bulk_milliseconds", snapshot.stats.bulk_milliseconds},
+                   {"peer_to_peer", snapshot.stats.peer_to_peer},
+                   {"reconciled", snapshot.stats.reconciled},
+                   {"walked_live", snapshot.stats.walked_live},
+                   {"detail_calls", snapshot.stats.detail_calls},
+                   {"truncated", snapshot.stats.truncated},
+                   {"children_unread", snapshot.stats.children_unread},
+                   {"shown_regions", snapshot.stats.shown_regions},
+                   {"milliseconds", snapshot.stats.milliseconds}};
   if (!snapshot.within.empty()) json["within"] = snapshot.within;
   if (with_tree) {
     json["tree"] = snapshot.nodes.empty() ? nlohmann::json(nullptr) : view_to_json(snapshot, view);

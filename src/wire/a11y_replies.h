@@ -19,6 +19,9 @@ namespace companyos::wire {
 // states, actions, bounds, twin (twin_group when a twin), value_withheld when withheld.
 nlohmann::json node_to_json(const a11y::Snapshot& snapshot, const a11y::Node& node);
 nlohmann::json app_to_json(const a11y::AppInfo& app);
+// What names a stored snapshot: {"snapshot", "app", "pid", "window", "node_count"} (the
+// head of snapshot_to_json, and one entry of `snapshots`).
+nlohmann::json snapshot_summary_to_json(const a11y::Snapshot& snapshot);
 // {"snapshot", "app", "pid", "window", "node_count", "stats", "tree"}: the view's tree,
 // each node as node_to_json with children (and hidden_descendants where max_depth cut).
 // Without the tree: the rest, for an outline reply.

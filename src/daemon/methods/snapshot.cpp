@@ -183,13 +183,9 @@ const MethodSpec kSnapshots{
       for (auto it = stored.rbegin(); it != stored.rend(); ++it) {
         const a11y::Snapshot& snapshot = **it;
         if (!app.empty() && snapshot.app_name != app) continue;
-        listed.push_back({{"snapshot", snapshot.id},
-                          {"app", snapshot.app_name},
-                          {"pid", snapshot.pid ? nlohmann::json(*snapshot.pid) : nlohmann::json(nullptr)},
-                          {"window", a11y::window_to_json(snapshot.window)},
-                          {"node_count", snapshot.nodes.size()},
-                          {"within", snapshot.within.empty() ? nlohmann::json(nullptr)
-                                                             : nlohmann::json(snapshot.within)}});
+        nlohmann::json entry = wire::snapshot_summary_to_json(snapshot);
+        entry["within"] = snapshot.within.empty() ? nlohmann::json(nullptr) : nlohmann::json(snapshot.within);
+        listed.push_back(std::move(entry));
       }
       reply(nlohmann::json{{"snapshots", std::move(listed)}});
     },
