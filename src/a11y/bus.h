@@ -30,6 +30,7 @@ inline constexpr const char* kAccessibleInterface = "org.a11y.atspi.Accessible";
 inline constexpr const char* kPropertiesInterface = "org.freedesktop.DBus.Properties";
 inline constexpr const char* kTableInterface = "org.a11y.atspi.Table";
 inline constexpr const char* kTableCellInterface = "org.a11y.atspi.TableCell";
+inline constexpr const char* kTextInterface = "org.a11y.atspi.Text";
 // The object reference AT-SPI answers for "no object" (no child there, no cell).
 inline constexpr const char* kNullObjectPath = "/org/a11y/atspi/null";
 

@@ -13,7 +13,6 @@ namespace companyos::a11y {
 namespace {
 
 constexpr const char* kActionInterface = "org.a11y.atspi.Action";
-constexpr const char* kTextInterface = "org.a11y.atspi.Text";
 constexpr const char* kValueInterface = "org.a11y.atspi.Value";
 constexpr const char* kSelectionInterface = "org.a11y.atspi.Selection";
 

@@ -15,7 +15,6 @@ namespace companyos::a11y {
 namespace {
 
 constexpr const char* kActionInterface = "org.a11y.atspi.Action";
-constexpr const char* kTextInterface = "org.a11y.atspi.Text";
 constexpr const char* kSelectionInterface = "org.a11y.atspi.Selection";
 
 bool is_content_role(std::uint32_t role) {

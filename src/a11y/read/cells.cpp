@@ -15,7 +15,6 @@
 namespace companyos::a11y {
 namespace {
 
-constexpr const char* kTextInterface = "org.a11y.atspi.Text";
 // Characters of one cell's text a range read returns: a cell holds at most 32,767 in Calc.
 constexpr std::int32_t kCellTextLimit = 32'767;
 
