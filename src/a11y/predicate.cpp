@@ -33,7 +33,7 @@ std::string_view predicate_name(Predicate predicate) {
 }
 
 ElementVerdict judge_element(Predicate predicate, const std::optional<std::string>& value,
-                             const ElementSighting& seen, NamedBy named_by) {
+                             const ElementSighting& seen, NamedBy named_by, std::string_view what) {
   using Presence = ElementSighting::Presence;
   if (predicate == Predicate::kGone) {
     return seen.presence == Presence::kNone || seen.presence == Presence::kWindowGone ? holds() : not_yet();
@@ -44,12 +44,12 @@ ElementVerdict judge_element(Predicate predicate, const std::optional<std::strin
     case Presence::kWindowGone:
       if (named_by == NamedBy::kSelector) return not_yet();
       // Identity lives within one window, and a closed window never comes back.
-      return refused(make_error(ErrorCode::kStaleRef, "the ref's window is gone", {{"kind", "window_gone"}},
+      return refused(make_error(ErrorCode::kStaleRef, "the window of " + std::string(what) + " is gone", {{"kind", "window_gone"}},
                                 "take a new snapshot and use its refs"));
     case Presence::kSeveral:
       if (named_by == NamedBy::kRef) return not_yet();
       return refused(make_error(ErrorCode::kAmbiguousTarget,
-                                std::to_string(seen.matches) + " elements match the selector",
+                                std::to_string(seen.matches) + " elements match " + std::string(what),
                                 {{"kind", "identity_not_unique"}, {"matches", seen.matches}},
                                 "name the element so that one matches (an id, or a scope)"));
     case Presence::kOne:
@@ -61,7 +61,7 @@ ElementVerdict judge_element(Predicate predicate, const std::optional<std::strin
       return holds();
     case Predicate::kValue:
       if (seen.value_withheld) {
-        return refused(make_error(ErrorCode::kPolicyDenied, "the value of a password field is never read", {},
+        return refused(make_error(ErrorCode::kPolicyDenied, std::string(what) + " is a password field: its value is never read", {},
                                   "wait for another element"));
       }
       return value && seen.value && *seen.value == *value ? holds() : not_yet();

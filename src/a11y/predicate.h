@@ -35,10 +35,10 @@ enum class NamedBy { kRef, kSelector };
 struct ElementSighting {
   enum class Presence { kOne, kNone, kSeveral, kWindowGone };
   Presence presence = Presence::kNone;
-  std::size_t matches = 0;            // kSeveral: how many
-  std::optional<std::string> value;   // the one element's, when read
-  bool value_withheld = false;        // the one element is a password field: never read
-  StateSet states = 0;                // the one element's, when read
+  std::size_t matches = 0;               // kSeveral: how many
+  std::optional<std::string> value = {};  // the one element's, when read
+  bool value_withheld = false;           // the one element is a password field: never read
+  StateSet states = 0;                   // the one element's, when read
 };
 
 struct ElementVerdict {
@@ -48,10 +48,10 @@ struct ElementVerdict {
 };
 
 // The predicate's judgement of one look; value is the condition's (a state's name for
-// kState). Refusals: STALE_REF (details.kind window_gone) for a ref whose window is gone,
+// kState); what names the element in a refusal's message (its ref, or its selector described). Refusals: STALE_REF (details.kind window_gone) for a ref whose window is gone,
 // AMBIGUOUS_TARGET (identity_not_unique) for several matches of a selector, POLICY_DENIED
 // for a value wait on a password field, INVALID_ARGS for an unknown state name.
 ElementVerdict judge_element(Predicate predicate, const std::optional<std::string>& value,
-                             const ElementSighting& seen, NamedBy named_by);
+                             const ElementSighting& seen, NamedBy named_by, std::string_view what);
 
 }  // namespace companyos::a11y

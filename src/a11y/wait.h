@@ -33,6 +33,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "a11y/action_target.h"
 #include "a11y/model.h"
 #include "a11y/observer.h"
 #include "a11y/predicate.h"
@@ -82,9 +83,21 @@ struct ElementPredicate {
   std::optional<std::string> value;  // required for kValue and kState, refused otherwise
 };
 
-using WaitCondition = std::variant<WindowAppears, WindowClosed, TextAppears, SurfaceOpens, ElementPredicate>;
+// An element named by a selector (automations' element waits and checks), as
+// a11y/selected.h finds it in the app's windows. Unlike a ref's, its window not open yet is
+// waited for, and two matches end the wait with AMBIGUOUS_TARGET: a script that cannot say
+// which element it means. The evidence's ref is the one match's, in a stored snapshot.
+struct SelectedElement {
+  Selector selector = {};
+  Predicate predicate = Predicate::kExists;
+  std::optional<std::string> value = {};  // required for kValue and kState, refused otherwise
+};
 
-// "window_appears", "window_closed", "text_appears", "surface_opens", "element".
+using WaitCondition =
+    std::variant<WindowAppears, WindowClosed, TextAppears, SurfaceOpens, ElementPredicate, SelectedElement>;
+
+// "window_appears", "window_closed", "text_appears", "surface_opens", "element" (by a ref or
+// a selector).
 std::string_view condition_kind(const WaitCondition& condition);
 nlohmann::json condition_to_json(const WaitCondition& condition);
 // INVALID_ARGS: empty app, title or text; a ref that is not a ref; a value missing for
@@ -158,7 +171,8 @@ struct SurfaceOpenedEvidence {
   std::string opener_ref = {};  // empty for a top-level popup
 };
 
-// element: the ref and how many elements it matched ("one", "none", "window_gone"); value
+// element: the ref (of a selected element: its one match's, or empty when none) and how
+// many elements it matched ("one", "none", "several", "window_gone"); value
 // for a value wait; for a state wait, the state waited for and every state seen.
 struct ElementEvidence {
   std::string ref = {};

@@ -121,7 +121,7 @@ StepOutcome poll(const StepContext& context, milliseconds timeout, milliseconds 
   }
 }
 
-// One look at a selector's element, judged as the wait method judges a ref's
+// One look at a selector's element for a check, judged as waits judge an element
 // (a11y::judge_element). The app or window not there yet is the element's window gone —
 // which a selector waits through; policy refuses; any other failure is a look that proves
 // nothing yet.
@@ -148,13 +148,8 @@ Look judged_look(a11y::Predicate predicate, const std::optional<std::string>& va
     seen.value_withheld = probe->node->value_withheld;
     seen.states = probe->node->states;
   }
-  const a11y::ElementVerdict verdict = a11y::judge_element(predicate, value, seen, a11y::NamedBy::kSelector);
-  if (verdict.kind == a11y::ElementVerdict::Kind::kRefused) {
-    Error error = *verdict.refusal;
-    if (error.code == ErrorCode::kAmbiguousTarget) error.message = std::to_string(seen.matches) + " elements match " + what;
-    if (error.code == ErrorCode::kPolicyDenied) error.message = what + " is a password field: its value is never read";
-    return refused(std::move(error));
-  }
+  const a11y::ElementVerdict verdict = a11y::judge_element(predicate, value, seen, a11y::NamedBy::kSelector, what);
+  if (verdict.kind == a11y::ElementVerdict::Kind::kRefused) return refused(*verdict.refusal);
   const bool now = verdict.kind == a11y::ElementVerdict::Kind::kHolds;
   const std::string named = value.value_or("");
   switch (seen.presence) {
@@ -178,6 +173,27 @@ Look judged_look(a11y::Predicate predicate, const std::optional<std::string>& va
       return now ? holds(what + " is " + named) : not_yet(what + " is not " + named);
   }
   return not_yet("");
+}
+
+// What a wait step waits for, for its outcome's reason: "window_appears", …, or the element
+// and its predicate ("push button \"OK\" in app editor: state checked").
+std::string waited_for(const WaitCondition& condition) {
+  return std::visit(
+      [](const auto& wait) -> std::string {
+        using T = std::decay_t<decltype(wait)>;
+        if constexpr (std::is_same_v<T, WindowAppearsWait>) {
+          return "window_appears";
+        } else if constexpr (std::is_same_v<T, WindowClosedWait>) {
+          return "window_closed";
+        } else if constexpr (std::is_same_v<T, TextAppearsWait>) {
+          return "text_appears";
+        } else {
+          std::string text = describe_target(wait.app, wait.target) + ": " + std::string(a11y::predicate_name(wait.predicate));
+          if (wait.predicate == a11y::Predicate::kState) text += " " + wait.value.value_or("");
+          return text;
+        }
+      },
+      condition);
 }
 
 // The app's one X11 window, as focus-window would pick it; an app not on the
@@ -466,29 +482,27 @@ StepOutcome DesktopStepExecutor::set_value(const SetValueStep& step) {
 
 StepOutcome DesktopStepExecutor::wait(const WaitStep& step, const StepContext& context) {
   const milliseconds timeout = std::chrono::seconds(step.timeout_seconds);
-  if (const auto* element = std::get_if<ElementWait>(&step.condition)) {
-    const std::string what = describe_target(element->app, element->target);
-    return poll(context, timeout, options_.poll_interval, false, [&](Deadline deadline) {
-      auto probe = probe_element(observer_, element->app, element->window, element->target, deadline);
-      return judged_look(element->predicate, element->value, probe, what);
-    });
-  }
-
-  a11y::WaitCondition condition = std::visit(
-      [](const auto& wait) -> a11y::WaitCondition {
+  // Every wait is a11y's: the same conditions, the same event-driven tracker and the same
+  // judgement of an element as the wait method's; an element is named by a selector.
+  auto condition = std::visit(
+      [](const auto& wait) -> Result<a11y::WaitCondition> {
         using T = std::decay_t<decltype(wait)>;
         if constexpr (std::is_same_v<T, WindowAppearsWait>) {
-          return a11y::WindowAppears{wait.app, wait.title};
+          return a11y::WaitCondition{a11y::WindowAppears{wait.app, wait.title}};
         } else if constexpr (std::is_same_v<T, WindowClosedWait>) {
-          return a11y::WindowClosed{wait.app, wait.title};
+          return a11y::WaitCondition{a11y::WindowClosed{wait.app, wait.title}};
         } else if constexpr (std::is_same_v<T, TextAppearsWait>) {
-          return a11y::TextAppears{wait.app, wait.text};
+          return a11y::WaitCondition{a11y::TextAppears{wait.app, wait.text}};
         } else {
-          return a11y::WindowAppears{};
+          auto selector = to_selector(wait.app, wait.window, wait.target);
+          if (!selector) return std::move(selector).take_error();
+          return a11y::WaitCondition{a11y::SelectedElement{*selector, wait.predicate, wait.value}};
         }
       },
       step.condition);
-  if (auto st = a11y::validate_condition(condition); !st) return blocked(st.error());
+  if (!condition) return blocked(condition.error());
+  if (auto st = a11y::validate_condition(*condition); !st) return blocked(st.error());
+  const std::string what = waited_for(step.condition);
 
   // Every wait ends at its next look (within its poll interval) once the stop token fires. A
   // window-closed wait keeps what it saw open from its start, so it runs as one wait; the
@@ -496,22 +510,20 @@ StepOutcome DesktopStepExecutor::wait(const WaitStep& step, const StepContext& c
   // stopped answering holds a stop up for one slice at most.
   a11y::WaitOptions wait_options;
   wait_options.stop = context.stop;
-  const bool sliced = !std::holds_alternative<a11y::WindowClosed>(condition);
+  const bool sliced = !std::holds_alternative<a11y::WindowClosed>(*condition);
   const auto deadline = SteadyClock::now() + timeout;
   for (;;) {
     const auto slice_end = sliced ? std::min(deadline, SteadyClock::now() + options_.stop_slice) : deadline;
-    auto outcome = a11y::wait_for(observer_, condition, slice_end, wait_options);
-    if (outcome) {
-      return passed(std::string(a11y::condition_kind(condition)) + " seen after " +
-                    std::to_string(outcome->elapsed.count()) + " ms");
-    }
+    auto outcome = a11y::wait_for(observer_, *condition, slice_end, wait_options);
+    if (outcome) return passed(what + " seen after " + std::to_string(outcome->elapsed.count()) + " ms");
     // A stop wins over whatever the cut-short wait reported (it reports INTERNAL "cancelled").
     if (context.stop.stop_requested()) return stopped();
-    if (outcome.error().code != ErrorCode::kTimeout) return outcome_from_error(outcome.error());
+    const ErrorCode code = outcome.error().code;
+    // What waiting cannot settle: a selector two elements match, a password field's value.
+    if (code == ErrorCode::kAmbiguousTarget || code == ErrorCode::kPolicyDenied) return blocked(outcome.error());
+    if (code != ErrorCode::kTimeout) return outcome_from_error(outcome.error());
     if (SteadyClock::now() >= deadline) {
-      return failed(std::string(a11y::condition_kind(condition)) + " not seen within " +
-                        std::to_string(step.timeout_seconds) + " s",
-                    ErrorCode::kTimeout);
+      return failed(what + " not seen within " + std::to_string(step.timeout_seconds) + " s", ErrorCode::kTimeout);
     }
   }
 }

@@ -11,6 +11,7 @@
 #include "a11y/policy.h"
 #include "a11y/read/snapshot.h"
 #include "a11y/ref.h"
+#include "a11y/selected.h"
 #include "a11y/vocabulary.h"
 
 namespace companyos::a11y {
@@ -23,19 +24,36 @@ using std::chrono::milliseconds;
 // milliseconds of joining the bus; one that takes longer is named by the next check.
 constexpr milliseconds kNameBudget{250};
 
+using Presence = ElementSighting::Presence;
+
+ElementSighting sighting(Presence presence) {
+  ElementSighting seen;
+  seen.presence = presence;
+  return seen;
+}
+
+// A ref's resolution that failed, as a sighting: no element with its identity, its window
+// gone, or twins; any other failure proves nothing either way (no sighting).
 void classify_element_error(Error error, ElementSeen& seen) {
   const auto kind = error.details.value("kind", std::string());
   if (error.code == ErrorCode::kStaleRef && kind == "saved_ref_absent") {
-    seen.presence = ElementSeen::Presence::kNone;
+    seen.sighting = sighting(Presence::kNone);
   } else if (error.code == ErrorCode::kStaleRef && kind == "window_gone") {
-    seen.presence = ElementSeen::Presence::kWindowGone;
+    seen.sighting = sighting(Presence::kWindowGone);
     seen.problem = std::move(error);
   } else if (error.code == ErrorCode::kAmbiguousTarget) {
-    seen.presence = ElementSeen::Presence::kSeveral;
+    seen.sighting = sighting(Presence::kSeveral);
   } else {
-    seen.presence = ElementSeen::Presence::kUnknown;
     seen.problem = std::move(error);
   }
+}
+
+ElementSighting sighting_of(const Node& node) {
+  ElementSighting seen = sighting(Presence::kOne);
+  seen.value = node.value;
+  seen.value_withheld = node.value_withheld;
+  seen.states = node.states;
+  return seen;
 }
 
 // What a look inside the windows starts from: whether the listing answered and the app runs.
@@ -135,7 +153,7 @@ ElementSeen check_element(Observer& observer, const ElementPredicate& condition,
   if (condition.predicate == Predicate::kExists || condition.predicate == Predicate::kGone) {
     auto resolved = observer.resolve(condition.ref, deadline);
     if (resolved) {
-      seen.presence = ElementSeen::Presence::kOne;
+      seen.sighting = sighting(Presence::kOne);
     } else {
       classify_element_error(std::move(resolved).take_error(), seen);
     }
@@ -146,10 +164,29 @@ ElementSeen check_element(Observer& observer, const ElementPredicate& condition,
     classify_element_error(std::move(details).take_error(), seen);
     return seen;
   }
-  seen.presence = ElementSeen::Presence::kOne;
-  seen.value = details->node.value;
-  seen.value_withheld = details->node.value_withheld;
-  seen.states = details->node.states;
+  seen.sighting = sighting_of(details->node);
+  return seen;
+}
+
+ElementSeen check_selected(Observer& observer, const SelectedElement& condition, Deadline deadline) {
+  ElementSeen seen;
+  auto found = find_selected(observer, condition.selector, deadline);
+  if (!found) {
+    const ErrorCode code = found.error().code;
+    // The app or its window not there (yet): a selector's window gone, which it waits through.
+    if (code == ErrorCode::kAppNotFound || code == ErrorCode::kWindowNotFound) {
+      seen.sighting = sighting(Presence::kWindowGone);
+    }
+    seen.problem = std::move(found).take_error();
+    return seen;
+  }
+  if (found->size() == 1) {
+    seen.sighting = sighting_of(*found->front().node);
+    seen.ref = found->front().ref;
+  } else {
+    seen.sighting = sighting(found->empty() ? Presence::kNone : Presence::kSeveral);
+    seen.sighting->matches = found->size();
+  }
   return seen;
 }
 

@@ -25,6 +25,9 @@ SurfaceSeen check_surface(Observer& observer, const SurfaceOpens& condition, Dea
 // Resolves the ref live (exists, gone), or reads its element (value, state).
 ElementSeen check_element(Observer& observer, const ElementPredicate& condition,
                           Deadline deadline);
+// Finds the selector's elements (a11y/selected.h): the app or window not there is the
+// window gone; several are several; another failure proves nothing (no sighting).
+ElementSeen check_selected(Observer& observer, const SelectedElement& condition, Deadline deadline);
 
 // The app's name, asked directly: an app that opens and closes a window quickly may be gone
 // before a check lists it, and its events count only once its name is known.

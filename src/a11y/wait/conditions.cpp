@@ -16,6 +16,39 @@ Error invalid(std::string message, std::string suggestion) {
 
 std::string in_quotes(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
+// "to exist", "to have the value \"42\"", …
+std::string predicate_wanted(Predicate predicate, const std::optional<std::string>& value) {
+  switch (predicate) {
+    case Predicate::kExists:
+      return "to exist";
+    case Predicate::kGone:
+      return "to be gone";
+    case Predicate::kValue:
+      return "to have the value " + in_quotes(value.value_or(""));
+    case Predicate::kState:
+      return "to have the state " + value.value_or("");
+  }
+  return std::string();
+}
+
+// A predicate's value: required by value and state, refused by exists and gone; a state
+// must be one AT-SPI names.
+Status validate_predicate(Predicate predicate, const std::optional<std::string>& value) {
+  const bool takes_value = predicate == Predicate::kValue || predicate == Predicate::kState;
+  if (takes_value && !value) {
+    return invalid("the " + std::string(predicate_name(predicate)) + " predicate needs a value", "add --value V");
+  }
+  if (!takes_value && value) {
+    return invalid("the " + std::string(predicate_name(predicate)) + " predicate takes no value",
+                   "drop --value, or use --predicate value");
+  }
+  if (predicate == Predicate::kState && !state_from_name(*value)) {
+    return invalid("unknown state " + in_quotes(*value),
+                   "use an AT-SPI state name as snapshots print them, e.g. checked, focused");
+  }
+  return ok_status();
+}
+
 }  // namespace
 
 std::string describe(const WaitCondition& condition) {
@@ -35,18 +68,9 @@ std::string describe(const WaitCondition& condition) {
             return "a " + std::string(c.kind ? to_string(*c.kind) : "menu, list or tooltip") + " of app " + c.app +
                    " to open";
           },
-          [](const ElementPredicate& c) {
-            switch (c.predicate) {
-              case Predicate::kExists:
-                return "element " + c.ref + " to exist";
-              case Predicate::kGone:
-                return "element " + c.ref + " to be gone";
-              case Predicate::kValue:
-                return "element " + c.ref + " to have the value " + in_quotes(c.value.value_or(""));
-              case Predicate::kState:
-                return "element " + c.ref + " to have the state " + c.value.value_or("");
-            }
-            return std::string();
+          [](const ElementPredicate& c) { return "element " + c.ref + " " + predicate_wanted(c.predicate, c.value); },
+          [](const SelectedElement& c) {
+            return describe(ActionTarget{c.selector}) + " " + predicate_wanted(c.predicate, c.value);
           },
       },
       condition);
@@ -60,6 +84,7 @@ const std::string& app_of(const WaitCondition& condition) {
                         [](const TextAppears& c) -> const std::string& { return c.app; },
                         [](const SurfaceOpens& c) -> const std::string& { return c.app; },
                         [](const ElementPredicate&) -> const std::string& { return kNone; },
+                        [](const SelectedElement& c) -> const std::string& { return c.selector.app; },
                     },
                     condition);
 }
@@ -73,6 +98,7 @@ std::string_view condition_kind(const WaitCondition& condition) {
                         [](const TextAppears&) { return std::string_view("text_appears"); },
                         [](const SurfaceOpens&) { return std::string_view("surface_opens"); },
                         [](const ElementPredicate&) { return std::string_view("element"); },
+                        [](const SelectedElement&) { return std::string_view("element"); },
                     },
                     condition);
 }
@@ -99,6 +125,12 @@ nlohmann::json condition_to_json(const WaitCondition& condition) {
                                   {"predicate", predicate_name(c.predicate)},
                                   {"value", c.value ? nlohmann::json(*c.value) : nlohmann::json()}};
           },
+          [](const SelectedElement& c) {
+            return nlohmann::json{{"app", c.selector.app},
+                                  {"selector", describe(ActionTarget{c.selector})},
+                                  {"predicate", predicate_name(c.predicate)},
+                                  {"value", c.value ? nlohmann::json(*c.value) : nlohmann::json()}};
+          },
       },
       condition);
   json["kind"] = condition_kind(condition);
@@ -122,21 +154,14 @@ Status validate_condition(const WaitCondition& condition) {
   }
   if (const auto* c = std::get_if<ElementPredicate>(&condition)) {
     if (auto ref = parse_ref(c->ref); !ref) return std::move(ref).take_error();
-    const bool takes_value = c->predicate == Predicate::kValue || c->predicate == Predicate::kState;
-    if (takes_value && !c->value) {
-      return invalid(
-          "the " + std::string(predicate_name(c->predicate)) + " predicate needs a value",
-          "add --value V");
+    return validate_predicate(c->predicate, c->value);
+  }
+  if (const auto* c = std::get_if<SelectedElement>(&condition)) {
+    if (c->selector.window_id || c->selector.within || c->selector.cell) {
+      return invalid("an element wait's selector names its window by title and its scope by role and name",
+                     "leave out the window id, the scope's ref and the cell");
     }
-    if (!takes_value && c->value) {
-      return invalid(
-          "the " + std::string(predicate_name(c->predicate)) + " predicate takes no value",
-          "drop --value, or use --predicate value");
-    }
-    if (c->predicate == Predicate::kState && !state_from_name(*c->value)) {
-      return invalid("unknown state " + in_quotes(*c->value),
-                     "use an AT-SPI state name as snapshots print them, e.g. checked, focused");
-    }
+    return validate_predicate(c->predicate, c->value);
   }
   return ok_status();
 }

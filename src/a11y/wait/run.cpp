@@ -135,6 +135,7 @@ class WaitRun {
               [&](const ElementPredicate& c) -> CheckResult {
                 return check_element(observer_, c, until);
               },
+              [&](const SelectedElement& c) -> CheckResult { return check_selected(observer_, c, until); },
           },
           condition_);
     } catch (const std::exception& e) {
@@ -146,7 +147,7 @@ class WaitRun {
   }
 
   CheckResult failed_check(Error problem) const {
-    if (std::holds_alternative<ElementPredicate>(condition_)) {
+    if (std::holds_alternative<ElementPredicate>(condition_) || std::holds_alternative<SelectedElement>(condition_)) {
       ElementSeen seen;
       seen.problem = std::move(problem);
       return seen;

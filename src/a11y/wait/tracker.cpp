@@ -57,6 +57,7 @@ bool is_fatal(const Error& error, bool at_baseline) {
   switch (error.code) {
     case ErrorCode::kInvalidArgs:
     case ErrorCode::kPolicyDenied:
+    case ErrorCode::kAmbiguousTarget:  // a selector's scope twice in a window (twins of a ref are no error)
       return true;
     case ErrorCode::kBusUnavailable:
       return at_baseline;
@@ -69,36 +70,19 @@ bool is_fatal(const Error& error, bool at_baseline) {
   }
 }
 
-std::string_view presence_name(ElementSeen::Presence presence) {
-  switch (presence) {
-    case ElementSeen::Presence::kOne:
+std::string_view presence_name(const std::optional<ElementSighting>& sighting) {
+  if (!sighting) return "unknown";
+  switch (sighting->presence) {
+    case ElementSighting::Presence::kOne:
       return "one";
-    case ElementSeen::Presence::kNone:
+    case ElementSighting::Presence::kNone:
       return "none";
-    case ElementSeen::Presence::kSeveral:
+    case ElementSighting::Presence::kSeveral:
       return "several";
-    case ElementSeen::Presence::kWindowGone:
+    case ElementSighting::Presence::kWindowGone:
       return "window_gone";
-    case ElementSeen::Presence::kUnknown:
-      return "unknown";
   }
   return "unknown";
-}
-
-// A check's sighting as the shared judgement reads it (kUnknown is never judged).
-ElementSighting sighting_of(const ElementSeen& seen) {
-  ElementSighting sighting;
-  switch (seen.presence) {
-    case ElementSeen::Presence::kOne: sighting.presence = ElementSighting::Presence::kOne; break;
-    case ElementSeen::Presence::kSeveral: sighting.presence = ElementSighting::Presence::kSeveral; break;
-    case ElementSeen::Presence::kWindowGone: sighting.presence = ElementSighting::Presence::kWindowGone; break;
-    case ElementSeen::Presence::kNone:
-    case ElementSeen::Presence::kUnknown: sighting.presence = ElementSighting::Presence::kNone; break;
-  }
-  sighting.value = seen.value;
-  sighting.value_withheld = seen.value_withheld;
-  sighting.states = seen.states;
-  return sighting;
 }
 
 }  // namespace
@@ -205,8 +189,9 @@ std::vector<std::string> WaitTracker::unattributed_senders() const {
 }
 
 void WaitTracker::apply_event(const AtspiEvent& event, TimePoint now) {
-  // Text and surfaces change without window events: any event of the app may be one.
-  if (std::holds_alternative<TextAppears>(condition_) || std::holds_alternative<SurfaceOpens>(condition_)) {
+  // Text, surfaces and elements change without window events: any event of the app may be one.
+  if (std::holds_alternative<TextAppears>(condition_) || std::holds_alternative<SurfaceOpens>(condition_) ||
+      std::holds_alternative<SelectedElement>(condition_)) {
     request_check(now);
     return;
   }
@@ -401,41 +386,43 @@ void WaitTracker::apply_surface(const SurfaceSeen& seen, TimePoint now) {
 }
 
 void WaitTracker::apply_element(const ElementSeen& seen, TimePoint now) {
-  const auto& condition = std::get<ElementPredicate>(condition_);
-  last_check_ = {{"presence", presence_name(seen.presence)}};
-  const bool one = seen.presence == ElementSeen::Presence::kOne;
-  if (one && condition.predicate == Predicate::kValue && !seen.value_withheld) {
-    last_check_["value"] = seen.value ? nlohmann::json(shortened(*seen.value)) : nlohmann::json();
+  // The same judgement for an element named by a ref and one named by a selector; only
+  // what the naming means differs (a11y/predicate.h, NamedBy).
+  const auto* by_ref = std::get_if<ElementPredicate>(&condition_);
+  const auto* by_selector = std::get_if<SelectedElement>(&condition_);
+  const Predicate predicate = by_ref ? by_ref->predicate : by_selector->predicate;
+  const std::optional<std::string>& value = by_ref ? by_ref->value : by_selector->value;
+  last_check_ = {{"presence", presence_name(seen.sighting)}};
+  const bool one = seen.sighting && seen.sighting->presence == ElementSighting::Presence::kOne;
+  if (one && predicate == Predicate::kValue && !seen.sighting->value_withheld) {
+    last_check_["value"] =
+        seen.sighting->value ? nlohmann::json(shortened(*seen.sighting->value)) : nlohmann::json();
   }
-  if (one && condition.predicate == Predicate::kState) {
-    last_check_["states"] = state_names(seen.states);
-  }
+  if (one && predicate == Predicate::kState) last_check_["states"] = state_names(seen.sighting->states);
   if (seen.problem) last_check_["problem"] = error_summary(*seen.problem);
   if (fail_if_fatal(seen.problem)) return;
+  if (!seen.sighting) return;
 
-  // The app did not answer in time: that proves nothing either way.
-  if (seen.presence == ElementSeen::Presence::kUnknown) return;
-
-  const ElementVerdict verdict =
-      judge_element(condition.predicate, condition.value, sighting_of(seen), NamedBy::kRef);
+  const ElementVerdict verdict = judge_element(predicate, value, *seen.sighting, by_ref ? NamedBy::kRef : NamedBy::kSelector,
+                                               by_ref ? by_ref->ref : describe(ActionTarget{by_selector->selector}));
   switch (verdict.kind) {
     case ElementVerdict::Kind::kNotYet:
       return;
     case ElementVerdict::Kind::kRefused: {
       // A resolution's own STALE_REF says more than the judgement's.
       Error error = verdict.refusal->code == ErrorCode::kStaleRef && seen.problem ? *seen.problem : *verdict.refusal;
-      if (!error.details.contains("ref")) error.details["ref"] = condition.ref;
+      if (by_ref && !error.details.contains("ref")) error.details["ref"] = by_ref->ref;
       failure_ = std::move(error);
       return;
     }
     case ElementVerdict::Kind::kHolds:
       break;
   }
-  ElementEvidence evidence{.ref = condition.ref, .presence = std::string(presence_name(seen.presence))};
-  if (condition.predicate == Predicate::kValue) evidence.value = seen.value;
-  if (condition.predicate == Predicate::kState) {
-    evidence.state = *condition.value;
-    evidence.states = state_names(seen.states);
+  ElementEvidence evidence{.ref = by_ref ? by_ref->ref : seen.ref, .presence = std::string(presence_name(seen.sighting))};
+  if (predicate == Predicate::kValue) evidence.value = seen.sighting->value;
+  if (predicate == Predicate::kState) {
+    evidence.state = *value;
+    evidence.states = state_names(seen.sighting->states);
   }
   conclude(check_source_, std::move(evidence), now);
 }

@@ -59,12 +59,11 @@ struct SurfaceSeen {
   std::optional<Error> problem;
 };
 
+// What a look at an element condition saw, judged by judge_element; no sighting when the
+// app did not answer in time, which proves nothing either way.
 struct ElementSeen {
-  enum class Presence { kOne, kNone, kSeveral, kWindowGone, kUnknown };
-  Presence presence = Presence::kUnknown;  // kUnknown: the app did not answer in time
-  std::optional<std::string> value;        // read for kValue
-  StateSet states = 0;                     // read for kState
-  bool value_withheld = false;             // a password field
+  std::optional<ElementSighting> sighting;
+  std::string ref;  // a selected element's one match, in a stored snapshot
   std::optional<Error> problem;
 };
 

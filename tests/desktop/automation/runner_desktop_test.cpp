@@ -124,6 +124,11 @@ class RunnerDesktop : public ::testing::Test {
     return {{"type", "click"}, {"app", kApp}, {"window", kTitle},
             {"target", {{"role", "push button"}, {"name", "Write effect"}}}, {"description", "write the effect"}};
   }
+  json entry_wait(const std::string& value, int timeout_seconds = 20) const {
+    return {{"type", "wait"}, {"wait", "element"}, {"app", kApp}, {"window", kTitle},
+            {"target", {{"role", "text"}, {"name", "Text"}, {"id", "text-entry"}}}, {"predicate", "value"},
+            {"value", value}, {"timeoutSeconds", timeout_seconds}};
+  }
   json effect_check(const std::string& expected) const {
     return {{"type", "check"}, {"check", "file"}, {"path", effect_}, {"equals", expected}, {"timeoutSeconds", 5}};
   }
@@ -275,6 +280,43 @@ TEST_F(RunnerDesktop, ATwinAddedWhileTheRunWaitsBlocksTheClick) {
   EXPECT_TRUE(stays_absent(effect_ + ".twin", 100ms));
 }
 
+// An element wait runs on a11y's event-driven tracker: the entry changed from outside while
+// the run waits lets it go on, and the click that follows writes what the entry then holds.
+TEST_F(RunnerDesktop, AnElementWaitSeesAValueSetWhileItWaits) {
+  start_fixture();
+  engine_set_entry("before");
+  std::filesystem::remove(effect_);
+  const auto id = create({entry_wait("set from outside"), click_write()}, {}, 3);
+  auto run = runner().start(id, StartRequest{});
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  ASSERT_TRUE(eventually([&] { return !runner().active().empty(); }));
+  EXPECT_TRUE(stays_absent(effect_)) << "the click ran before the wait held";
+  engine_set_entry("set from outside");
+  const auto detail = finished(run->id);
+  EXPECT_EQ(detail.run.status, RunStatus::kSucceeded) << detail.run.reason.value_or("");
+  EXPECT_EQ(read_file(effect_), "set from outside") << "the fixture itself wrote the effect";
+  ASSERT_EQ(detail.steps.size(), 2U);
+  EXPECT_EQ(detail.steps[0].status, "passed");
+  EXPECT_NE(detail.steps[0].reason.value_or("").find("seen after"), std::string::npos)
+      << detail.steps[0].reason.value_or("");
+}
+
+// Two elements match the wait's selector: no amount of waiting says which is meant.
+TEST_F(RunnerDesktop, AnElementWaitThatTwoElementsMatchBlocksTheRun) {
+  start_fixture({"--ambiguous"});
+  const json wait = {{"type", "wait"}, {"wait", "element"}, {"app", kApp},
+                     {"target", {{"role", "push button"}, {"name", "Write effect"}}}, {"timeoutSeconds", 30}};
+  const auto id = create({wait, click_write()}, {}, 3);
+  auto run = runner().start(id, StartRequest{});
+  ASSERT_TRUE(run.ok());
+  const auto detail = finished(run->id);
+  EXPECT_EQ(detail.run.status, RunStatus::kBlocked);
+  ASSERT_EQ(detail.steps.size(), 1U);
+  EXPECT_EQ(detail.steps[0].error_code, "AMBIGUOUS_TARGET");
+  EXPECT_LT(detail.steps[0].duration_ms, 20'000) << "blocked at once, not at the wait's timeout";
+  EXPECT_TRUE(stays_absent(effect_));
+}
+
 TEST_F(RunnerDesktop, ATargetThatIsGoneBlocksTheRun) {
   start_fixture();
   json gone = click_write();
@@ -359,6 +401,7 @@ TEST_F(RunnerDesktop, StopEndsAWaitStepPromptly) {
        {"timeoutSeconds", 120}},
       {{"type", "wait"}, {"wait", "closed"}, {"app", kApp}, {"title", kTitle},
        {"timeoutSeconds", 120}},
+      entry_wait("never typed", 120),
   };
   for (const json& wait : waits) {
     SCOPED_TRACE(wait.dump());

@@ -69,7 +69,7 @@ TEST(JudgeElement, EachSightingMeansTheSameForEveryLookerButWhereTheNamingDiffer
   for (const Case& c : cases) {
     for (const NamedBy named_by : {NamedBy::kRef, NamedBy::kSelector}) {
       const Kind wanted = named_by == NamedBy::kRef ? c.by_ref : c.by_selector;
-      const ElementVerdict verdict = judge_element(c.predicate, c.value, c.seen, named_by);
+      const ElementVerdict verdict = judge_element(c.predicate, c.value, c.seen, named_by, "the element");
       const char* by = named_by == NamedBy::kRef ? " (ref)" : " (selector)";
       EXPECT_EQ(verdict.kind, wanted) << c.what << by;
       EXPECT_EQ(verdict.refusal.has_value(), wanted == Kind::kRefused) << c.what << by;
@@ -81,15 +81,19 @@ TEST(JudgeElement, EachSightingMeansTheSameForEveryLookerButWhereTheNamingDiffer
 }
 
 TEST(JudgeElement, ARefusalSaysWhyInItsDetails) {
-  const auto stale = judge_element(Predicate::kExists, std::nullopt, sighting(Presence::kWindowGone), NamedBy::kRef);
+  const auto stale = judge_element(Predicate::kExists, std::nullopt, sighting(Presence::kWindowGone), NamedBy::kRef, "@abc1:e4");
   ASSERT_TRUE(stale.refusal);
   EXPECT_EQ(stale.refusal->details.value("kind", ""), "window_gone");
   ElementSighting twins = sighting(Presence::kSeveral);
   twins.matches = 3;
-  const auto ambiguous = judge_element(Predicate::kExists, std::nullopt, twins, NamedBy::kSelector);
+  const auto ambiguous = judge_element(Predicate::kExists, std::nullopt, twins, NamedBy::kSelector,
+                                        "push button \"OK\" in app editor");
   ASSERT_TRUE(ambiguous.refusal);
   EXPECT_EQ(ambiguous.refusal->details.value("kind", ""), "identity_not_unique");
   EXPECT_EQ(ambiguous.refusal->details.value("matches", 0), 3);
+  // The message names the element as the caller named it.
+  EXPECT_EQ(ambiguous.refusal->message, "3 elements match push button \"OK\" in app editor");
+  EXPECT_NE(stale.refusal->message.find("@abc1:e4"), std::string::npos) << stale.refusal->message;
 }
 
 TEST(Predicates, ParseTheirNamesAndRefuseOthers) {

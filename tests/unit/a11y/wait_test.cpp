@@ -122,6 +122,15 @@ WaitTracker tracker_for(WaitCondition condition, WaitOptions options = {}) {
   return tracker;
 }
 
+// A push button "OK" of app editor, named by a selector (automations' element waits).
+SelectedElement selected(Predicate predicate, std::optional<std::string> value, std::string app = "editor") {
+  Selector selector;
+  selector.app = std::move(app);
+  selector.role = ATSPI_ROLE_PUSH_BUTTON;
+  selector.name = "OK";
+  return SelectedElement{selector, predicate, std::move(value)};
+}
+
 // ---- conditions -----------------------------------------------------------------------
 
 TEST(WaitConditions, PredicatesParseByExactName) {
@@ -188,6 +197,28 @@ TEST(WaitConditions, ValidationRefusesMalformedConditions) {
        ErrorCode::kInvalidArgs},
       {"password manager", WindowAppears{"KeePassXC", "Unlock"}, ErrorCode::kPolicyDenied},
       {"password manager text", TextAppears{"pinentry-gtk-2", "PIN"}, ErrorCode::kPolicyDenied},
+      {"selected, exists", selected(Predicate::kExists, std::nullopt), std::nullopt},
+      {"selected, state", selected(Predicate::kState, "checked"), std::nullopt},
+      {"selected, value without value", selected(Predicate::kValue, std::nullopt), ErrorCode::kInvalidArgs},
+      {"selected, gone with a value", selected(Predicate::kGone, "x"), ErrorCode::kInvalidArgs},
+      {"selected, unknown state", selected(Predicate::kState, "shiny"), ErrorCode::kInvalidArgs},
+      {"selected, without app", selected(Predicate::kExists, std::nullopt, ""), ErrorCode::kInvalidArgs},
+      {"selected, in a password manager", selected(Predicate::kExists, std::nullopt, "KeePassXC"),
+       ErrorCode::kPolicyDenied},
+      {"selected, a window by id",
+       [] {
+         SelectedElement c = selected(Predicate::kExists, std::nullopt);
+         c.selector.window_id = "editor:1";
+         return c;
+       }(),
+       ErrorCode::kInvalidArgs},
+      {"selected, a scope by ref",
+       [] {
+         SelectedElement c = selected(Predicate::kExists, std::nullopt);
+         c.selector.within = "@abc1:e2";
+         return c;
+       }(),
+       ErrorCode::kInvalidArgs},
   };
   for (const Case& c : cases) {
     const Status status = validate_condition(c.condition);
@@ -210,6 +241,11 @@ TEST(WaitConditions, DescribeThemselvesInJson) {
   EXPECT_EQ(condition_kind(SurfaceOpens{"editor", SurfaceKind::kList}), "surface_opens");
   EXPECT_EQ(condition_to_json(SurfaceOpens{"editor", SurfaceKind::kList})["surface"], "list");
   EXPECT_TRUE(condition_to_json(SurfaceOpens{"editor", std::nullopt})["surface"].is_null());
+  const auto chosen = condition_to_json(selected(Predicate::kState, "checked"));
+  EXPECT_EQ(chosen["kind"], "element");
+  EXPECT_EQ(chosen["app"], "editor");
+  EXPECT_EQ(chosen["selector"], "push button \"OK\" in app editor");
+  EXPECT_EQ(chosen["value"], "checked");
 }
 
 // ---- events -----------------------------------------------------------------------------
@@ -573,21 +609,29 @@ TEST(WaitTracker, TextHoldsWhenACheckFindsIt) {
 }
 
 TEST(WaitTracker, ElementPredicatesAgainstWhatAChecksSees) {
-  using Presence = ElementSeen::Presence;
-  auto seen = [](Presence presence, std::optional<std::string> value = std::nullopt,
+  using Presence = ElementSighting::Presence;
+  // kUnknown: no sighting (the app did not answer).
+  enum class Seen { kOne, kNone, kSeveral, kWindowGone, kUnknown };
+  auto seen = [](Seen presence, std::optional<std::string> value = std::nullopt,
                  StateSet states = 0) {
     ElementSeen result;
-    result.presence = presence;
-    result.value = std::move(value);
-    result.states = states;
+    if (presence == Seen::kUnknown) return result;
+    ElementSighting sighting;
+    sighting.presence = presence == Seen::kOne       ? Presence::kOne
+                        : presence == Seen::kNone    ? Presence::kNone
+                        : presence == Seen::kSeveral ? Presence::kSeveral
+                                                     : Presence::kWindowGone;
+    sighting.value = std::move(value);
+    sighting.states = states;
+    result.sighting = sighting;
     return result;
   };
-  ElementSeen withheld = seen(Presence::kOne);
-  withheld.value_withheld = true;
-  ElementSeen stale_snapshot = seen(Presence::kUnknown);
+  ElementSeen withheld = seen(Seen::kOne);
+  withheld.sighting->value_withheld = true;
+  ElementSeen stale_snapshot = seen(Seen::kUnknown);
   stale_snapshot.problem =
       make_error(ErrorCode::kStaleRef, "unknown snapshot", {{"kind", "snapshot_unknown"}});
-  ElementSeen hung = seen(Presence::kUnknown);
+  ElementSeen hung = seen(Seen::kUnknown);
   hung.problem = make_error(ErrorCode::kAppUnresponsive, "app editor did not answer in time",
                             {{"app", "editor"}, {"bus_name", kEditor}});
   const StateSet checked = StateSet{1} << ATSPI_STATE_CHECKED;
@@ -600,29 +644,29 @@ TEST(WaitTracker, ElementPredicatesAgainstWhatAChecksSees) {
     std::optional<ErrorCode> failure = std::nullopt;
   };
   const Case cases[] = {
-      {"exists: one", Predicate::kExists, {}, seen(Presence::kOne), true},
-      {"exists: twins", Predicate::kExists, {}, seen(Presence::kSeveral), false},
-      {"exists: none", Predicate::kExists, {}, seen(Presence::kNone), false},
+      {"exists: one", Predicate::kExists, {}, seen(Seen::kOne), true},
+      {"exists: twins", Predicate::kExists, {}, seen(Seen::kSeveral), false},
+      {"exists: none", Predicate::kExists, {}, seen(Seen::kNone), false},
       {"exists: window gone",
        Predicate::kExists,
        {},
-       seen(Presence::kWindowGone),
+       seen(Seen::kWindowGone),
        false,
        ErrorCode::kStaleRef},
       {"exists: no answer", Predicate::kExists, {}, hung, false},
-      {"gone: none", Predicate::kGone, {}, seen(Presence::kNone), true},
-      {"gone: window gone", Predicate::kGone, {}, seen(Presence::kWindowGone), true},
-      {"gone: still one", Predicate::kGone, {}, seen(Presence::kOne), false},
-      {"gone: twins", Predicate::kGone, {}, seen(Presence::kSeveral), false},
-      {"value equal", Predicate::kValue, "42", seen(Presence::kOne, "42"), true},
-      {"value differs", Predicate::kValue, "42", seen(Presence::kOne, "42.0"), false},
-      {"value empty", Predicate::kValue, "", seen(Presence::kOne, ""), true},
-      {"value unread", Predicate::kValue, "", seen(Presence::kOne), false},
-      {"value of twins", Predicate::kValue, "42", seen(Presence::kSeveral), false},
+      {"gone: none", Predicate::kGone, {}, seen(Seen::kNone), true},
+      {"gone: window gone", Predicate::kGone, {}, seen(Seen::kWindowGone), true},
+      {"gone: still one", Predicate::kGone, {}, seen(Seen::kOne), false},
+      {"gone: twins", Predicate::kGone, {}, seen(Seen::kSeveral), false},
+      {"value equal", Predicate::kValue, "42", seen(Seen::kOne, "42"), true},
+      {"value differs", Predicate::kValue, "42", seen(Seen::kOne, "42.0"), false},
+      {"value empty", Predicate::kValue, "", seen(Seen::kOne, ""), true},
+      {"value unread", Predicate::kValue, "", seen(Seen::kOne), false},
+      {"value of twins", Predicate::kValue, "42", seen(Seen::kSeveral), false},
       {"value of a password", Predicate::kValue, "x", withheld, false, ErrorCode::kPolicyDenied},
-      {"state held", Predicate::kState, "checked", seen(Presence::kOne, {}, checked), true},
-      {"state not held", Predicate::kState, "checked", seen(Presence::kOne), false},
-      {"state of a vanished element", Predicate::kState, "checked", seen(Presence::kNone), false},
+      {"state held", Predicate::kState, "checked", seen(Seen::kOne, {}, checked), true},
+      {"state not held", Predicate::kState, "checked", seen(Seen::kOne), false},
+      {"state of a vanished element", Predicate::kState, "checked", seen(Seen::kNone), false},
       {"a ref from a forgotten snapshot",
        Predicate::kGone,
        {},
@@ -645,11 +689,79 @@ TEST(WaitTracker, ElementPredicatesAgainstWhatAChecksSees) {
   }
 }
 
+// The same looks judged for an element named by a selector: its window not there is waited
+// through, two matches (or a scope twice) end the wait, and the evidence names the match.
+TEST(WaitTracker, SelectedElementsAreJudgedAsASelectorNamesThem) {
+  using Presence = ElementSighting::Presence;
+  auto seen = [](Presence presence, std::optional<std::string> value = std::nullopt, std::string ref = "") {
+    ElementSeen result;
+    result.sighting = ElementSighting{.presence = presence, .matches = presence == Presence::kSeveral ? 2u : 0u,
+                                      .value = std::move(value)};
+    result.ref = std::move(ref);
+    return result;
+  };
+  ElementSeen withheld = seen(Presence::kOne, std::nullopt, "@abc2:e9");
+  withheld.sighting->value_withheld = true;
+  ElementSeen hung;
+  hung.problem = make_error(ErrorCode::kAppUnresponsive, "app editor did not answer in time");
+  ElementSeen scope_twice;
+  scope_twice.problem =
+      make_error(ErrorCode::kAmbiguousTarget, "2 elements of the window match the scope", {{"kind", "scope_not_unique"}});
+  struct Case {
+    const char* what;
+    Predicate predicate;
+    std::optional<std::string> value;
+    ElementSeen seen;
+    bool holds;
+    std::optional<ErrorCode> failure = std::nullopt;
+    std::string evidence_ref = {};
+  };
+  const Case cases[] = {
+      {"exists: one", Predicate::kExists, {}, seen(Presence::kOne, {}, "@abc2:e9"), true, {}, "@abc2:e9"},
+      {"exists: two", Predicate::kExists, {}, seen(Presence::kSeveral), false, ErrorCode::kAmbiguousTarget},
+      {"exists: none", Predicate::kExists, {}, seen(Presence::kNone), false},
+      {"exists: no window yet", Predicate::kExists, {}, seen(Presence::kWindowGone), false},
+      {"exists: no answer", Predicate::kExists, {}, hung, false},
+      {"exists: the scope twice", Predicate::kExists, {}, scope_twice, false, ErrorCode::kAmbiguousTarget},
+      {"gone: none", Predicate::kGone, {}, seen(Presence::kNone), true},
+      {"gone: with its window", Predicate::kGone, {}, seen(Presence::kWindowGone), true},
+      {"gone: two left", Predicate::kGone, {}, seen(Presence::kSeveral), false},
+      {"value equal", Predicate::kValue, "42", seen(Presence::kOne, "42", "@abc2:e9"), true, {}, "@abc2:e9"},
+      {"value differs", Predicate::kValue, "42", seen(Presence::kOne, "41", "@abc2:e9"), false},
+      {"value of a password", Predicate::kValue, "x", withheld, false, ErrorCode::kPolicyDenied},
+  };
+  for (const Case& c : cases) {
+    WaitTracker tracker = tracker_for(selected(c.predicate, c.value));
+    play(tracker, {{0, c.seen}});
+    EXPECT_EQ(tracker.outcome().has_value(), c.holds) << c.what;
+    ASSERT_EQ(tracker.failure().has_value(), c.failure.has_value()) << c.what;
+    if (c.failure) {
+      EXPECT_EQ(tracker.failure()->code, *c.failure) << c.what;
+      EXPECT_FALSE(tracker.failure()->details.contains("ref")) << c.what;
+    }
+    if (c.holds) {
+      const auto& evidence = std::get<ElementEvidence>(tracker.outcome()->evidence);
+      EXPECT_EQ(evidence.ref, c.evidence_ref) << c.what;
+    }
+  }
+}
+
+TEST(WaitTracker, SelectedElementChecksFollowOnlyItsAppsEvents) {
+  WaitTracker tracker = tracker_for(selected(Predicate::kExists, std::nullopt));
+  ElementSeen none;
+  none.sighting = ElementSighting{.presence = ElementSighting::Presence::kNone};
+  play(tracker, {{0, none}});
+  tracker.on_event(object_event("ChildrenChanged", "add", kViewer, kDraft, 10), at(10));
+  EXPECT_FALSE(tracker.check_due(at(100)));
+  tracker.on_event(object_event("ChildrenChanged", "add", kEditor, kDraft, 120), at(120));
+  EXPECT_TRUE(tracker.check_due(at(200)));
+}
+
 TEST(WaitTracker, ElementChecksFollowOnlyItsAppsEvents) {
   WaitTracker tracker = tracker_for(ElementPredicate{"@abc1:e4", Predicate::kGone, std::nullopt});
   tracker.set_element_bus_name(kEditor);
   ElementSeen one;
-  one.presence = ElementSeen::Presence::kOne;
+  one.sighting = ElementSighting{.presence = ElementSighting::Presence::kOne};
   play(tracker, {{0, one}});
   tracker.on_event(object_event("ChildrenChanged", "remove", kViewer, kDraft, 10), at(10));
   EXPECT_FALSE(tracker.check_due(at(100)));
@@ -742,8 +854,7 @@ TEST(WaitTracker, TimeoutSaysWhatWasSeenLast) {
     const char* expect_in_suggestion;
   };
   ElementSeen value;
-  value.presence = ElementSeen::Presence::kOne;
-  value.value = "41";
+  value.sighting = ElementSighting{.presence = ElementSighting::Presence::kOne, .value = "41"};
   const Case cases[] = {
       {"window never appeared", WindowAppears{"editor", "Report"},
        listing({window(kEditor, kDraft, "Draft")}), "Draft", "wait longer"},
@@ -790,8 +901,7 @@ TEST(WaitTracker, LastSeenCutsLongValues) {
   for (const Case& c : cases) {
     WaitTracker tracker = tracker_for(ElementPredicate{"@abc1:e4", Predicate::kValue, "z"});
     ElementSeen seen;
-    seen.presence = ElementSeen::Presence::kOne;
-    seen.value = c.value;
+    seen.sighting = ElementSighting{.presence = ElementSighting::Presence::kOne, .value = c.value};
     play(tracker, {{0, seen}});
     EXPECT_EQ(tracker.last_seen()["value"], c.shown);
   }
