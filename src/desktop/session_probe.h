@@ -1,7 +1,7 @@
 // Facts about the desktop session for `status`: the display server, what the X server
 // offers, whether the accessibility bus and its registry answer, and whether `gio launch`
 // exists. Blocking (it talks to the X server and the bus): run it on a worker.
-// wire/session_replies.h renders them.
+// The daemon's wire (daemon/wire/session_replies.h) renders them.
 #pragma once
 
 #include <chrono>

@@ -20,7 +20,7 @@
 #include "a11y/ref.h"
 #include "a11y/selection.h"
 #include "fuzz_support.h"
-#include "wire/bare_ref.h"
+#include "daemon/wire/bare_ref.h"
 
 namespace companyos::fuzz {
 namespace {

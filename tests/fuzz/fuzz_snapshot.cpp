@@ -49,7 +49,7 @@
 #include "a11y/vocabulary.h"
 #include "companyos/protocol.h"
 #include "fuzz_support.h"
-#include "wire/a11y_replies.h"
+#include "daemon/wire/a11y_replies.h"
 
 namespace companyos::fuzz {
 namespace {

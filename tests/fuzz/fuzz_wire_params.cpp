@@ -22,7 +22,7 @@
 #include "daemon/methods/element_actions.h"
 #include "daemon/methods/observation.h"
 #include "fuzz_support.h"
-#include "wire/wait_params.h"
+#include "daemon/wire/wait_params.h"
 
 namespace companyos::fuzz {
 namespace {

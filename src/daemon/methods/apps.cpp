@@ -7,7 +7,7 @@
 #include "daemon/methods/observation.h"
 #include "launch/app_match.h"
 #include "launch/desktop_index.h"
-#include "wire/a11y_replies.h"
+#include "daemon/wire/a11y_replies.h"
 #include "x11/windows.h"
 #include "companyos/reply_fields.h"
 

@@ -12,7 +12,7 @@
 #include "a11y/action_engine.h"
 #include "a11y/observer.h"
 #include "core/delivery.h"
-#include "wire/bare_ref.h"
+#include "daemon/wire/bare_ref.h"
 #include "daemon/context.h"
 #include "daemon/methods/combo_option.h"
 #include "daemon/methods/methods.h"
@@ -25,8 +25,8 @@
 #include "desktop/keyboard_typing.h"
 #include "desktop/physical_click.h"
 #include "daemon/methods/physical_input.h"
-#include "wire/a11y_replies.h"
-#include "wire/action_params.h"
+#include "daemon/wire/a11y_replies.h"
+#include "daemon/wire/action_params.h"
 
 namespace companyos::daemon::methods {
 namespace {

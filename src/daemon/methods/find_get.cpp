@@ -4,8 +4,8 @@
 #include "a11y/ref.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
-#include "wire/a11y_replies.h"
-#include "wire/action_params.h"
+#include "daemon/wire/a11y_replies.h"
+#include "daemon/wire/action_params.h"
 
 namespace companyos::daemon::methods {
 namespace {

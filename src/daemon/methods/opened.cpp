@@ -7,7 +7,7 @@
 #include "a11y/ref.h"
 #include "a11y/render.h"
 #include "a11y/vocabulary.h"
-#include "wire/a11y_replies.h"
+#include "daemon/wire/a11y_replies.h"
 
 namespace companyos::daemon::methods {
 namespace {

@@ -6,7 +6,7 @@
 #include "a11y/selection.h"
 #include "companyos/methods.h"
 #include "a11y/view.h"
-#include "wire/a11y_replies.h"
+#include "daemon/wire/a11y_replies.h"
 
 namespace companyos::daemon::methods {
 namespace {

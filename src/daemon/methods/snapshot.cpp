@@ -5,8 +5,8 @@
 #include "daemon/methods/observation.h"
 #include "daemon/methods/settled_state.h"
 #include "desktop/target_window.h"
-#include "wire/a11y_replies.h"
-#include "wire/bare_ref.h"
+#include "daemon/wire/a11y_replies.h"
+#include "daemon/wire/bare_ref.h"
 
 namespace companyos::daemon::methods {
 namespace {

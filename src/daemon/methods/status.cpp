@@ -7,7 +7,7 @@
 #include "daemon/methods/methods.h"
 #include "store/database.h"
 #include "store/settings.h"
-#include "wire/session_replies.h"
+#include "daemon/wire/session_replies.h"
 
 namespace companyos::daemon::methods {
 

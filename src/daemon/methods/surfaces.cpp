@@ -1,7 +1,7 @@
 #include "a11y/observer.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
-#include "wire/a11y_replies.h"
+#include "daemon/wire/a11y_replies.h"
 
 namespace companyos::daemon::methods {
 

@@ -20,9 +20,9 @@
 #include "a11y/wait.h"
 #include "daemon/context.h"
 #include "daemon/methods/methods.h"
-#include "wire/wait_params.h"
+#include "daemon/wire/wait_params.h"
 #include "daemon/server/worker_pool.h"
-#include "wire/a11y_replies.h"
+#include "daemon/wire/a11y_replies.h"
 
 namespace companyos::daemon::methods {
 namespace {

@@ -17,7 +17,6 @@
 
 #include "a11y/wait.h"
 #include "fixture_process.h"
-#include "wire/a11y_replies.h"
 
 namespace companyos::a11y {
 namespace {
@@ -26,7 +25,6 @@ using namespace std::chrono_literals;
 using std::chrono::milliseconds;
 using Clock = std::chrono::steady_clock;
 using testing::FixtureProcess;
-using wire::wait_outcome_to_json;
 using testing::in;
 using testing::wait_for_app;
 
@@ -334,7 +332,7 @@ TEST_F(Waits, AClosingPopupIsNotAClosingWindow) {
   ASSERT_TRUE(do_action(observer_, *taken, *combo, "press"));
   ASSERT_TRUE(eventually([&] { return window_count() == 1; }));
   auto outcome = wait.result();
-  ASSERT_FALSE(outcome.ok()) << wait_outcome_to_json(*outcome).dump();
+  ASSERT_FALSE(outcome.ok()) << "the wait held: " << outcome->condition << " seen by " << outcome->seen_by;
   EXPECT_EQ(outcome.error().code, ErrorCode::kTimeout);
   const auto& tracked = outcome.error().details["last_seen"]["windows_tracked"];
   ASSERT_EQ(tracked.size(), 1u) << tracked.dump();

@@ -1,5 +1,5 @@
 // The wait method's params: one condition form, its parts, the timeout's range.
-#include "wire/wait_params.h"
+#include "daemon/wire/wait_params.h"
 
 #include "companyos/methods.h"
 #include "daemon/method_table.h"

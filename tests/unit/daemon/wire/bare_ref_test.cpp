@@ -1,4 +1,4 @@
-#include "wire/bare_ref.h"
+#include "daemon/wire/bare_ref.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "wire/a11y_replies.h"
+#include "daemon/wire/a11y_replies.h"
 
 #include <gtest/gtest.h>
 

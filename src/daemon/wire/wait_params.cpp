@@ -1,4 +1,4 @@
-#include "wire/wait_params.h"
+#include "daemon/wire/wait_params.h"
 
 #include <string_view>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "wire/a11y_replies.h"
+#include "daemon/wire/a11y_replies.h"
 
 #include "a11y/ref.h"
 #include "a11y/render.h"

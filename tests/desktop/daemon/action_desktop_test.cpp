@@ -14,8 +14,8 @@
 
 #include "a11y/action_engine.h"
 #include "fixture_process.h"
-#include "wire/a11y_replies.h"
-#include "wire/action_params.h"
+#include "daemon/wire/a11y_replies.h"
+#include "daemon/wire/action_params.h"
 
 namespace companyos::a11y {
 namespace {

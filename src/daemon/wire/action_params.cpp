@@ -1,4 +1,4 @@
-#include "wire/action_params.h"
+#include "daemon/wire/action_params.h"
 
 #include <array>
 #include <cstdint>

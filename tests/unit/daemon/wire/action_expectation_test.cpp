@@ -1,5 +1,5 @@
-#include "wire/action_params.h"
-#include "wire/a11y_replies.h"
+#include "daemon/wire/action_params.h"
+#include "daemon/wire/a11y_replies.h"
 
 #include <atspi/atspi.h>
 #include <gtest/gtest.h>

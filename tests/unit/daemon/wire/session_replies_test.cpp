@@ -1,4 +1,4 @@
-#include "wire/session_replies.h"
+#include "daemon/wire/session_replies.h"
 
 #include <gtest/gtest.h>
 
