@@ -3,6 +3,7 @@
 
 #include "cli/command_parts.h"
 #include "cli/render.h"
+#include "companyos/reply_fields.h"
 
 namespace companyos::cli {
 namespace {
@@ -34,7 +35,7 @@ namespace {
                              .by_hand = {"text"},
                              .bind = bind_positional(methods::kClipboardSet, "text", ArgumentSource::kOrStdin),
                              .human = [](const nlohmann::json& data) {
-                               std::cout << plain(data["delivery"]) << ": " << plain(data["bytes"])
+                               std::cout << plain(data[reply_fields::outcome::kDelivery]) << ": " << plain(data["bytes"])
                                          << " bytes on the clipboard\n";
                              }});
 

@@ -7,6 +7,7 @@
 
 #include "cli/command_parts.h"
 #include "cli/render.h"
+#include "companyos/reply_fields.h"
 
 namespace companyos::cli {
 namespace {
@@ -122,8 +123,8 @@ std::string milliseconds(const nlohmann::json& ms) {
 // then what kept it unverified, if anything. No value is ever printed.
 void print_action(const nlohmann::json& data) {
   const auto& target = data["target"];
-  std::cout << plain(data["delivery"]) << ": " << plain(data["method"]) << " " << plain(target["role"])
-            << " \"" << plain(target["name"]) << "\" (" << plain(data["route"]) << ") "
+  std::cout << plain(data[reply_fields::outcome::kDelivery]) << ": " << plain(data["method"]) << " " << plain(target["role"])
+            << " \"" << plain(target["name"]) << "\" (" << plain(data[reply_fields::outcome::kRoute]) << ") "
             << milliseconds(data["ms"]);
   if (data.value("already", false)) std::cout << " (already so: nothing sent)";
   if (!data.value("answered", true)) std::cout << " (the app is still busy with it)";
@@ -178,14 +179,14 @@ void print_batch(const nlohmann::json& data) {
   for (const auto& step : data["steps"]) {
     std::cout << plain(step["step"]) << "  " << plain(step["command"]) << "  ";
     const std::string status = step.value("status", "");
-    if (status == "ok" && step["data"].contains("route")) {
+    if (status == "ok" && step["data"].contains(reply_fields::outcome::kRoute)) {
       print_action(step["data"]);
     } else if (status == "ok") {
-      std::cout << plain(step["data"].value("delivery", nlohmann::json("ok"))) << '\n';
+      std::cout << plain(step["data"].value(reply_fields::outcome::kDelivery, nlohmann::json("ok"))) << '\n';
     } else if (status == "error") {
       const auto& error = step["error"];
       std::cout << "error: " << plain(error["code"]) << ": " << plain(error["message"]) << " ("
-                << plain(error["details"].value("delivery", nlohmann::json("not_delivered"))) << ", retry "
+                << plain(error["details"].value(reply_fields::outcome::kDelivery, nlohmann::json("not_delivered"))) << ", retry "
                 << plain(error["retry"]) << ")\n";
     } else {
       std::cout << "not run\n";

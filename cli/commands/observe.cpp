@@ -45,8 +45,10 @@ void print_apps(const nlohmann::json& data, bool names_only) {
 void print_windows(const nlohmann::json& data) {
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& w : data["windows"]) {
-    rows.push_back({{"id", w["id"]}, {"app", w["app"]}, {"pid", w["pid"]}, {"title", w["title"]},
-                    {"bounds", bounds_text(w["bounds"])}, {"active", w["active"]},
+    namespace window = reply_fields::window;
+    rows.push_back({{"id", w[window::kId]}, {"app", w[window::kApp]}, {"pid", w[window::kPid]},
+                    {"title", w[window::kTitle]}, {"bounds", bounds_text(w[window::kBounds])},
+                    {"active", w[window::kActive]},
                     {"x11", w["x11_window"]},
                     {"state", w.value("responsive", true) ? "ok" : "not responding"}});
   }
@@ -60,9 +62,11 @@ void print_windows(const nlohmann::json& data) {
 }
 
 void print_snapshot(const nlohmann::json& data) {
-  std::cout << "snapshot " << plain(data["snapshot"]) << ": " << plain(data["app"]) << " (pid "
-            << plain(data["pid"]) << "), window \"" << plain(data["window"]["title"]) << "\", "
-            << plain(data["node_count"]) << " nodes; refs are @" << plain(data["snapshot"]) << ":eN\n";
+  namespace head = reply_fields::snapshot;
+  std::cout << "snapshot " << plain(data[head::kSnapshot]) << ": " << plain(data[head::kApp]) << " (pid "
+            << plain(data[head::kPid]) << "), window \"" << plain(data[head::kWindow][reply_fields::window::kTitle])
+            << "\", " << plain(data[head::kNodeCount]) << " nodes; refs are @" << plain(data[head::kSnapshot])
+            << ":eN\n";
   if (data.contains("within")) {
     std::cout << "only the subtree under " << plain(data["within"]) << ", numbered anew\n";
   }

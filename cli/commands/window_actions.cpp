@@ -4,13 +4,14 @@
 
 #include "cli/command_parts.h"
 #include "cli/render.h"
+#include "companyos/reply_fields.h"
 
 namespace companyos::cli {
 namespace {
 
 void print_delivery(const nlohmann::json& data) {
   const nlohmann::json& target = data["target"];
-  std::cout << plain(data["delivery"]) << ": " << plain(target["app"]);
+  std::cout << plain(data[reply_fields::outcome::kDelivery]) << ": " << plain(target["app"]);
   // Through the agent-desktop bridge the reply names the app only, no window.
   if (target.contains("window")) {
     std::cout << " \"" << plain(target["window"]["title"]) << "\"\n";
@@ -39,7 +40,7 @@ void print_delivery(const nlohmann::json& data) {
      .by_hand = {"chord"},
      .bind = bind_positional(methods::kPress, "chord"),
      .human = [](const nlohmann::json& data) {
-       std::cout << plain(data["delivery"]) << ": " << plain(data["chord"]) << " to " << plain(data["target"]["app"])
+       std::cout << plain(data[reply_fields::outcome::kDelivery]) << ": " << plain(data["chord"]) << " to " << plain(data["target"]["app"])
                  << "\n";
        render_settled_state(std::cout, data);
      }});
@@ -59,7 +60,7 @@ void print_delivery(const nlohmann::json& data) {
      .bind = bind_positional(methods::kTypeText, "text", ArgumentSource::kOrStdin),
      .human = [](const nlohmann::json& data) {
        const bool pasted = data.contains("clipboard");
-       std::cout << plain(data["delivery"]) << ": " << plain(data["typed"]) << " characters "
+       std::cout << plain(data[reply_fields::outcome::kDelivery]) << ": " << plain(data["typed"]) << " characters "
                  << (pasted ? "pasted into " : "typed into ") << plain(data["target"]["app"]) << " \""
                  << plain(data["target"]["window"]["title"]) << "\"\n";
        if (pasted) {
@@ -78,7 +79,7 @@ void print_delivery(const nlohmann::json& data) {
      .examples = "  companyos click-at --app mousepad --x 120 --y 40 --headed\n"
                  "  companyos click-at --app mousepad --title 'Untitled 1' --x 5 --y 5 --button 3 --headed\n",
      .human = [](const nlohmann::json& data) {
-       std::cout << plain(data["delivery"]) << ": button " << plain(data["button"]) << " at ("
+       std::cout << plain(data[reply_fields::outcome::kDelivery]) << ": button " << plain(data["button"]) << " at ("
                  << plain(data["point"]["x"]) << ", " << plain(data["point"]["y"]) << ") on screen in "
                  << plain(data["target"]["app"]) << " \"" << plain(data["target"]["window"]["title"]) << "\"\n";
        render_settled_state(std::cout, data);

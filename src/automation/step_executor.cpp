@@ -1,5 +1,7 @@
 #include "automation/step_executor.h"
 
+#include "companyos/reply_fields.h"
+
 namespace companyos::automation {
 
 std::string_view to_string(StepStatus status) {
@@ -14,7 +16,7 @@ std::string_view to_string(StepStatus status) {
 
 bool is_refusal(const Error& error) {
   if (error.details.is_object()) {
-    const auto delivery = error.details.find("delivery");
+    const auto delivery = error.details.find(reply_fields::outcome::kDelivery);
     if (delivery != error.details.end() && delivery->is_string() &&
         *delivery != to_string(Delivery::kNotDelivered)) {
       return false;
@@ -46,7 +48,7 @@ StepOutcome outcome_from_error(const Error& error) {
   outcome.reason = error.message;
   if (outcome.status == StepStatus::kBlocked) outcome.delivery = Delivery::kNotDelivered;
   if (error.details.is_object()) {
-    const auto delivery = error.details.find("delivery");
+    const auto delivery = error.details.find(reply_fields::outcome::kDelivery);
     if (delivery != error.details.end() && delivery->is_string()) {
       if (*delivery == to_string(Delivery::kDeliveredUnverified)) {
         outcome.delivery = Delivery::kDeliveredUnverified;

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "companyos/reply_fields.h"
 #include "daemon/methods/audited_reply.h"
 #include "desktop/target_window.h"
 #include "x11/display_server.h"
@@ -67,7 +68,7 @@ void MethodTable::dispatch(std::string_view method, const nlohmann::json& params
   // After the audit row is open, so an agent's attempt is on record too.
   if ((decl.flags & declared::kFlagPersonOnly) != 0 && reply.origin() == protocol::Origin::kAgent) {
     reply(make_error(ErrorCode::kPolicyDenied, std::string(decl.name) + " is the person's to do, never an agent's",
-                     {{"reason", "person_only"}, {"method", decl.name}, {"delivery", "not_delivered"}},
+                     {{"reason", "person_only"}, {"method", decl.name}, {reply_fields::outcome::kDelivery, "not_delivered"}},
                      "ask the person to do it (companyos " + std::string(decl.command) + ")"));
     return;
   }

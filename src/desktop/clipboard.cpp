@@ -1,5 +1,6 @@
 #include "desktop/clipboard.h"
 
+#include "companyos/reply_fields.h"
 #include "companyos/methods.h"
 #include "core/delivery.h"
 #include "core/text.h"
@@ -120,7 +121,7 @@ Result<PasteReport> Clipboard::paste(x11::Connection& connection, x11::WindowId 
   if (!active || !*active || **active != xid) {
     put_back(clipboard, saved, report);
     return make_error(ErrorCode::kPolicyDenied, "the window is not the active one; nothing was pasted",
-                      {{"reason", "not_active"}, {"delivery", to_string(Delivery::kNotDelivered)}},
+                      {{"reason", "not_active"}, {reply_fields::outcome::kDelivery, to_string(Delivery::kNotDelivered)}},
                       "close whatever holds the focus, then retry");
   }
   if (auto waiting = caller_still_waiting(caller_gone, "the paste"); !waiting) {

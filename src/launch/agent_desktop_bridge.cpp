@@ -6,6 +6,7 @@
 
 #include <cstring>
 
+#include "companyos/reply_fields.h"
 #include "launch/bridge_arguments.h"
 #include "launch/refusal.h"
 
@@ -26,7 +27,7 @@ Error call_failed(const BridgeCall& call, const std::vector<BridgeCall>& calls, 
   nlohmann::json details{{"reason", timed_out ? "bridge_timeout" : "bridge_failed"},
                          {"step", call.step},
                          {"calls", bridge_calls_to_json(calls)},
-                         {"delivery", delivered ? "unknown" : "not_delivered"}};
+                         {reply_fields::outcome::kDelivery, delivered ? "unknown" : "not_delivered"}};
   return make_error(timed_out ? ErrorCode::kTimeout : ErrorCode::kInternal,
                     "agent-desktop " + call.step + " failed (" + exit_text(call) + ")",
                     std::move(details), "check the agent-desktop program on its own",
@@ -40,7 +41,7 @@ Error start_failed(const char* step, Error error, const std::vector<BridgeCall>&
   nlohmann::json details{{"reason", "bridge_failed"},
                          {"step", step},
                          {"calls", bridge_calls_to_json(calls)},
-                         {"delivery", "not_delivered"}};
+                         {reply_fields::outcome::kDelivery, "not_delivered"}};
   std::string why = error.message;
   if (error.details.contains("errno") && error.details["errno"].is_number_integer()) {
     details["errno"] = error.details["errno"];

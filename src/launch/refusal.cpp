@@ -1,5 +1,7 @@
 #include "launch/refusal.h"
 
+#include "companyos/reply_fields.h"
+
 namespace companyos::launch {
 
 std::string_view to_string(RefusalReason reason) {
@@ -73,7 +75,7 @@ Refusal make_refusal(RefusalReason reason, std::string message, nlohmann::json d
 Error to_error(const Refusal& refusal) {
   nlohmann::json details = refusal.details.is_object() ? refusal.details : nlohmann::json::object();
   details["reason"] = to_string(refusal.reason);
-  details["delivery"] = "not_delivered";
+  details[reply_fields::outcome::kDelivery] = "not_delivered";
   return make_error(refusal.code, refusal.message, std::move(details), refusal.suggestion,
                     Retry::kSafe);
 }

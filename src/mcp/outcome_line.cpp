@@ -1,5 +1,6 @@
 #include "mcp/outcome_line.h"
 
+#include "companyos/reply_fields.h"
 #include "mcp/agent_words.h"
 
 namespace companyos::mcp {
@@ -22,14 +23,14 @@ ActionOutcome describe_outcome(std::string_view what, const nlohmann::json& enve
   const nlohmann::json& details = error.contains("details") && error["details"].is_object() ? error["details"] : empty;
 
   if (ok) {
-    outcome.delivery = data.value("delivery", "delivered_unverified");
-    outcome.route = data.value("route", "");
+    outcome.delivery = data.value(reply_fields::outcome::kDelivery, "delivered_unverified");
+    outcome.route = data.value(reply_fields::outcome::kRoute, "");
   } else {
     outcome.error_code = error.value("code", "INTERNAL");
     // An error names what reached the app; without that, only a "safe" retry means nothing did.
-    outcome.delivery = details.value("delivery", error.value("retry", "safe") == "safe" ? "not_delivered"
-                                                                                         : "delivered_unverified");
-    outcome.route = details.value("route", "");
+    outcome.delivery = details.value(reply_fields::outcome::kDelivery,
+                                     error.value("retry", "safe") == "safe" ? "not_delivered" : "delivered_unverified");
+    outcome.route = details.value(reply_fields::outcome::kRoute, "");
   }
   outcome.verified = outcome.delivery == "delivered_verified";
   const bool physical = outcome.route.rfind("xtest", 0) == 0;

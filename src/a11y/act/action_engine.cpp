@@ -4,6 +4,7 @@
 
 #include <atspi/atspi.h>
 
+#include "companyos/reply_fields.h"
 #include "a11y/act/action_call.h"
 #include "a11y/act/activation_ledger.h"
 #include "a11y/act/action_choice.h"
@@ -407,7 +408,7 @@ Status ActionRun::deliver_by_keyboard() {
   if (auto typed = keyboard_(typing); !typed) {
     Error error = std::move(typed).take_error();
     // Nothing was typed only when the keyboard says so or its error is safe to retry.
-    const bool typed_nothing = error.details.value("delivery", "") == to_string(Delivery::kNotDelivered) ||
+    const bool typed_nothing = error.details.value(reply_fields::outcome::kDelivery, "") == to_string(Delivery::kNotDelivered) ||
                                error.retry == Retry::kSafe;
     return marked(std::move(error), typed_nothing ? Delivery::kNotDelivered : Delivery::kDeliveredUnverified);
   }

@@ -10,6 +10,7 @@
 #include "a11y/ref.h"
 #include "a11y/cell_address.h"
 #include "a11y/toolkit/traits.h"
+#include "companyos/reply_fields.h"
 #include "a11y/vocabulary.h"
 #include "core/text.h"
 
@@ -395,15 +396,16 @@ nlohmann::json bounds_to_json(const std::optional<Bounds>& bounds) {
 }
 
 nlohmann::json window_to_json(const WindowInfo& window) {
-  return {{"id", window.id},
-          {"title", window.title},
-          {"role", window.role},
-          {"app", window.app_name},
-          {"pid", window.pid ? nlohmann::json(*window.pid) : nlohmann::json(nullptr)},
-          {"active", window.active()},
-          {"responsive", window.responsive},
-          {"states", state_names(window.states)},
-          {"bounds", bounds_to_json(window.bounds)}};
+  namespace field = reply_fields::window;
+  return {{field::kId, window.id},
+          {field::kTitle, window.title},
+          {field::kRole, window.role},
+          {field::kApp, window.app_name},
+          {field::kPid, window.pid ? nlohmann::json(*window.pid) : nlohmann::json(nullptr)},
+          {field::kActive, window.active()},
+          {field::kResponsive, window.responsive},
+          {field::kStates, state_names(window.states)},
+          {field::kBounds, bounds_to_json(window.bounds)}};
 }
 
 }  // namespace companyos::a11y

@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "companyos/reply_fields.h"
 #include "store/audit.h"
 
 namespace companyos::daemon {
@@ -20,7 +21,7 @@ Result<Reply> audited_reply(DaemonContext& ctx, std::string method, std::string 
     spdlog::warn("{} refused: its audit row cannot be written: {}", method, refused.message);
     refused.message = method + " was not attempted: its audit row cannot be written (" + refused.message + ")";
     if (!refused.details.is_object()) refused.details = nlohmann::json::object();
-    refused.details["delivery"] = "not_delivered";
+    refused.details[reply_fields::outcome::kDelivery] = "not_delivered";
     return refused;
   }
   return reply.rerouted([&ctx, method = std::move(method), app = std::move(app), reply, started,
@@ -44,11 +45,11 @@ Result<Reply> audited_reply(DaemonContext& ctx, std::string method, std::string 
       }
     };
     if (result) {
-      record.outcome = result->value("delivery", "delivered_unverified");
+      record.outcome = result->value(reply_fields::outcome::kDelivery, "delivered_unverified");
       take_target(*result);
     } else {
       const auto& details = result.error().details;
-      record.outcome = details.is_object() ? details.value("delivery", "not_delivered") : "not_delivered";
+      record.outcome = details.is_object() ? details.value(reply_fields::outcome::kDelivery, "not_delivered") : "not_delivered";
       record.error_code = std::string(to_string(result.error().code));
       take_target(details);
     }

@@ -1,5 +1,6 @@
 // clipboard get / set: the X11 CLIPBOARD's text, through the daemon's one clipboard owner.
 #include "companyos/methods.h"
+#include "companyos/reply_fields.h"
 #include "core/delivery.h"
 #include "daemon/context.h"
 #include "daemon/methods/methods.h"
@@ -37,7 +38,7 @@ const MethodSpec kClipboardSet{
             auto verified = clipboard.set_text(text);
             if (!verified) return std::move(verified).take_error();
             return nlohmann::json{
-                {"delivery", to_string(*verified ? Delivery::kDeliveredVerified : Delivery::kDeliveredUnverified)},
+                {reply_fields::outcome::kDelivery, to_string(*verified ? Delivery::kDeliveredVerified : Delivery::kDeliveredUnverified)},
                 {"bytes", text.size()}};
           },
           std::move(reply), kClipboardLane);

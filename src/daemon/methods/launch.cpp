@@ -1,6 +1,7 @@
 // open_link, open_file, open_app and entries: opening a target (or nothing) in a named app through its desktop
 // entry and `gio launch`, and explaining how a name resolves.
 #include "daemon/context.h"
+#include "companyos/reply_fields.h"
 #include "daemon/methods/methods.h"
 #include "daemon/server/worker_pool.h"
 #include "launch/default_app.h"
@@ -28,7 +29,7 @@ void run_launch(const nlohmann::json& params, DaemonContext& ctx, Reply reply, l
         if (auto st = launch::report_status(*report); !st) return std::move(st).take_error();
         auto data = launch::to_json(*report);
         if (!app) data["default_app"] = *named;
-        data["delivery"] = "delivered_verified";  // the app's window was seen in front
+        data[reply_fields::outcome::kDelivery] = "delivered_verified";  // the app's window was seen in front
         return data;
       },
       std::move(reply));

@@ -5,6 +5,7 @@
 #include "a11y/render.h"
 #include "a11y/selection.h"
 #include "companyos/methods.h"
+#include "companyos/reply_fields.h"
 #include "a11y/view.h"
 #include "daemon/wire/a11y_replies.h"
 
@@ -32,7 +33,7 @@ nlohmann::json agent_view(const a11y::Snapshot& snapshot) {
   fold_as_agent_view(view, outline, snapshot);
   const auto tree = a11y::make_view(snapshot.nodes, view);
   auto json = wire::snapshot_to_json(snapshot, tree, false);
-  json["outline"] = a11y::render_outline(snapshot, tree, outline);
+  json[reply_fields::snapshot::kOutline] = a11y::render_outline(snapshot, tree, outline);
   return json;
 }
 

@@ -2,6 +2,7 @@
 #include "a11y/render.h"
 #include "a11y/view.h"
 #include "daemon/methods/methods.h"
+#include "companyos/reply_fields.h"
 #include "daemon/methods/observation.h"
 #include "daemon/methods/settled_state.h"
 #include "desktop/target_window.h"
@@ -94,7 +95,7 @@ Result<std::shared_ptr<const a11y::Snapshot>> first_look(a11y::Observer& observe
     const bool time_left = std::chrono::steady_clock::now() < until;
     const auto step = a11y::first_look_step(a11y::web_document_incomplete(*read), since_read, time_left);
     if (step != a11y::FirstLookStep::kReadAgain) {
-      said["loading"] = step == a11y::FirstLookStep::kStillLoading;
+      said[reply_fields::snapshot::kLoading] = step == a11y::FirstLookStep::kStillLoading;
       break;
     }
     auto again = observer.snapshot(same, deadline);
@@ -165,7 +166,7 @@ const MethodSpec kSnapshot{
                         if (view.interactive && view.compact) fold_as_agent_view(view, outline, *snapshot);
                         const auto tree = a11y::make_view(snapshot->nodes, view);
                         auto json = wire::snapshot_to_json(*snapshot, tree, format.tree);
-                        if (format.outline) json["outline"] = a11y::render_outline(*snapshot, tree, outline);
+                        if (format.outline) json[reply_fields::snapshot::kOutline] = a11y::render_outline(*snapshot, tree, outline);
                         if (surface) json["surface"] = std::move(described);
                         json.update(first_look_said);
                         return json;

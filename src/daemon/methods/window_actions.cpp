@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "a11y/observer.h"
+#include "companyos/reply_fields.h"
 #include "a11y/policy.h"
 #include "a11y/render.h"
 #include "core/delivery.h"
@@ -43,7 +44,7 @@ Result<nlohmann::json> focus_window(x11::Connection& connection, const desktop::
   }
   auto active = x11::active_window(connection);
   const bool verified = active && *active && **active == target.xid;
-  return nlohmann::json{{"delivery", to_string(verified ? Delivery::kDeliveredVerified : Delivery::kDeliveredUnverified)},
+  return nlohmann::json{{reply_fields::outcome::kDelivery, to_string(verified ? Delivery::kDeliveredVerified : Delivery::kDeliveredUnverified)},
                         {"target", target_json(target)}};
 }
 
@@ -56,7 +57,7 @@ Result<nlohmann::json> close_window(x11::Connection& connection, const desktop::
     gone = !x11::describe_window(connection, target.xid).ok();
     if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  return nlohmann::json{{"delivery", to_string(gone ? Delivery::kDeliveredVerified : Delivery::kDeliveredUnverified)},
+  return nlohmann::json{{reply_fields::outcome::kDelivery, to_string(gone ? Delivery::kDeliveredVerified : Delivery::kDeliveredUnverified)},
                         {"closed", gone},
                         {"target", target_json(target)}};
 }
@@ -76,7 +77,7 @@ Result<nlohmann::json> press_chord(x11::Connection& connection, const desktop::T
   if (auto st = x11::send_key_chord(connection, chord); !st) {
     return with_delivery(std::move(st).take_error(), Delivery::kDeliveredUnverified);
   }
-  return nlohmann::json{{"delivery", to_string(Delivery::kDeliveredUnverified)},
+  return nlohmann::json{{reply_fields::outcome::kDelivery, to_string(Delivery::kDeliveredUnverified)},
                         {"chord", x11::to_string(chord)},
                         {"target", target_json(target)}};
 }
@@ -102,7 +103,7 @@ Result<nlohmann::json> type_into_window(x11::Connection& connection, const deskt
   if (auto st = desktop::type_while_active(connection, target.xid, text); !st) {
     return about(std::move(st).take_error(), target, kKeyboardRoute);
   }
-  return nlohmann::json{{"delivery", to_string(Delivery::kDeliveredUnverified)},
+  return nlohmann::json{{reply_fields::outcome::kDelivery, to_string(Delivery::kDeliveredUnverified)},
                         {"route", kKeyboardRoute},
                         {"typed", characters},
                         {"target", target_json(target)}};
@@ -144,7 +145,7 @@ Result<nlohmann::json> paste_into_window(x11::Connection& connection, const desk
   }
   auto pasted = clipboard.paste(connection, target.xid, text, caller_gone);
   if (!pasted) return about(std::move(pasted).take_error(), target, kPasteRoute);
-  return nlohmann::json{{"delivery", to_string(Delivery::kDeliveredUnverified)},
+  return nlohmann::json{{reply_fields::outcome::kDelivery, to_string(Delivery::kDeliveredUnverified)},
                         {"route", kPasteRoute},
                         {"typed", characters},
                         {"taken", pasted->taken},
@@ -166,7 +167,7 @@ Result<nlohmann::json> click_window_point(x11::Connection& connection, const des
                                           int y, int button) {
   auto point = desktop::click_in_window(connection, target.xid, x, y, button);
   if (!point) return about(std::move(point).take_error(), target, kPointerRoute);
-  return nlohmann::json{{"delivery", to_string(Delivery::kDeliveredUnverified)},
+  return nlohmann::json{{reply_fields::outcome::kDelivery, to_string(Delivery::kDeliveredUnverified)},
                         {"route", kPointerRoute},
                         {"point", {{"x", point->x}, {"y", point->y}}},
                         {"button", button},
@@ -212,7 +213,7 @@ void focus_through_bridge(DaemonContext& ctx, const std::string& program, const 
         auto report = launch::focus_via_bridge(launch::BridgeOptions{program}, app);
         if (!report) return std::move(report).take_error();
         // Exit status 0 is all the bridge tells us; the effect is not read back here.
-        return nlohmann::json{{"delivery", to_string(Delivery::kDeliveredUnverified)},
+        return nlohmann::json{{reply_fields::outcome::kDelivery, to_string(Delivery::kDeliveredUnverified)},
                               {"via", "agent_desktop"},
                               {"windows", report->windows},
                               {"calls", launch::bridge_calls_to_json(report->calls)},

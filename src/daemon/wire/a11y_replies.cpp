@@ -112,11 +112,12 @@ nlohmann::json app_to_json(const AppInfo& app) {
 }
 
 nlohmann::json snapshot_summary_to_json(const Snapshot& snapshot) {
-  return {{"snapshot", snapshot.id},
-          {"app", snapshot.app_name},
-          {"pid", snapshot.pid ? nlohmann::json(*snapshot.pid) : nlohmann::json(nullptr)},
-          {"window", window_to_json(snapshot.window)},
-          {"node_count", snapshot.nodes.size()}};
+  namespace field = reply_fields::snapshot;
+  return {{field::kSnapshot, snapshot.id},
+          {field::kApp, snapshot.app_name},
+          {field::kPid, snapshot.pid ? nlohmann::json(*snapshot.pid) : nlohmann::json(nullptr)},
+          {field::kWindow, window_to_json(snapshot.window)},
+          {field::kNodeCount, snapshot.nodes.size()}};
 }
 
 nlohmann::json snapshot_to_json(const Snapshot& snapshot, const ViewNode& view, bool with_tree) {
@@ -223,9 +224,9 @@ nlohmann::json expectation_to_json(const Expectation& expectation, const Expecta
 nlohmann::json action_reply_to_json(const ActionReply& reply) {
   nlohmann::json json = {
       {"method", std::string(method_name(reply.kind))},
-      {"delivery", std::string(to_string(reply.delivery))},
+      {reply_fields::outcome::kDelivery, std::string(to_string(reply.delivery))},
       {"retry", std::string(to_string(retry_for(reply.delivery)))},
-      {"route", reply.route},
+      {reply_fields::outcome::kRoute, reply.route},
       {"target", target_to_json(reply.target)},
       {"verification",
        reply.verification ? verification_to_json(*reply.verification) : nlohmann::json()},

@@ -9,6 +9,7 @@
 
 #include <glib.h>
 
+#include "companyos/reply_fields.h"
 #include "mcp/element_numbers.h"
 #include "mcp/tools/daemon_reply.h"
 
@@ -20,7 +21,10 @@ Result<nlohmann::json> listed_window(ToolContext& context, const std::optional<s
   auto windows = daemon_data(context.call("windows", nlohmann::json::object(), kReadTimeout));
   if (!windows) return std::move(windows).take_error();
   for (const nlohmann::json& window : windows->value("windows", nlohmann::json::array())) {
-    if (window_id ? window.value("id", "") == *window_id : window.value("active", false)) return window;
+    if (window_id ? window.value(reply_fields::window::kId, "") == *window_id
+                  : window.value(reply_fields::window::kActive, false)) {
+      return window;
+    }
   }
   if (window_id) {
     return make_error(ErrorCode::kWindowNotFound, "no window has the id " + *window_id,
@@ -85,8 +89,8 @@ Result<AppState> read_app_state(ToolContext& context, const StateRequest& reques
     // No app named: the named window's, or the active window's.
     auto window = listed_window(context, window_id);
     if (!window) return std::move(window).take_error();
-    state.app = window->value("app", "");
-    window_id = window->value("id", "");
+    state.app = window->value(reply_fields::window::kApp, "");
+    window_id = window->value(reply_fields::window::kId, "");
   }
 
   // A first look: a page still loading is waited for (the daemon's `loaded`).
@@ -98,13 +102,14 @@ Result<AppState> read_app_state(ToolContext& context, const StateRequest& reques
   }
   auto snapshot = daemon_data(context.call("snapshot", params, kReadTimeout));
   if (!snapshot) return std::move(snapshot).take_error();
-  const nlohmann::json window = snapshot->value("window", nlohmann::json::object());
-  state.window_id = window.value("id", "");
-  state.title = window.value("title", "");
-  state.state = snapshot->value("snapshot", "");
-  state.node_count = snapshot->value("node_count", 0);
-  state.outline = snapshot->value("outline", "");
-  state.loading = snapshot->value("loading", false);
+  namespace head = reply_fields::snapshot;
+  const nlohmann::json window = snapshot->value(head::kWindow, nlohmann::json::object());
+  state.window_id = window.value(reply_fields::window::kId, "");
+  state.title = window.value(reply_fields::window::kTitle, "");
+  state.state = snapshot->value(head::kSnapshot, "");
+  state.node_count = snapshot->value(head::kNodeCount, 0);
+  state.outline = snapshot->value(head::kOutline, "");
+  state.loading = snapshot->value(head::kLoading, false);
   if (state.state.empty() || state.window_id.empty()) {
     return make_error(ErrorCode::kInternal, "the daemon's snapshot reply names no snapshot or window");
   }
@@ -115,19 +120,20 @@ Result<AppState> read_app_state(ToolContext& context, const StateRequest& reques
 }
 
 Result<AppState> settled_app_state(ToolContext& context, const std::string& app, const nlohmann::json& state) {
-  if (!state.is_object() || !state.contains("snapshot")) {
+  namespace head = reply_fields::snapshot;
+  if (!state.is_object() || !state.contains(head::kSnapshot)) {
     const std::string problem = state.is_object() ? state.value("problem", std::string()) : std::string();
     return make_error(ErrorCode::kInternal,
                       problem.empty() ? "the daemon's reply holds no state" : problem);
   }
   AppState read;
-  read.app = state.value("app", app);
-  const nlohmann::json window = state.value("window", nlohmann::json::object());
-  read.window_id = window.value("id", "");
-  read.title = window.value("title", "");
-  read.state = state.value("snapshot", "");
-  read.node_count = state.value("node_count", 0);
-  read.outline = state.value("outline", "");
+  read.app = state.value(head::kApp, app);
+  const nlohmann::json window = state.value(head::kWindow, nlohmann::json::object());
+  read.window_id = window.value(reply_fields::window::kId, "");
+  read.title = window.value(reply_fields::window::kTitle, "");
+  read.state = state.value(head::kSnapshot, "");
+  read.node_count = state.value(head::kNodeCount, 0);
+  read.outline = state.value(head::kOutline, "");
   if (read.state.empty() || read.window_id.empty()) {
     return make_error(ErrorCode::kInternal, "the daemon's settled state names no snapshot or window");
   }

@@ -65,11 +65,12 @@ ToolResult list_windows(ToolContext& context, const nlohmann::json& arguments) {
   nlohmann::json windows = nlohmann::json::array();
   std::string text;
   for (const nlohmann::json& window : data->value("windows", nlohmann::json::array())) {
-    nlohmann::json entry = {{"window_id", window.value("id", "")},
-                            {"app", window.value("app", "")},
-                            {"title", window.value("title", "")},
-                            {"bounds", window.contains("bounds") ? window["bounds"] : nlohmann::json(nullptr)},
-                            {"active", window.value("active", false)}};
+    namespace listed = reply_fields::window;
+    nlohmann::json entry = {{"window_id", window.value(listed::kId, "")},
+                            {"app", window.value(listed::kApp, "")},
+                            {"title", window.value(listed::kTitle, "")},
+                            {"bounds", window.contains(listed::kBounds) ? window[listed::kBounds] : nlohmann::json(nullptr)},
+                            {"active", window.value(listed::kActive, false)}};
     // A title's line breaks are escaped here too: one window, one line.
     text += entry["window_id"].get<std::string>() + "  " + escape_for_terminal(entry["app"].get<std::string>()) +
             "  \"" + escape_for_terminal(entry["title"].get<std::string>()) + "\"" + bounds_text(entry["bounds"]) +
