@@ -140,28 +140,36 @@ void perform(const nlohmann::json& params, DaemonContext& ctx, Reply reply) {
 
 }  // namespace
 
-const MethodSpec kClick{declared::kClick, &perform<ActionKind::kClick>};
-const MethodSpec kToggle{declared::kToggle, &perform<ActionKind::kToggle>};
-const MethodSpec kSelect{declared::kSelect, &perform<ActionKind::kSelect>};
-const MethodSpec kFocus{declared::kFocus, &perform<ActionKind::kFocus>};
-const MethodSpec kExpand{declared::kExpand, &perform<ActionKind::kExpand>};
-const MethodSpec kCollapse{declared::kCollapse, &perform<ActionKind::kCollapse>};
-const MethodSpec kNamedAction{declared::kNamedAction, &perform<ActionKind::kNamed>};
-const MethodSpec kSetValue{declared::kSetValue, &perform<ActionKind::kSetValue>};
-const MethodSpec kType{declared::kType, &perform<ActionKind::kType>};
+// Each element action's method and the engine's action it asks for, listed once: the
+// handlers and element_action_kind (batch plans, settled replies) expand it.
+#define COMPANYOS_ELEMENT_ACTIONS(X) \
+  X(Click, kClick)                   \
+  X(Toggle, kToggle)                 \
+  X(Select, kSelect)                 \
+  X(Focus, kFocus)                   \
+  X(Expand, kExpand)                 \
+  X(Collapse, kCollapse)             \
+  X(NamedAction, kNamed)             \
+  X(SetValue, kSetValue)             \
+  X(Type, kType)
+
+#define COMPANYOS_ELEMENT_ACTION_SPEC(method, kind) \
+  const MethodSpec k##method{declared::k##method, &perform<ActionKind::kind>};
+COMPANYOS_ELEMENT_ACTIONS(COMPANYOS_ELEMENT_ACTION_SPEC)
+#undef COMPANYOS_ELEMENT_ACTION_SPEC
 
 std::optional<ActionKind> element_action_kind(std::string_view method) {
-  // Each element action's method and the engine's action it asks for.
+#define COMPANYOS_ELEMENT_ACTION_KIND(method_name, kind) {&k##method_name, ActionKind::kind},
   static constexpr std::pair<const MethodSpec*, ActionKind> kActions[] = {
-      {&kClick, ActionKind::kClick},   {&kToggle, ActionKind::kToggle},     {&kSelect, ActionKind::kSelect},
-      {&kFocus, ActionKind::kFocus},   {&kExpand, ActionKind::kExpand},     {&kCollapse, ActionKind::kCollapse},
-      {&kNamedAction, ActionKind::kNamed}, {&kSetValue, ActionKind::kSetValue}, {&kType, ActionKind::kType},
-  };
+      COMPANYOS_ELEMENT_ACTIONS(COMPANYOS_ELEMENT_ACTION_KIND)};
+#undef COMPANYOS_ELEMENT_ACTION_KIND
   for (const auto& [spec, kind] : kActions) {
     if (spec->decl.name == method) return kind;
   }
   return std::nullopt;
 }
+
+#undef COMPANYOS_ELEMENT_ACTIONS
 
 Result<a11y::ActionRequest> element_action_request(ActionKind kind, const nlohmann::json& params,
                                                    const a11y::SnapshotStore& snapshots) {
