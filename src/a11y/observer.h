@@ -10,8 +10,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "a11y/apps.h"
 #include "a11y/bus.h"
 #include "a11y/cell_address.h"

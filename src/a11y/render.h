@@ -1,12 +1,10 @@
 // Output forms of a snapshot view: an indented outline, one node per line, e.g.
 //   e12 push button "Save" [focusable,enabled] actions=click
-// (the JSON of a snapshot is the daemon's wire format).
+// (the JSON of a snapshot is the daemon's wire's).
 #pragma once
 
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "a11y/model.h"
 #include "a11y/view.h"
@@ -69,12 +67,5 @@ std::string render_outline(const Snapshot& snapshot, const ViewNode& view,
                            const OutlineOptions& options = {});
 std::string render_outline_line(const Node& node, const OutlineOptions& options = {},
                                 const Node* twin_scope = nullptr);
-
-// A window and bounds as error details carry them (select_window's candidates, a window
-// that cannot be paired with its X11 window); replies reuse them, so each shape has one
-// writer. bounds: null, or {x, y, width, height}.
-nlohmann::json bounds_to_json(const std::optional<Bounds>& bounds);
-// {id, title, role, app, pid, active, states, bounds}
-nlohmann::json window_to_json(const WindowInfo& window);
 
 }  // namespace companyos::a11y

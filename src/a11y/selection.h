@@ -37,6 +37,11 @@ Result<WindowInfo> select_window(const std::vector<const AppInfo*>& apps,
 // a title (helper windows without a title never count); nullopt when neither picks one.
 std::optional<std::string> default_window_of(const std::vector<WindowInfo>& windows);
 
+// A window as errors name it in their details (the only JSON a11y writes is its errors'):
+// {id, title, app, pid}, the fields of a listed window these share. Replies write whole
+// windows (the daemon's wire).
+nlohmann::json window_details(const WindowInfo& window);
+// select_window's candidates, each as window_details.
 nlohmann::json window_candidates(const std::vector<WindowInfo>& windows);
 
 }  // namespace companyos::a11y

@@ -31,8 +31,6 @@
 #include <variant>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "a11y/action_target.h"
 #include "a11y/model.h"
 #include "a11y/observer.h"
@@ -99,7 +97,6 @@ using WaitCondition =
 // "window_appears", "window_closed", "text_appears", "surface_opens", "element" (by a ref or
 // a selector).
 std::string_view condition_kind(const WaitCondition& condition);
-nlohmann::json condition_to_json(const WaitCondition& condition);
 // INVALID_ARGS: empty app, title or text; a ref that is not a ref; a value missing for
 // value/state or given for exists/gone; an unknown state name. POLICY_DENIED: a password
 // manager's app name.

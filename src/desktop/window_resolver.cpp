@@ -4,7 +4,7 @@
 
 #include "a11y/observer.h"
 #include "a11y/policy.h"
-#include "a11y/render.h"
+#include "a11y/selection.h"
 
 namespace companyos::desktop {
 namespace {
@@ -97,7 +97,7 @@ Result<ResolvedWindow> choose_window(const Result<std::vector<a11y::AppInfo>>& a
   if (client == nullptr) {
     return make_error(ErrorCode::kWindowNotFound,
                       "cannot pair window \"" + window->title + "\" with exactly one X11 window",
-                      {{"window", a11y::window_to_json(*window)}});
+                      {{"window", a11y::window_details(*window)}});
   }
   return ResolvedWindow{std::move(*window), *client};
 }

@@ -18,6 +18,7 @@
 #include "a11y/snapshot_store.h"
 #include "a11y/vocabulary.h"
 #include "a11y/wait.h"
+#include "a11y/wait/conditions.h"
 #include "companyos/methods.h"
 #include "daemon/methods/element_actions.h"
 #include "daemon/methods/observation.h"

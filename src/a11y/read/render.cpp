@@ -10,7 +10,6 @@
 #include "a11y/ref.h"
 #include "a11y/cell_address.h"
 #include "a11y/toolkit/traits.h"
-#include "companyos/reply_fields.h"
 #include "a11y/vocabulary.h"
 #include "core/text.h"
 
@@ -387,25 +386,6 @@ std::string render_outline(const Snapshot& snapshot, const ViewNode& view,
   if (options.grid_characters > 0) fitted.grid_characters = std::min(fitted.grid_characters, options.grid_characters);
   render_view(snapshot, view, 0, fitted, out);
   return out;
-}
-
-nlohmann::json bounds_to_json(const std::optional<Bounds>& bounds) {
-  if (!bounds) return nullptr;
-  return {{"x", bounds->x}, {"y", bounds->y}, {"width", bounds->width},
-          {"height", bounds->height}};
-}
-
-nlohmann::json window_to_json(const WindowInfo& window) {
-  namespace field = reply_fields::window;
-  return {{field::kId, window.id},
-          {field::kTitle, window.title},
-          {field::kRole, window.role},
-          {field::kApp, window.app_name},
-          {field::kPid, window.pid ? nlohmann::json(*window.pid) : nlohmann::json(nullptr)},
-          {field::kActive, window.active()},
-          {field::kResponsive, window.responsive},
-          {field::kStates, state_names(window.states)},
-          {field::kBounds, bounds_to_json(window.bounds)}};
 }
 
 }  // namespace companyos::a11y

@@ -2,17 +2,21 @@
 
 #include "a11y/apps.h"
 #include "a11y/policy.h"
+#include "companyos/reply_fields.h"
 
 namespace companyos::a11y {
 
+nlohmann::json window_details(const WindowInfo& window) {
+  namespace field = reply_fields::window;
+  return {{field::kId, window.id},
+          {field::kTitle, window.title},
+          {field::kApp, window.app_name},
+          {field::kPid, window.pid ? nlohmann::json(*window.pid) : nlohmann::json(nullptr)}};
+}
+
 nlohmann::json window_candidates(const std::vector<WindowInfo>& windows) {
   auto list = nlohmann::json::array();
-  for (const WindowInfo& window : windows) {
-    list.push_back({{"id", window.id},
-                    {"title", window.title},
-                    {"app", window.app_name},
-                    {"pid", window.pid ? nlohmann::json(*window.pid) : nlohmann::json(nullptr)}});
-  }
+  for (const WindowInfo& window : windows) list.push_back(window_details(window));
   return list;
 }
 

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "a11y/wait.h"
 
 namespace companyos::a11y {
@@ -22,5 +24,7 @@ const std::string& app_of(const WaitCondition& condition);
 // What is waited for, as a TIMEOUT message says it ("a window titled "Save" of app gedit
 // to appear").
 std::string describe(const WaitCondition& condition);
+// The condition as a TIMEOUT's details.condition name it: {kind, app|ref, …}.
+nlohmann::json condition_to_json(const WaitCondition& condition);
 
 }  // namespace companyos::a11y

@@ -2,7 +2,6 @@
 #include <filesystem>
 
 #include "a11y/observer.h"
-#include "a11y/render.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
 #include "launch/app_match.h"

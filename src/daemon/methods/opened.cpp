@@ -5,7 +5,6 @@
 #include <variant>
 
 #include "a11y/ref.h"
-#include "a11y/render.h"
 #include "a11y/vocabulary.h"
 #include "daemon/wire/a11y_replies.h"
 
@@ -42,7 +41,7 @@ nlohmann::json new_windows(a11y::Observer& observer, const BeforeAction& before,
   auto windows = observer.windows(before.app, deadline);
   if (!windows) return found;
   for (const auto& window : *windows) {
-    if (!before.window_ids.contains(window.id)) found.push_back(a11y::window_to_json(window));
+    if (!before.window_ids.contains(window.id)) found.push_back(wire::window_to_json(window));
   }
   return found;
 }

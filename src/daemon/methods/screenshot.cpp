@@ -1,7 +1,7 @@
 #include <filesystem>
 
 #include "a11y/observer.h"
-#include "a11y/render.h"
+#include "daemon/wire/a11y_replies.h"
 #include "a11y/selection.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
@@ -36,7 +36,7 @@ Result<nlohmann::json> take_screenshot(x11::Connection& connection, const deskto
                         {"width", bounds->width},
                         {"height", bounds->height},
                         {"bounds", {{"x", bounds->x}, {"y", bounds->y}, {"width", bounds->width}, {"height", bounds->height}}},
-                        {"window", a11y::window_to_json(window)},
+                        {"window", wire::window_to_json(window)},
                         {"x11_window", xid}};
 }
 

@@ -6,7 +6,7 @@
 #include "a11y/observer.h"
 #include "companyos/reply_fields.h"
 #include "a11y/policy.h"
-#include "a11y/render.h"
+#include "daemon/wire/a11y_replies.h"
 #include "core/delivery.h"
 #include "daemon/methods/settled_state.h"
 #include "daemon/context.h"
@@ -33,7 +33,7 @@ namespace {
 nlohmann::json target_json(const desktop::TargetWindow& target) {
   return {{"app", target.window.app_name},
           {"role", target.window.role},
-          {"window", a11y::window_to_json(target.window)},
+          {"window", wire::window_to_json(target.window)},
           {"x11_window", target.xid}};
 }
 

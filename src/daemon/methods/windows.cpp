@@ -1,5 +1,5 @@
 #include "a11y/observer.h"
-#include "a11y/render.h"
+#include "daemon/wire/a11y_replies.h"
 #include "daemon/methods/methods.h"
 #include "daemon/methods/observation.h"
 #include "desktop/window_resolver.h"
@@ -20,7 +20,7 @@ const MethodSpec kWindows{
         const auto clients = x11::list_windows_if_any();
         nlohmann::json out = nlohmann::json::array();
         for (const auto& window : *windows) {
-          auto json = a11y::window_to_json(window);
+          auto json = wire::window_to_json(window);
           auto xid = desktop::match_x11_window(window, clients);
           json["x11_window"] = xid ? nlohmann::json(xid->id) : nlohmann::json(nullptr);
           out.push_back(std::move(json));

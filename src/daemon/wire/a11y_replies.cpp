@@ -84,6 +84,24 @@ nlohmann::json reading_to_json(const a11y::Reading& reading) {
 
 }  // namespace
 
+nlohmann::json bounds_to_json(const std::optional<Bounds>& bounds) {
+  if (!bounds) return nullptr;
+  return {{"x", bounds->x}, {"y", bounds->y}, {"width", bounds->width}, {"height", bounds->height}};
+}
+
+nlohmann::json window_to_json(const WindowInfo& window) {
+  namespace field = reply_fields::window;
+  return {{field::kId, window.id},
+          {field::kTitle, window.title},
+          {field::kRole, window.role},
+          {field::kApp, window.app_name},
+          {field::kPid, window.pid ? nlohmann::json(*window.pid) : nlohmann::json(nullptr)},
+          {field::kActive, window.active()},
+          {field::kResponsive, window.responsive},
+          {field::kStates, state_names(window.states)},
+          {field::kBounds, bounds_to_json(window.bounds)}};
+}
+
 nlohmann::json node_to_json(const Snapshot& snapshot, const Node& node) {
   nlohmann::json json = node_fields(node);
   json["ref"] = format_ref(snapshot.id, node.ref);

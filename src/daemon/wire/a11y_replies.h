@@ -15,6 +15,11 @@
 
 namespace companyos::wire {
 
+// bounds: null, or {x, y, width, height}.
+nlohmann::json bounds_to_json(const std::optional<Bounds>& bounds);
+// A window as `windows` lists it and replies embed it: {id, title, role, app, pid, active,
+// responsive, states, bounds} (reply_fields::window).
+nlohmann::json window_to_json(const a11y::WindowInfo& window);
 // One node: ref, role, name, description, accessible_id (null where not read), value,
 // states, actions, bounds, twin (twin_group when a twin), value_withheld when withheld.
 nlohmann::json node_to_json(const a11y::Snapshot& snapshot, const a11y::Node& node);

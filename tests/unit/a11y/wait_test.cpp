@@ -1,6 +1,7 @@
 // Waits without a bus: conditions and their validation, event parsing, and the tracker
 // fed with recorded sequences of events and check results on a made-up clock.
 #include "a11y/wait/tracker.h"
+#include "a11y/wait/conditions.h"
 
 #include <atspi/atspi.h>
 #include <gtest/gtest.h>
