@@ -1,4 +1,5 @@
-// The semantic actions, by the protocol method that asks for each.
+// The semantic actions, by the protocol method that asks for each; method_name() is that
+// method's CLI command, from its declaration.
 #pragma once
 
 #include <string_view>
