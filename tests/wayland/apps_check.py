@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Real apps on a native GNOME Wayland session (scripts/desktop-session --wayland: headless
+mutter, no Xwayland), each on its Wayland backend, judged from outside the tool.
+
+What the accessibility bus allows works as on X11: `status` says wayland; mousepad (GTK 3)
+is listed with its window, read, and set-value on its editor is verified and read back by
+an independent AT-SPI read; GNOME Calculator (GTK 4) shows 15 after 7 + 8 = clicked by ref,
+as an independent read finds on its display; FeatherPad (Qt 5) takes set-value and saves
+through its File menu's popup, and the saved file is the judge. What needs the display
+server is refused with its reason and sends nothing: screenshot and press answer
+PLATFORM_NOT_SUPPORTED naming X11. Runs inside scripts/desktop-session --wayland
+(COMPANYOS_BUILD_DIR set by CTest)."""
+
+import os
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "realapps"))
+from real_app import (Daemon, RealApp, atspi_probe, cli, data, error, one, open_surfaces,  # noqa: E402
+                      outcome, surface_tree, wait_for, wait_for_surface)
+from checks import Checker  # noqa: E402
+
+TEXT = "written by companyOS on Wayland"
+
+
+def read_text(bus, bus_name, role="text"):
+    """The texts of the app's nodes of ROLE, read independently of the daemon."""
+    texts = []
+    for node in atspi_probe.walk(bus, bus_name, max_depth=25):
+        if node.role == role:
+            try:
+                texts.append(atspi_probe.get_text(bus, node))
+            except atspi_probe.ProbeError:
+                continue
+    return texts
+
+
+def refused_for_x11(check, what, *args):
+    rc, env = cli(*args)
+    check.expect(rc != 0 and error(env).get("code") == "PLATFORM_NOT_SUPPORTED"
+                 and "X11" in error(env).get("message", ""),
+                 f"{what} is refused on Wayland and says it needs X11 ({error(env)})")
+
+
+def check_session(check):
+    rc, env = cli("status")
+    check.expect(rc == 0 and data(env).get("display_server") == "wayland",
+                 f"status says the display server is wayland ({data(env).get('display_server')})")
+
+
+def check_mousepad(check):
+    with RealApp("mousepad", ["mousepad", "--disable-server"]) as app:
+        window = app.window()
+        check.expect(window is not None and window.get("id", "").startswith("w"),
+                     f"windows lists mousepad's window by an accessibility id ({window})")
+        snap, nodes = app.snapshot()
+        check.expect(snap["node_count"] > 100, f"mousepad's window is read ({snap['node_count']} nodes)")
+        editors = [n for n in nodes if n["role"] == "text" and "multi-line" in n.get("states", [])]
+        check.expect(len(editors) == 1, f"one editor ({len(editors)})")
+        if not editors:
+            return
+        rc, env = cli("set-value", editors[0]["ref"], TEXT)
+        check.expect(rc == 0 and outcome(env) == "delivered_verified",
+                     f"set-value on the editor is verified ({outcome(env)}, {error(env)})")
+        bus = atspi_probe.a11y_bus()
+        bus_name = app.bus_name(bus)
+        try:
+            seen = wait_for("the text in an independent read", lambda: TEXT in read_text(bus, bus_name))
+        except atspi_probe.ProbeError:
+            seen = False
+        check.expect(bool(seen), "an independent AT-SPI read finds the text in the editor")
+        rc, env = cli("wait", "--app", "mousepad", "--text", TEXT, "--timeout", "5000")
+        check.expect(rc == 0, f"wait --text sees the text ({error(env)})")
+        rc, env = cli("find", "--app", "mousepad", "--role", "menu", "--name", "File")
+        check.expect(rc == 0 and data(env).get("count") == 1, f"find finds the File menu ({error(env)})")
+        refused_for_x11(check, "screenshot", "screenshot", "--app", "mousepad", "--out",
+                        os.path.join(tempfile.gettempdir(), "never.png"))
+        refused_for_x11(check, "press", "press", "--app", "mousepad", "ctrl+a")
+        check.expect(TEXT in read_text(bus, bus_name), "the refused press changed nothing")
+        check.expect(app.alive(), "mousepad is alive at the end")
+
+
+def display_shows(bus, bus_name, text):
+    for node in atspi_probe.walk(bus, bus_name, max_depth=20):
+        if node.role in ("text", "editbar", "entry", "label") or "text" in node.role:
+            try:
+                if text in atspi_probe.get_text(bus, node):
+                    return True
+            except atspi_probe.ProbeError:
+                continue
+    return False
+
+
+def check_calculator(check):
+    app_name = "gnome-calculator"
+    with RealApp(app_name, [app_name]) as app:
+        snap, nodes = app.snapshot()
+        buttons = {n["name"]: n for n in nodes if n["role"] == "push button"}
+        check.expect(all(k in buttons for k in ("7", "8", "+", "=")),
+                     f"GNOME Calculator's buttons are read ({snap['node_count']} nodes)")
+        for key in ("7", "+", "8", "="):
+            if key in buttons:
+                rc, env = cli("click", buttons[key]["ref"])
+                check.expect(rc == 0, f"click {key} ({outcome(env)}, {error(env)})")
+        bus = atspi_probe.a11y_bus()
+        bus_name = app.bus_name(bus)
+        try:
+            shown = wait_for("15 on the display", lambda: display_shows(bus, bus_name, "15"))
+        except atspi_probe.ProbeError:
+            shown = False
+        check.expect(bool(shown), "an independent read finds 15 on the display")
+
+
+def check_featherpad(check, tmp):
+    path = os.path.join(tmp, "notes.txt")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("original\n")
+    with RealApp("FeatherPad", ["featherpad", "--standalone", path]) as app:
+        snap, nodes = app.snapshot()
+        editors = [n for n in nodes if n["role"] == "text" and "multi-line" in n["states"]]
+        check.expect(len(editors) == 1, f"one multi-line editor ({len(editors)})")
+        if not editors:
+            return
+        rc, env = cli("set-value", editors[0]["ref"], TEXT)
+        check.expect(rc == 0 and outcome(env) == "delivered_verified",
+                     f"set-value on the editor is verified ({outcome(env)}, {error(env)})")
+        snap, nodes = app.snapshot()
+        check.expect(open_surfaces("FeatherPad") == [], "no surface is open before the menu opens")
+        file_menu = one(nodes, "the File menu item", role="menu item", name="File")
+        rc, env = cli("action", file_menu["ref"], "ShowMenu")
+        check.expect(rc == 0, f"ShowMenu on File is delivered ({error(env)})")
+        surfaces = wait_for_surface("FeatherPad") or []
+        check.expect(len(surfaces) == 1 and (surfaces[0]["opener"] or {}).get("name") == "File",
+                     f"surfaces lists the popup menu File opened ({surfaces})")
+        _, menu_nodes = surface_tree("FeatherPad")
+        saves = [n for n in menu_nodes if n["role"] == "menu item" and n["name"] == "Save"]
+        check.expect(len(saves) == 1, f"the open menu holds Save ({[n['name'] for n in menu_nodes][:12]})")
+        if saves:
+            rc, env = cli("click", saves[0]["ref"])
+            check.expect(rc == 0, f"click Save by the surface's ref ({outcome(env)}, {error(env)})")
+
+        def saved():
+            with open(path, encoding="utf-8") as f:
+                return f.read().rstrip("\n") == TEXT
+        try:
+            wrote = wait_for("the saved file", saved)
+        except atspi_probe.ProbeError:
+            wrote = False
+        check.expect(bool(wrote), "FeatherPad saved the text to its file")
+
+
+def main():
+    check = Checker("wayland")
+    daemon = Daemon()
+    daemon.start()
+    try:
+        check_session(check)
+        check_mousepad(check)
+        check_calculator(check)
+        with tempfile.TemporaryDirectory() as tmp:
+            check_featherpad(check, tmp)
+    finally:
+        daemon.stop()
+    return check.summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
