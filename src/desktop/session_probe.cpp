@@ -35,6 +35,9 @@ SessionFacts probe_session(a11y::Observer& observer, std::chrono::milliseconds b
   SessionFacts facts;
   facts.display_server = x11::detect_display_server();
   if (facts.display_server == x11::DisplayServer::kX11) facts.x11 = probe_x11();
+  if (facts.display_server == x11::DisplayServer::kWayland) {
+    facts.wayland = probe_compositor(budget / 4);  // one ListNames call
+  }
   facts.accessibility = observer.bus_health(deadline);
   // Asked once per daemon: spawning gio on every status would cost more than the rest.
   static const bool gio_launch =

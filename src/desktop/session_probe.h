@@ -1,5 +1,6 @@
 // Facts about the desktop session for `status`: the display server, what the X server
-// offers, whether the accessibility bus and its registry answer, and whether `gio launch`
+// offers or which Wayland compositor runs (and whether mutter's remote-desktop interfaces
+// answer), whether the accessibility bus and its registry answer, and whether `gio launch`
 // exists. Blocking (it talks to the X server and the bus): run it on a worker.
 // The daemon's wire (daemon/wire/session_replies.h) renders them.
 #pragma once
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "a11y/observer.h"
+#include "desktop/compositor_probe.h"
 #include "x11/display_server.h"
 
 namespace companyos::desktop {
@@ -27,6 +29,7 @@ struct X11Facts {
 struct SessionFacts {
   x11::DisplayServer display_server = x11::DisplayServer::kNone;
   std::optional<X11Facts> x11 = {};  // only when the display server is X11
+  std::optional<CompositorFacts> wayland = {};  // only when it is Wayland
   a11y::BusHealth accessibility = {};
   bool gio_launch = false;
 };

@@ -20,6 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "realapps"))
 from real_app import (Daemon, RealApp, atspi_probe, cli, data, error, one, open_surfaces,  # noqa: E402
                       outcome, surface_tree, wait_for, wait_for_surface)
+from daemon_cli import cli_text  # noqa: E402
 from checks import Checker  # noqa: E402
 
 TEXT = "written by companyOS on Wayland"
@@ -48,6 +49,14 @@ def check_session(check):
     rc, env = cli("status")
     check.expect(rc == 0 and data(env).get("display_server") == "wayland",
                  f"status says the display server is wayland ({data(env).get('display_server')})")
+    wayland = data(env).get("wayland") or {}
+    check.expect(wayland.get("compositor") == "mutter" and wayland.get("mutter_remote_desktop") is True
+                 and wayland.get("mutter_screen_cast") is True,
+                 f"status names the compositor and mutter's remote-desktop interfaces ({wayland})")
+    rc, out, _ = cli_text("doctor")
+    check.expect("Wayland, compositor mutter" in out and "not built" in out
+                 and "RemoteDesktop and ScreenCast interfaces answer here" in out,
+                 f"doctor says what works on this session and what is refused: {out.strip()!r}")
 
 
 def check_mousepad(check):

@@ -22,7 +22,7 @@ const MethodDeclaration kStatus{
     .command = "status",
     .summary = "daemon, store and desktop session facts",
     .flags = kFlagDashboard,
-    .returns = R"(version, pid, uptime, socket, store path, schema version, `writable` and `problem` (what to do when it cannot be written), display server, accessibility bus, physical-input setting)",
+    .returns = R"(version, pid, uptime, socket, store path, schema version, `writable` and `problem` (what to do when it cannot be written), display server (with `x11` or `wayland`: the compositor and mutter's interfaces — see [wayland.md](wayland.md)), accessibility bus, physical-input setting)",
 };
 
 const MethodDeclaration kDoctor{

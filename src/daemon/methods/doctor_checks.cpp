@@ -24,6 +24,33 @@ std::string octal(unsigned mode) {
 // A private directory is nobody's but its owner's: no group or other bits.
 bool is_private(unsigned mode) { return (mode & 077U) == 0; }
 
+// On Wayland the accessibility bus works as on X11; what needs the display server does not,
+// and what the compositor offers for it is said.
+void wayland_checks(const desktop::SessionFacts& session, std::vector<Check>& checks) {
+  const desktop::CompositorFacts facts = session.wayland.value_or(desktop::CompositorFacts{});
+  const std::string compositor = facts.compositor.empty() ? "a compositor companyOS does not recognise"
+                                                          : "compositor " + facts.compositor;
+  checks.push_back(ok("display", "Wayland, " + compositor +
+                                     ": apps are seen and acted on through accessibility as on X11"));
+  std::string offered;
+  if (facts.error) {
+    offered = "the session bus could not be asked what the compositor offers (" + *facts.error + ")";
+  } else if (facts.mutter_remote_desktop && facts.mutter_screen_cast) {
+    offered = "mutter's RemoteDesktop and ScreenCast interfaces answer here, the way GNOME lets a client see the "
+              "screen and send input once the person approves; companyOS does not use them yet";
+  } else if (facts.mutter_remote_desktop || facts.mutter_screen_cast) {
+    offered = std::string("only mutter's ") + (facts.mutter_remote_desktop ? "RemoteDesktop" : "ScreenCast") +
+              " interface answers here";
+  } else {
+    offered = "the compositor offers no interface companyOS knows for pictures or input";
+  }
+  checks.push_back(warning("pictures and input",
+                           "on Wayland, screenshot, press, type-text, click-at, the --headed routes, focus-window, "
+                           "launches (their in-front check) and the clipboard are refused (PLATFORM_NOT_SUPPORTED): "
+                           "not built; " + offered,
+                           "for those, log in to an X11 session (or run the app under Xwayland with DISPLAY)"));
+}
+
 void display_checks(const DoctorFacts& facts, std::vector<Check>& checks) {
   const desktop::SessionFacts& session = facts.session;
   switch (session.display_server) {
@@ -33,9 +60,7 @@ void display_checks(const DoctorFacts& facts, std::vector<Check>& checks) {
                                "DISPLAY, then restart it), or start a private one with scripts/desktop-session"));
       return;
     case x11::DisplayServer::kWayland:
-      checks.push_back(warning("display", "Wayland: apps are seen and acted on through accessibility; pixels and "
-                                          "physical input (--headed, screenshots, focus-window) are not built there",
-                               "for those, log in to an X11 session (or run the app under Xwayland with DISPLAY)"));
+      wayland_checks(session, checks);
       return;
     case x11::DisplayServer::kX11:
       break;

@@ -23,6 +23,14 @@ nlohmann::json bus_health_to_json(const a11y::BusHealth& health) {
   return json;
 }
 
+nlohmann::json compositor_facts_to_json(const desktop::CompositorFacts& facts) {
+  nlohmann::json json = {{"compositor", facts.compositor.empty() ? nlohmann::json(nullptr) : nlohmann::json(facts.compositor)},
+                         {"mutter_remote_desktop", facts.mutter_remote_desktop},
+                         {"mutter_screen_cast", facts.mutter_screen_cast}};
+  if (facts.error) json["error"] = *facts.error;
+  return json;
+}
+
 }  // namespace
 
 nlohmann::json session_facts_to_json(const desktop::SessionFacts& facts) {
@@ -30,6 +38,7 @@ nlohmann::json session_facts_to_json(const desktop::SessionFacts& facts) {
                          {"accessibility", bus_health_to_json(facts.accessibility)},
                          {"gio_launch", facts.gio_launch}};
   if (facts.x11) json["x11"] = x11_facts_to_json(*facts.x11);
+  if (facts.wayland) json["wayland"] = compositor_facts_to_json(*facts.wayland);
   return json;
 }
 

@@ -55,7 +55,9 @@ TEST(Doctor, EachProblemIsFoundWithItsFix) {
       {"no display server", [](DoctorFacts& f) { f.session.display_server = x11::DisplayServer::kNone; f.session.x11.reset(); },
        "display", "problem", false},
       {"Wayland: seen, but no pixels or input", [](DoctorFacts& f) { f.session.display_server = x11::DisplayServer::kWayland; f.session.x11.reset(); },
-       "display", "warning", true},
+       "pictures and input", "warning", true},
+      {"Wayland: the display itself is fine", [](DoctorFacts& f) { f.session.display_server = x11::DisplayServer::kWayland; f.session.x11.reset(); },
+       "display", "ok", true},
       {"the X server refuses", [](DoctorFacts& f) { f.session.x11 = desktop::X11Facts{.connected = false, .error = "no auth"}; },
        "display", "problem", false},
       {"no XTest", [](DoctorFacts& f) { f.session.x11->xtest = false; }, "XTest", "warning", true},
@@ -102,6 +104,43 @@ TEST(Doctor, EachProblemIsFoundWithItsFix) {
     for (const Check& check : checks) {
       EXPECT_EQ(check.fix.empty(), check.state == CheckState::kOk) << c.what << ": " << check.name;
     }
+  }
+}
+
+// On Wayland the doctor names the compositor and what it offers for pictures and input.
+TEST(Doctor, OnWaylandSaysWhatTheCompositorOffers) {
+  struct Case {
+    const char* what;
+    desktop::CompositorFacts compositor;
+    const char* display_says;
+    const char* offer_says;
+  };
+  const Case cases[] = {
+      {"GNOME", {.compositor = "mutter", .mutter_remote_desktop = true, .mutter_screen_cast = true},
+       "compositor mutter", "mutter's RemoteDesktop and ScreenCast interfaces answer here"},
+      {"mutter without its screen casts", {.compositor = "mutter", .mutter_remote_desktop = true},
+       "compositor mutter", "only mutter's RemoteDesktop interface answers"},
+      {"KDE", {.compositor = "kwin"}, "compositor kwin", "offers no interface companyOS knows"},
+      {"unknown", {}, "a compositor companyOS does not recognise", "offers no interface companyOS knows"},
+      {"no session bus", {.error = "no session bus: none"}, "a compositor companyOS does not recognise",
+       "could not be asked what the compositor offers (no session bus: none)"},
+  };
+  for (const Case& c : cases) {
+    DoctorFacts facts = healthy();
+    facts.session.display_server = x11::DisplayServer::kWayland;
+    facts.session.x11.reset();
+    facts.session.wayland = c.compositor;
+    const auto checks = diagnose(facts);
+    std::string display;
+    std::string offer;
+    for (const Check& check : checks) {
+      if (check.name == "display") display = check.found;
+      if (check.name == "pictures and input") offer = check.found;
+    }
+    EXPECT_NE(display.find(c.display_says), std::string::npos) << c.what << ": " << display;
+    EXPECT_NE(offer.find(c.offer_says), std::string::npos) << c.what << ": " << offer;
+    EXPECT_NE(offer.find("not built"), std::string::npos) << c.what << ": " << offer;
+    EXPECT_TRUE(ready(checks)) << c.what;
   }
 }
 

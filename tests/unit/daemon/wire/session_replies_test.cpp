@@ -28,6 +28,11 @@ TEST(SessionReplies, EachSessionHasTheShapeStatusHadBefore) {
   no_bus.gio_launch = false;
   SessionFacts switched_off = on(x11::DisplayServer::kWayland, std::nullopt);
   switched_off.accessibility.enabled = false;
+  SessionFacts gnome = on(x11::DisplayServer::kWayland, std::nullopt);
+  gnome.wayland = desktop::CompositorFacts{.compositor = "mutter", .mutter_remote_desktop = true,
+                                           .mutter_screen_cast = true};
+  SessionFacts unknown = on(x11::DisplayServer::kWayland, std::nullopt);
+  unknown.wayland = desktop::CompositorFacts{.error = "no session bus: none"};
   struct Case {
     const char* what;
     SessionFacts facts;
@@ -48,6 +53,13 @@ TEST(SessionReplies, EachSessionHasTheShapeStatusHadBefore) {
        R"("gio_launch":true})"},
       {"Wayland: no x11 member", on(x11::DisplayServer::kWayland, std::nullopt),
        R"({"accessibility":{"apps":3,"bus":true,"registry":true},"display_server":"wayland","gio_launch":true})"},
+      {"GNOME Wayland: the compositor and mutter's interfaces", gnome,
+       R"({"accessibility":{"apps":3,"bus":true,"registry":true},"display_server":"wayland","gio_launch":true,)"
+       R"("wayland":{"compositor":"mutter","mutter_remote_desktop":true,"mutter_screen_cast":true}})"},
+      {"Wayland, the session bus not asked", unknown,
+       R"({"accessibility":{"apps":3,"bus":true,"registry":true},"display_server":"wayland","gio_launch":true,)"
+       R"("wayland":{"compositor":null,"error":"no session bus: none","mutter_remote_desktop":false,)"
+       R"("mutter_screen_cast":false}})"},
       {"no display, no bus", no_bus,
        R"({"accessibility":{"bus":false,"error":"no accessibility bus","registry":false},"display_server":"none","gio_launch":false})"},
   };
