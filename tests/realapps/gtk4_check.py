@@ -15,24 +15,12 @@ import tempfile
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from real_app import (Daemon, RealApp, check_fixture_dialog, check_stopped_app, atspi_probe, cli, data,  # noqa: E402
-                      error, outcome, wait_for)
+                      display_shows, error, outcome, wait_for)
 from checks import Checker  # noqa: E402
 from daemon_cli import BUILD  # noqa: E402
 
 APP = "gnome-calculator"
 FIXTURE_GTK4 = os.path.join(BUILD, "tests", "fixtures", "companyos-fixture-gtk4")
-
-
-def display_shows(bus, bus_name, text):
-    """True when an independent walk finds TEXT in one of the calculator's text nodes."""
-    for node in atspi_probe.walk(bus, bus_name, max_depth=20):
-        if node.role in ("text", "editbar", "entry", "label") or "text" in node.role:
-            try:
-                if text in atspi_probe.get_text(bus, node):
-                    return True
-            except atspi_probe.ProbeError:
-                continue
-    return False
 
 
 def main():

@@ -17,8 +17,7 @@ import tempfile
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from real_app import (Daemon, RealApp, answers_independently, check_stopped_app, atspi_probe, cli, data,  # noqa: E402
-                      error, one, open_and_escape, open_surfaces, outcome, surface_tree, wait_for,
-                      wait_for_surface)
+                      error, one, open_and_escape, open_surfaces, outcome, save_through_file_menu, wait_for)
 from checks import Checker  # noqa: E402
 from fixture_app import read_text  # noqa: E402
 
@@ -47,21 +46,7 @@ def check_featherpad(check, tmp):
         # item; listed as a surface, its Save is clicked by the surface's ref, and the file
         # is the outside judge.
         snap, nodes = app.snapshot()
-        check.expect(open_surfaces("FeatherPad") == [], "no surface is open before the menu opens")
-        file_menu = one(nodes, "the File menu item", role="menu item", name="File")
-        rc, env = cli("action", file_menu["ref"], "ShowMenu")
-        check.expect(rc == 0, f"ShowMenu on File is delivered ({error(env)})")
-        surfaces = wait_for_surface("FeatherPad") or []
-        check.expect(len(surfaces) == 1 and surfaces[0]["role"] == "popup menu"
-                     and (surfaces[0]["opener"] or {}).get("name") == "File",
-                     f"surfaces lists the popup menu File opened ({surfaces})")
-        tree, menu_nodes = surface_tree("FeatherPad")
-        saves = [n for n in menu_nodes if n["role"] == "menu item" and n["name"] == "Save"]
-        check.expect(len(saves) == 1 and menu_nodes[0]["role"] == "popup menu",
-                     f"snapshot --surface menu holds File > Save ({len(saves)}, {tree.get('surface')})")
-        save = saves[0] if saves else one(nodes, "File > Save", role="menu item", name="Save")
-        rc, env = cli("click", save["ref"])
-        check.expect(rc == 0, f"click on File > Save is delivered ({error(env)})")
+        save_through_file_menu(check, "FeatherPad", nodes)
         try:
             saved = wait_for("the saved file", lambda: read_text(path) if
                              read_text(path) != "original\n" else None)

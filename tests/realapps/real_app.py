@@ -159,6 +159,41 @@ def surface_tree(app_name, kind="menu"):
     return data(env), nodes
 
 
+def save_through_file_menu(check, app_name, nodes):
+    """Saves through the open File menu's item, Qt's way (FeatherPad): ShowMenu on the File
+    menu item adds its popup menu under it; listed as a surface with File as its opener, its
+    Save is clicked by the surface's ref. NODES: the window's snapshot. The caller judges the
+    saved file."""
+    check.expect(open_surfaces(app_name) == [], "no surface is open before the menu opens")
+    file_menu = one(nodes, "the File menu item", role="menu item", name="File")
+    rc, env = cli("action", file_menu["ref"], "ShowMenu")
+    check.expect(rc == 0, f"ShowMenu on File is delivered ({error(env)})")
+    surfaces = wait_for_surface(app_name) or []
+    check.expect(len(surfaces) == 1 and surfaces[0]["role"] == "popup menu"
+                 and (surfaces[0]["opener"] or {}).get("name") == "File",
+                 f"surfaces lists the popup menu File opened ({surfaces})")
+    tree, menu_nodes = surface_tree(app_name)
+    saves = [n for n in menu_nodes if n["role"] == "menu item" and n["name"] == "Save"]
+    check.expect(len(saves) == 1 and bool(menu_nodes) and menu_nodes[0]["role"] == "popup menu",
+                 f"snapshot --surface menu holds File > Save ({len(saves)}, {tree.get('surface')})")
+    save = saves[0] if saves else one(nodes, "File > Save", role="menu item", name="Save")
+    rc, env = cli("click", save["ref"])
+    check.expect(rc == 0, f"click on File > Save is delivered ({error(env)})")
+
+
+def display_shows(bus, bus_name, text):
+    """True when an independent walk finds TEXT in one of the app's text nodes (a
+    calculator's display)."""
+    for node in atspi_probe.walk(bus, bus_name, max_depth=20):
+        if node.role in ("text", "editbar", "entry", "label") or "text" in node.role:
+            try:
+                if text in atspi_probe.get_text(bus, node):
+                    return True
+            except atspi_probe.ProbeError:
+                continue
+    return False
+
+
 def x_client_titles():
     """_NET_WM_NAME of every window in the window manager's _NET_CLIENT_LIST."""
     listed = subprocess.run(["xprop", "-root", "_NET_CLIENT_LIST"], capture_output=True,

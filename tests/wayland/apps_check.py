@@ -18,8 +18,8 @@ import tempfile
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "realapps"))
-from real_app import (Daemon, RealApp, atspi_probe, cli, data, error, one, open_surfaces,  # noqa: E402
-                      outcome, surface_tree, wait_for, wait_for_surface)
+from real_app import (Daemon, RealApp, atspi_probe, cli, data, display_shows, error, outcome,  # noqa: E402
+                      save_through_file_menu, wait_for)
 from daemon_cli import cli_text  # noqa: E402
 from checks import Checker  # noqa: E402
 
@@ -91,17 +91,6 @@ def check_mousepad(check):
         check.expect(app.alive(), "mousepad is alive at the end")
 
 
-def display_shows(bus, bus_name, text):
-    for node in atspi_probe.walk(bus, bus_name, max_depth=20):
-        if node.role in ("text", "editbar", "entry", "label") or "text" in node.role:
-            try:
-                if text in atspi_probe.get_text(bus, node):
-                    return True
-            except atspi_probe.ProbeError:
-                continue
-    return False
-
-
 def check_calculator(check):
     app_name = "gnome-calculator"
     with RealApp(app_name, [app_name]) as app:
@@ -135,20 +124,8 @@ def check_featherpad(check, tmp):
         rc, env = cli("set-value", editors[0]["ref"], TEXT)
         check.expect(rc == 0 and outcome(env) == "delivered_verified",
                      f"set-value on the editor is verified ({outcome(env)}, {error(env)})")
-        snap, nodes = app.snapshot()
-        check.expect(open_surfaces("FeatherPad") == [], "no surface is open before the menu opens")
-        file_menu = one(nodes, "the File menu item", role="menu item", name="File")
-        rc, env = cli("action", file_menu["ref"], "ShowMenu")
-        check.expect(rc == 0, f"ShowMenu on File is delivered ({error(env)})")
-        surfaces = wait_for_surface("FeatherPad") or []
-        check.expect(len(surfaces) == 1 and (surfaces[0]["opener"] or {}).get("name") == "File",
-                     f"surfaces lists the popup menu File opened ({surfaces})")
-        _, menu_nodes = surface_tree("FeatherPad")
-        saves = [n for n in menu_nodes if n["role"] == "menu item" and n["name"] == "Save"]
-        check.expect(len(saves) == 1, f"the open menu holds Save ({[n['name'] for n in menu_nodes][:12]})")
-        if saves:
-            rc, env = cli("click", saves[0]["ref"])
-            check.expect(rc == 0, f"click Save by the surface's ref ({outcome(env)}, {error(env)})")
+        _, nodes = app.snapshot()
+        save_through_file_menu(check, "FeatherPad", nodes)
 
         def saved():
             with open(path, encoding="utf-8") as f:
