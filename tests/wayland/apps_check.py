@@ -6,21 +6,26 @@ What the accessibility bus allows works as on X11: `status` says wayland; mousep
 is listed with its window, read, and set-value on its editor is verified and read back by
 an independent AT-SPI read; GNOME Calculator (GTK 4) shows 15 after 7 + 8 = clicked by ref,
 as an independent read finds on its display; FeatherPad (Qt 5) takes set-value and saves
-through its File menu's popup, and the saved file is the judge. What needs the display
+through its File menu's popup, and the saved file is the judge; Firefox ESR (its Wayland
+backend) takes toggle, select and click on a form page, whose own handlers write its title,
+read back from the frame's accessible name. What needs the display
 server is refused with its reason and sends nothing: screenshot and press answer
 PLATFORM_NOT_SUPPORTED naming X11. Runs inside scripts/desktop-session --wayland
 (COMPANYOS_BUILD_DIR set by CTest)."""
 
+import json
 import os
+import re
 import sys
 import tempfile
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "realapps"))
-from real_app import (Daemon, RealApp, atspi_probe, cli, data, display_shows, error, outcome,  # noqa: E402
+from real_app import (Daemon, RealApp, atspi_probe, cli, data, display_shows, error, one, outcome,  # noqa: E402
                       save_through_file_menu, wait_for)
 from daemon_cli import cli_text  # noqa: E402
+from web_page import firefox_argv, write_page  # noqa: E402
 from checks import Checker  # noqa: E402
 
 TEXT = "written by companyOS on Wayland"
@@ -137,6 +142,66 @@ def check_featherpad(check, tmp):
         check.expect(bool(wrote), "FeatherPad saved the text to its file")
 
 
+def page_state(bus, bus_name):
+    """What the form page last put in its title, read from the browser frame's accessible
+    name by an independent AT-SPI read (there is no X server to ask); None before any event."""
+    for node in atspi_probe.walk(bus, bus_name, max_depth=1):
+        found = re.search(r"\{.*\}", node.name or "") if node.role == "frame" else None
+        if found:
+            try:
+                return json.loads(found.group(0))
+            except json.JSONDecodeError:
+                continue
+    return None
+
+
+def check_firefox(check, tmp):
+    """Firefox ESR on its Wayland backend (MOZ_ENABLE_WAYLAND=1) runs headless here: the
+    form is read, and toggle, select and click reach the page, whose own event handlers
+    say so in its title."""
+    with RealApp("Firefox", firefox_argv(tmp, write_page(tmp))) as app:
+        def form():
+            try:
+                return [n for n in app.snapshot()[1] if n["role"] == "entry" and n["name"] == "Name"] or None
+            except atspi_probe.ProbeError:
+                return None
+        try:
+            wait_for("the form in the snapshot", form, timeout=30)
+        except atspi_probe.ProbeError:
+            check.expect(False, "Firefox shows the form page on Wayland")
+            return
+        _, nodes = app.snapshot()
+        bus = atspi_probe.a11y_bus()
+        bus_name = app.bus_name(bus)
+
+        def page_has(**fields):
+            """Waits until the page's state has FIELDS; returns the state last seen."""
+            def probe():
+                state = page_state(bus, bus_name)
+                return state if state and all(state.get(k) == v for k, v in fields.items()) else None
+            try:
+                return wait_for("the page's state", probe)
+            except atspi_probe.ProbeError:
+                return page_state(bus, bus_name)
+        subscribe = one(nodes, "the Subscribe check box", role="check box", name="Subscribe")
+        rc, env = cli("toggle", subscribe["ref"])
+        check.expect(rc == 0 and outcome(env) == "delivered_verified",
+                     f"toggle of the page's check box is verified ({outcome(env)}, {error(env)})")
+        state = page_has(subscribe=True)
+        check.expect(bool(state) and state.get("subscribe") is True,
+                     f"the page sees the box checked, read from its title ({state})")
+        large = one(nodes, "the Large list item", role="list item", name="Large")
+        rc, env = cli("select", large["ref"])
+        check.expect(rc == 0 and outcome(env) == "delivered_verified", f"select of a list item is verified ({error(env)})")
+        go = one(nodes, "the Go button", role="push button", name="Go")
+        rc, env = cli("click", go["ref"])
+        check.expect(rc == 0, f"click on the page's button is delivered ({error(env)})")
+        state = page_has(size="Large", clicked=True)
+        check.expect(bool(state) and state.get("size") == "Large" and state.get("clicked") is True,
+                     f"the page sees Large selected and its button clicked ({state})")
+        check.expect(app.alive(), "Firefox is alive at the end")
+
+
 def main():
     check = Checker("wayland")
     daemon = Daemon()
@@ -147,6 +212,8 @@ def main():
         check_calculator(check)
         with tempfile.TemporaryDirectory() as tmp:
             check_featherpad(check, tmp)
+        with tempfile.TemporaryDirectory() as tmp:
+            check_firefox(check, tmp)
     finally:
         daemon.stop()
     return check.summary()
