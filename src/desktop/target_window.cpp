@@ -10,10 +10,21 @@ Status require_x11_session(std::string_view what) { return require_x11(x11::dete
 
 Status require_x11(x11::DisplayServer server, std::string_view what) {
   if (server == x11::DisplayServer::kX11) return ok_status();
-  return make_error(ErrorCode::kPlatformNotSupported,
-                    std::string(what) + " needs an X11 session; this one is " +
-                        std::string(x11::to_string(server)),
-                    {{"display_server", x11::to_string(server)}});
+  std::string message = std::string(what) + " needs an X11 session; this one is " + std::string(x11::to_string(server));
+  nlohmann::json details = {{"display_server", x11::to_string(server)}};
+  std::string suggestion;
+  if (server == x11::DisplayServer::kWayland) {
+    if (what == "focus_window" || what == "focus-window") {
+      message += ": no Wayland protocol lets an outside client focus a window";
+      details["reason"] = "no_wayland_protocol";
+      suggestion = "bring the window to the front yourself, or use an X11 session";
+    } else {
+      message += ": on Wayland it would go through the compositor's remote-desktop session, which is not built";
+      details["reason"] = "not_built";
+      suggestion = "use an X11 session for it (docs/wayland.md says what works on Wayland)";
+    }
+  }
+  return make_error(ErrorCode::kPlatformNotSupported, std::move(message), std::move(details), std::move(suggestion));
 }
 
 Result<TargetWindow> find_target_window(a11y::Observer& observer, Deadline deadline,

@@ -26,7 +26,11 @@ struct TargetWindow {
   x11::WindowId xid = 0;
 };
 
-// PLATFORM_NOT_SUPPORTED unless this session is X11 (Wayland: no faked portal session).
+// PLATFORM_NOT_SUPPORTED unless this session is X11 (Wayland: no faked portal session). On
+// Wayland details.reason says why: "no_wayland_protocol" for focusing a window (WHAT is
+// focus_window or focus-window: no protocol lets an outside client do it), "not_built" for
+// the rest (pictures and input go through the compositor's remote-desktop session, which
+// companyOS does not use yet; docs/wayland.md).
 Status require_x11_session(std::string_view what);
 // The same refusal for a display server already known.
 Status require_x11(x11::DisplayServer server, std::string_view what);

@@ -10,7 +10,8 @@ through its File menu's popup, and the saved file is the judge; Firefox ESR (its
 backend) takes toggle, select and click on a form page, whose own handlers write its title,
 read back from the frame's accessible name. What needs the display
 server is refused with its reason and sends nothing: screenshot and press answer
-PLATFORM_NOT_SUPPORTED naming X11. Runs inside scripts/desktop-session --wayland
+PLATFORM_NOT_SUPPORTED naming X11 (not built: the compositor's remote-desktop session),
+focus-window too (no Wayland protocol lets an outside client focus a window). Runs inside scripts/desktop-session --wayland
 (COMPANYOS_BUILD_DIR set by CTest)."""
 
 import json
@@ -43,11 +44,12 @@ def read_text(bus, bus_name, role="text"):
     return texts
 
 
-def refused_for_x11(check, what, *args):
+def refused_for_x11(check, what, reason, *args):
     rc, env = cli(*args)
     check.expect(rc != 0 and error(env).get("code") == "PLATFORM_NOT_SUPPORTED"
-                 and "X11" in error(env).get("message", ""),
-                 f"{what} is refused on Wayland and says it needs X11 ({error(env)})")
+                 and "X11" in error(env).get("message", "")
+                 and error(env).get("details", {}).get("reason") == reason,
+                 f"{what} is refused on Wayland, needing X11 ({reason}): {error(env)}")
 
 
 def check_session(check):
@@ -89,9 +91,10 @@ def check_mousepad(check):
         check.expect(rc == 0, f"wait --text sees the text ({error(env)})")
         rc, env = cli("find", "--app", "mousepad", "--role", "menu", "--name", "File")
         check.expect(rc == 0 and data(env).get("count") == 1, f"find finds the File menu ({error(env)})")
-        refused_for_x11(check, "screenshot", "screenshot", "--app", "mousepad", "--out",
+        refused_for_x11(check, "screenshot", "not_built", "screenshot", "--app", "mousepad", "--out",
                         os.path.join(tempfile.gettempdir(), "never.png"))
-        refused_for_x11(check, "press", "press", "--app", "mousepad", "ctrl+a")
+        refused_for_x11(check, "press", "not_built", "press", "--app", "mousepad", "ctrl+a")
+        refused_for_x11(check, "focus-window", "no_wayland_protocol", "focus-window", "--app", "mousepad")
         check.expect(TEXT in read_text(bus, bus_name), "the refused press changed nothing")
         check.expect(app.alive(), "mousepad is alive at the end")
 
