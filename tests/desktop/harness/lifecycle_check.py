@@ -11,7 +11,12 @@ running in parallel never count. When it can (root), the test runs in a private 
 namespace with empty tmpfs on /tmp, /var/tmp and /dev/shm, so that anything written
 there is ours; otherwise it compares the real directories before and after.
 
+With --wayland every session is a headless GNOME Wayland one (desktop-session --wayland:
+PipeWire, WirePlumber, mutter), the fixture on its Wayland backend, and the bring-up failure
+is the compositor's; the same must hold.
+
 Usage: lifecycle_check.py --session SCRIPT --fixture GTK3_FIXTURE --work-dir DIR [--cycles N]
+                          [--wayland]
 """
 
 import argparse
@@ -126,7 +131,7 @@ class Sessions:
         os.makedirs(os.path.join(self.home, ".cache"))
         self.home_before = listing(self.home)
         self.env = dict(os.environ)
-        for name in ("COMPANYOS_SOCKET", "COMPANYOS_DESKTOP_DIR", "DISPLAY",
+        for name in ("COMPANYOS_SOCKET", "COMPANYOS_DESKTOP_DIR", "DISPLAY", "WAYLAND_DISPLAY",
                      "DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS"):
             self.env.pop(name, None)
         self.env[TAG_VARIABLE] = tag
@@ -137,6 +142,8 @@ class Sessions:
         """Runs one session around inner(); returns (status, stderr, seconds)."""
         self.count += 1
         report = os.path.join(self.scratch, f"report-{self.count}")
+        if self.args.wayland:
+            options = ("--wayland", *options)
         command = [self.args.session, *options, "--", sys.executable,
                    os.path.abspath(__file__), "--inner", "--report", report,
                    "--exit-code", str(exit_code)]
@@ -196,17 +203,19 @@ def check_exit_paths(check, sessions):
     check.expect(status == 128 + signal.SIGINT,
                  f"SIGINT mid-command: exit status 130 (got {status})")
 
+    # The last server to start refuses: what started before it must still be stopped.
+    program, step = ("mutter", "compositor") if sessions.args.wayland else ("openbox", "window manager")
     fake_bin = os.path.join(sessions.scratch, "fake-bin")
     os.makedirs(fake_bin)
-    fake_openbox = os.path.join(fake_bin, "openbox")
-    with open(fake_openbox, "w") as script:
-        script.write("#!/bin/sh\necho 'fake window manager refuses to start' >&2\nexit 3\n")
-    os.chmod(fake_openbox, 0o755)
+    fake = os.path.join(fake_bin, program)
+    with open(fake, "w") as script:
+        script.write(f"#!/bin/sh\necho 'fake {step} refuses to start' >&2\nexit 3\n")
+    os.chmod(fake, 0o755)
     env = dict(sessions.env, PATH=fake_bin + os.pathsep + sessions.env["PATH"])
     status, stderr, _ = sessions.run(env=env)
     check.expect(status == 125, f"bring-up failure: exit status 125 (got {status})")
-    check.expect("bring-up failed at step 'window manager'" in stderr
-                 and "fake window manager refuses to start" in stderr,
+    check.expect(f"bring-up failed at step '{step}'" in stderr
+                 and f"fake {step} refuses to start" in stderr,
                  f"bring-up failure: names the step and shows its log ({stderr.strip()!r})")
 
 
@@ -344,8 +353,9 @@ def outer(args):
     try:
         check_cycles(check, sessions)
         check_exit_paths(check, sessions)
-        check_options(check, sessions)
-        check_normal_user(check, sessions)
+        if not args.wayland:  # the options and the user are the script's, whatever the session
+            check_options(check, sessions)
+            check_normal_user(check, sessions)
     except (subprocess.TimeoutExpired, atspi_probe.ProbeError) as error:
         check.expect(False, f"session did not finish: {error}")
     check_nothing_left(check, sessions, tag, scratch_before, private_tmp)
@@ -360,6 +370,7 @@ def main():
     parser.add_argument("--fixture", help="the GTK3 fixture app")
     parser.add_argument("--work-dir", help="where the test keeps its scratch files")
     parser.add_argument("--cycles", type=int, default=5)
+    parser.add_argument("--wayland", action="store_true", help="headless GNOME Wayland sessions")
     parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--report", help=argparse.SUPPRESS)
     parser.add_argument("--exit-code", type=int, default=0, help=argparse.SUPPRESS)
