@@ -14,8 +14,8 @@ import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from real_app import (Daemon, RealApp, check_fixture_dialog, check_stopped_app, atspi_probe, cli, data,  # noqa: E402
-                      display_shows, error, outcome, wait_for)
+from real_app import (Daemon, RealApp, check_fixture_dialog, check_stopped_app, cli, data,  # noqa: E402
+                      error, outcome, wait_until_displays)
 from checks import Checker  # noqa: E402
 from daemon_cli import BUILD  # noqa: E402
 
@@ -61,20 +61,10 @@ def main():
                     continue
                 rc, env = cli("click", buttons[key]["ref"])
                 check.expect(rc == 0, f"click {key} ({outcome(env)}, {error(env)})")
-            bus = atspi_probe.a11y_bus()
-            bus_name = app.bus_name(bus)
-            try:
-                shown = wait_for("15 on the display", lambda: display_shows(bus, bus_name, "15"))
-            except atspi_probe.ProbeError:
-                shown = False
-            check.expect(bool(shown), "an independent read finds 15 on the display")
+            check.expect(wait_until_displays(app, "15"), "an independent read finds 15 on the display")
             rc, env = cli("click", "--app", APP, "--role", "push button", "--name", "mod")
             check.expect(rc == 0, f"a click by the name shown once is delivered ({error(env)})")
-            try:
-                shown = wait_for("mod on the display", lambda: display_shows(bus, bus_name, "mod"))
-            except atspi_probe.ProbeError:
-                shown = False
-            check.expect(bool(shown), "an independent read finds mod on the display")
+            check.expect(wait_until_displays(app, "mod"), "an independent read finds mod on the display")
 
             check_stopped_app(check, app)
         # GTK 4's dialog: the fixture's "Open dialog…" presents it after the click answers.

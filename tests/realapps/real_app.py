@@ -194,6 +194,16 @@ def display_shows(bus, bus_name, text):
     return False
 
 
+def wait_until_displays(app, text):
+    """True once an independent read finds TEXT on the app's display (display_shows)."""
+    bus = atspi_probe.a11y_bus()
+    bus_name = app.bus_name(bus)
+    try:
+        return bool(wait_for(f"{text} on the display", lambda: display_shows(bus, bus_name, text)))
+    except atspi_probe.ProbeError:
+        return False
+
+
 def x_client_titles():
     """_NET_WM_NAME of every window in the window manager's _NET_CLIENT_LIST."""
     listed = subprocess.run(["xprop", "-root", "_NET_CLIENT_LIST"], capture_output=True,

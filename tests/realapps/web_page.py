@@ -102,9 +102,10 @@ def chromium_argv(directory, url):
             "--no-default-browser-check", "--disable-gpu", url]
 
 
-def page_state():
-    """What the page last put in its title, as the X server shows it; None before any event."""
-    for title in x_client_titles():
+def page_state(read_titles=x_client_titles):
+    """What the page last put in its title, among the titles READ_TITLES gives (by default
+    as the X server shows them); None before any event."""
+    for title in read_titles():
         found = re.search(r"\{.*\}", title)
         if found:
             try:
@@ -114,15 +115,15 @@ def page_state():
     return None
 
 
-def page_shows(what, **fields):
+def page_shows(what, read_titles=x_client_titles, **fields):
     """Waits until the page's state has FIELDS; returns the state last seen."""
     def probe():
-        state = page_state()
+        state = page_state(read_titles)
         return state if state and all(state.get(k) == v for k, v in fields.items()) else None
     try:
         return wait_for(what, probe)
     except atspi_probe.ProbeError:
-        return page_state()
+        return page_state(read_titles)
 
 
 TYPED = " and more, typed: / . - _ é"

@@ -14,19 +14,17 @@ PLATFORM_NOT_SUPPORTED naming X11 (not built: the compositor's remote-desktop se
 focus-window too (no Wayland protocol lets an outside client focus a window). Runs inside scripts/desktop-session --wayland
 (COMPANYOS_BUILD_DIR set by CTest)."""
 
-import json
 import os
-import re
 import sys
 import tempfile
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "realapps"))
-from real_app import (Daemon, RealApp, atspi_probe, cli, data, display_shows, error, one, outcome,  # noqa: E402
-                      save_through_file_menu, wait_for)
+from real_app import (Daemon, RealApp, atspi_probe, cli, data, error, one, outcome,  # noqa: E402
+                      save_through_file_menu, wait_for, wait_until_displays)
 from daemon_cli import cli_text  # noqa: E402
-from web_page import firefox_argv, write_page  # noqa: E402
+from web_page import firefox_argv, page_shows, write_page  # noqa: E402
 from checks import Checker  # noqa: E402
 
 TEXT = "written by companyOS on Wayland"
@@ -110,13 +108,7 @@ def check_calculator(check):
             if key in buttons:
                 rc, env = cli("click", buttons[key]["ref"])
                 check.expect(rc == 0, f"click {key} ({outcome(env)}, {error(env)})")
-        bus = atspi_probe.a11y_bus()
-        bus_name = app.bus_name(bus)
-        try:
-            shown = wait_for("15 on the display", lambda: display_shows(bus, bus_name, "15"))
-        except atspi_probe.ProbeError:
-            shown = False
-        check.expect(bool(shown), "an independent read finds 15 on the display")
+        check.expect(wait_until_displays(app, "15"), "an independent read finds 15 on the display")
 
 
 def check_featherpad(check, tmp):
@@ -145,17 +137,10 @@ def check_featherpad(check, tmp):
         check.expect(bool(wrote), "FeatherPad saved the text to its file")
 
 
-def page_state(bus, bus_name):
-    """What the form page last put in its title, read from the browser frame's accessible
-    name by an independent AT-SPI read (there is no X server to ask); None before any event."""
-    for node in atspi_probe.walk(bus, bus_name, max_depth=1):
-        found = re.search(r"\{.*\}", node.name or "") if node.role == "frame" else None
-        if found:
-            try:
-                return json.loads(found.group(0))
-            except json.JSONDecodeError:
-                continue
-    return None
+def frame_titles(bus, bus_name):
+    """The app's frames' accessible names, read independently of the daemon: a browser's
+    title, where there is no X server to ask."""
+    return [node.name or "" for node in atspi_probe.walk(bus, bus_name, max_depth=1) if node.role == "frame"]
 
 
 def check_firefox(check, tmp):
@@ -177,20 +162,13 @@ def check_firefox(check, tmp):
         bus = atspi_probe.a11y_bus()
         bus_name = app.bus_name(bus)
 
-        def page_has(**fields):
-            """Waits until the page's state has FIELDS; returns the state last seen."""
-            def probe():
-                state = page_state(bus, bus_name)
-                return state if state and all(state.get(k) == v for k, v in fields.items()) else None
-            try:
-                return wait_for("the page's state", probe)
-            except atspi_probe.ProbeError:
-                return page_state(bus, bus_name)
+        def titles():
+            return frame_titles(bus, bus_name)
         subscribe = one(nodes, "the Subscribe check box", role="check box", name="Subscribe")
         rc, env = cli("toggle", subscribe["ref"])
         check.expect(rc == 0 and outcome(env) == "delivered_verified",
                      f"toggle of the page's check box is verified ({outcome(env)}, {error(env)})")
-        state = page_has(subscribe=True)
+        state = page_shows("the page's check box", titles, subscribe=True)
         check.expect(bool(state) and state.get("subscribe") is True,
                      f"the page sees the box checked, read from its title ({state})")
         large = one(nodes, "the Large list item", role="list item", name="Large")
@@ -199,7 +177,7 @@ def check_firefox(check, tmp):
         go = one(nodes, "the Go button", role="push button", name="Go")
         rc, env = cli("click", go["ref"])
         check.expect(rc == 0, f"click on the page's button is delivered ({error(env)})")
-        state = page_has(size="Large", clicked=True)
+        state = page_shows("the page's size and click", titles, size="Large", clicked=True)
         check.expect(bool(state) and state.get("size") == "Large" and state.get("clicked") is True,
                      f"the page sees Large selected and its button clicked ({state})")
         check.expect(app.alive(), "Firefox is alive at the end")
