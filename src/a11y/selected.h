@@ -15,11 +15,15 @@
 
 namespace companyos::a11y {
 
+// INVALID_ARGS for what a selector here cannot name: a window by id, a scope by ref, a cell
+// (its window is named by title and its scope by role and name).
+Status check_selectable(const Selector& selector);
+
 // Zero or several matches are not errors. Errors as Observer::find gives them
 // (APP_NOT_FOUND, WINDOW_NOT_FOUND, POLICY_DENIED, APP_UNRESPONSIVE, BUS_UNAVAILABLE);
 // ELEMENT_NOT_FOUND (details.kind scope_absent) when there are matches but no window has
 // the scope, AMBIGUOUS_TARGET (scope_not_unique) when a window has it twice; INVALID_ARGS
-// for what a selector here cannot name (a window by id, a scope by ref, a cell).
+// as check_selectable.
 Result<std::vector<FoundElement>> find_selected(Observer& observer, const Selector& selector,
                                                 Deadline deadline);
 

@@ -43,13 +43,16 @@ Status keep_within(std::vector<FoundElement>& found, const ScopeSelector& within
 
 }  // namespace
 
+Status check_selectable(const Selector& selector) {
+  if (!selector.window_id && !selector.within && !selector.cell) return ok_status();
+  return make_error(ErrorCode::kInvalidArgs,
+                    "an element selector here names its window by title and its scope by role and name",
+                    {{"app", selector.app}}, "leave out the window id, the scope's ref and the cell");
+}
+
 Result<std::vector<FoundElement>> find_selected(Observer& observer, const Selector& selector,
                                                 Deadline deadline) {
-  if (selector.window_id || selector.within || selector.cell) {
-    return make_error(ErrorCode::kInvalidArgs,
-                      "an element selector here names its window by title and its scope by role and name",
-                      {{"app", selector.app}});
-  }
+  if (auto st = check_selectable(selector); !st) return std::move(st).take_error();
   FindQuery query;
   query.target.app = selector.app;
   query.target.title = selector.title;

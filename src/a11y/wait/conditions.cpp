@@ -4,6 +4,7 @@
 
 #include "a11y/policy.h"
 #include "a11y/ref.h"
+#include "a11y/selected.h"
 #include "a11y/vocabulary.h"
 
 namespace companyos::a11y {
@@ -157,10 +158,7 @@ Status validate_condition(const WaitCondition& condition) {
     return validate_predicate(c->predicate, c->value);
   }
   if (const auto* c = std::get_if<SelectedElement>(&condition)) {
-    if (c->selector.window_id || c->selector.within || c->selector.cell) {
-      return invalid("an element wait's selector names its window by title and its scope by role and name",
-                     "leave out the window id, the scope's ref and the cell");
-    }
+    if (auto st = check_selectable(c->selector); !st) return st;
     return validate_predicate(c->predicate, c->value);
   }
   return ok_status();
