@@ -1,5 +1,7 @@
 #include "a11y/live_resolve.h"
 
+#include <atspi/atspi.h>
+
 #include <algorithm>
 #include <limits>
 
@@ -66,10 +68,11 @@ Error window_gone(const WindowInfo& window, const std::string& ref) {
 // The whole window's structure, read live (no actions, bounds or values).
 Result<std::shared_ptr<Snapshot>> read_structure(Observer& observer, const WindowInfo& window,
                                                  Deadline deadline, const std::string& ref,
-                                                 bool shown_cells = true) {
+                                                 bool shown_cells = true, bool showing_only = false) {
   SnapshotOptions structure;
   structure.details_enabled = false;
   structure.shown_cells = shown_cells;
+  structure.showing_only = showing_only;
   auto live = read_window(observer.bus(), window, deadline, structure);
   if (!live) {
     const ErrorCode code = live.error().code;
@@ -168,6 +171,15 @@ LiveTarget target_from(const Candidate& candidate, const WindowInfo& window) {
   target.window_nodes = tree.nodes.size();
   target.structure = candidate.tree;
   return target;
+}
+
+// Whether the node and every node above it in TREE is showing: of a read that left what is
+// not showing as the bulk read listed it (showing_only), only these were read whole.
+bool showing_with_ancestors(const Snapshot& tree, std::size_t index) {
+  for (int at = static_cast<int>(index); at >= 0; at = tree.nodes[static_cast<std::size_t>(at)].parent) {
+    if (!has_state(tree.nodes[static_cast<std::size_t>(at)].states, ATSPI_STATE_SHOWING)) return false;
+  }
+  return true;
 }
 
 // The nodes of TREE with IDENTITY's role, name and description (ids compared apart).
@@ -449,8 +461,10 @@ Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector
                                     Deadline deadline, const ResolveOptions& options) {
   auto windows = selector_windows(observer, selector, deadline);
   if (!windows) return std::move(windows).take_error();
-  // A cell with neither role nor name: of the window's one table.
+  // A cell with neither role nor name: of the window's one table on screen. Without a scope
+  // (whose uniqueness counts the whole window), the read needs only what can be on screen.
   const bool the_table = selector.cell && selector.role == 0;
+  const bool showing_only = the_table && !selector.within && !selector.within_element;
   std::vector<Candidate> candidates;
   std::vector<const WindowInfo*> windows_of;  // per candidate
   // Names of the role equal to the asked one but for white space at the ends and ASCII
@@ -469,7 +483,7 @@ Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector
   std::optional<Error> scope_missing;  // a scope by identity absent from a window
   for (const WindowInfo& window : *windows) {
     if (scope_window && window.id != *scope_window) continue;
-    auto tree = read_structure(observer, window, deadline, {}, options.shown_cells);
+    auto tree = read_structure(observer, window, deadline, {}, options.shown_cells, showing_only);
     if (!tree) {
       if (tree.error().code == ErrorCode::kWindowNotFound) continue;  // closed meanwhile
       return std::move(tree).take_error();
@@ -478,7 +492,7 @@ Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector
     for (std::size_t i = 0; i < (*tree)->nodes.size(); ++i) {
       const Node& node = (*tree)->nodes[i];
       if (the_table) {
-        if ((node.interfaces & kInterfaceTable) != 0) found.push_back({*tree, i});
+        if ((node.interfaces & kInterfaceTable) != 0 && showing_with_ancestors(**tree, i)) found.push_back({*tree, i});
         continue;
       }
       if (node.role != selector.role) continue;
@@ -515,7 +529,7 @@ Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector
       windows_of.push_back(&window);
     }
   }
-  nlohmann::json asked = the_table ? nlohmann::json{{"app", selector.app}, {"table", "the window's one"}}
+  nlohmann::json asked = the_table ? nlohmann::json{{"app", selector.app}, {"table", "the window's one on screen"}}
                                    : nlohmann::json{{"app", selector.app}, {"role", role_name(selector.role)},
                                                     {"name", selector.name}};
   if (the_table && candidates.empty() && !scope_missing) {
@@ -524,7 +538,7 @@ Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector
                       "take a snapshot of the app: a table's line says what it shows");
   }
   if (the_table && candidates.size() > 1) {
-    return not_unique(std::to_string(candidates.size()) + " tables: the cell's table must be named",
+    return not_unique(std::to_string(candidates.size()) + " tables on screen: the cell's table must be named",
                       {{"selector", asked}}, candidates);
   }
   if (selector.accessible_id) asked["id"] = *selector.accessible_id;

@@ -28,9 +28,9 @@ enum class BulkOutcome { kRead, kUnsupported, kUnanswered };
 class WindowReader {
  public:
   WindowReader(Pipeline& pipeline, std::string root, ToolkitTraits toolkit, std::size_t max_nodes,
-               int max_depth, bool shown_cells)
+               int max_depth, bool shown_cells, bool showing_only)
       : pipeline_(pipeline), root_(std::move(root)), toolkit_(toolkit), max_nodes_(max_nodes), max_depth_(max_depth),
-        shown_cells_(shown_cells) {}
+        shown_cells_(shown_cells), showing_only_(showing_only) {}
 
   BulkOutcome read_bulk(SnapshotStats& stats) {
     // No reply at all means the deadline passed; an error reply (a bridge without a cache,
@@ -66,7 +66,7 @@ class WindowReader {
         walk(root_, 0);
         started = true;
       }
-      MissingParts missing = builder_.missing(root_, max_nodes_);
+      MissingParts missing = builder_.missing(root_, max_nodes_, showing_only_);
       set_aside_ = missing.set_aside;
       for (const std::string& path : missing.reread) {
         ++stats.reconciled;
@@ -190,6 +190,7 @@ class WindowReader {
   std::size_t max_nodes_;
   int max_depth_;
   bool shown_cells_;
+  bool showing_only_;
   std::unordered_set<std::string> requested_;
   std::unordered_map<std::string, int> depths_;  // of walked nodes' children, by path
   std::size_t walked_ = 0;
@@ -288,7 +289,8 @@ Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadli
   stats.peer_to_peer = app->peer_to_peer;
 
   const std::string& root = options.root_path.empty() ? window.path : options.root_path;
-  WindowReader reader(*pipeline, root, app->traits(), options.max_nodes, options.max_walk_depth, options.shown_cells);
+  WindowReader reader(*pipeline, root, app->traits(), options.max_nodes, options.max_walk_depth, options.shown_cells,
+                      options.showing_only);
   if (options.use_bulk) {
     const BulkOutcome outcome = reader.read_bulk(stats);
     stats.bulk_milliseconds =

@@ -38,6 +38,10 @@ struct SnapshotOptions {
   // false: a table or list too large to list is read without its cells (its size alone),
   // for a read that reaches cells by address anyway (live_resolve.h).
   bool shown_cells = true;
+  // true: what is not showing is read only as far as the bulk read lists it (no live reads
+  // under it: LibreOffice's closed menus are most of its reconciling), for a read that
+  // looks only for what can be on screen (live_resolve.h: a cell's table).
+  bool showing_only = false;
 };
 
 // The snapshot's id is left empty; the caller names and stores it.

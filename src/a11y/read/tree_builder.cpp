@@ -1,5 +1,7 @@
 #include "a11y/read/tree_builder.h"
 
+#include <atspi/atspi.h>
+
 #include <algorithm>
 #include <utility>
 
@@ -82,7 +84,7 @@ const std::vector<std::string>& TreeBuilder::children_of(const std::string& path
   return bulk == bulk_children_.end() ? kNone : bulk->second;
 }
 
-MissingParts TreeBuilder::missing(const std::string& root, std::size_t max_children) const {
+MissingParts TreeBuilder::missing(const std::string& root, std::size_t max_children, bool showing_only) const {
   MissingParts missing;
   std::unordered_set<std::string_view> seen;
   const auto assembled = assemble(root, nodes_.size() + 1);
@@ -96,6 +98,11 @@ MissingParts TreeBuilder::missing(const std::string& root, std::size_t max_child
       continue;
     }
     const RawNode& raw = *node.raw;
+    // A node listed alive that says it is defunct tells nothing of the screen: LibreOffice's
+    // Calc marks its input line's panel so, and shows the input line under it.
+    if (showing_only && !has_state(raw.states, ATSPI_STATE_SHOWING) && !has_state(raw.states, ATSPI_STATE_DEFUNCT)) {
+      continue;
+    }
     const auto& children = children_of(raw.path);
     if (!has_live_children(raw.path)) {
       const bool maybe_too_many = (raw.interfaces & kInterfaceTable) != 0 ||

@@ -59,7 +59,10 @@ class TreeBuilder {
   //   live read checks its size first, and one too large is read by what it shows
   //   (Chromium's GetItems lists every row of a web table of 10,000);
   // - unknown: children listed under those nodes that have no record yet.
-  MissingParts missing(const std::string& root, std::size_t max_children) const;
+  // showing_only: nothing is missing under a node that is not showing (a closed menu's
+  // items) unless it says it is defunct (which a listed node is not): its parts can never
+  // be on screen, so a read for what can be leaves them as the bulk read listed them.
+  MissingParts missing(const std::string& root, std::size_t max_children, bool showing_only = false) const;
 
   // Depth-first from root, children in order; at most max_nodes nodes; paths already
   // visited are skipped, so a malformed reply cannot loop.

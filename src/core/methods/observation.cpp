@@ -98,7 +98,7 @@ const MethodDeclaration kGet{
     .command = "get",
     .summary = "one element, freshly read: role, name, value, states, actions, bounds, text",
     .params = {{.name = "ref", .help = "a ref from snapshot or find, e.g. @s3:e12 (with cell: the table's)"},
-               {.name = "app", .help = "with cell or cells and no ref: the window's one table (a spreadsheet's sheet)"},
+               {.name = "app", .help = "with cell or cells and no ref: the window's one table on screen (a spreadsheet's sheet)"},
                {.name = "cell", .help = "a cell of the table by address (B3), shown or not: its text and formula"},
                {.name = "cells", .help = "a range of the table's cells (A1:C10), as rows of what each shows",
                 .excludes = "cell"},

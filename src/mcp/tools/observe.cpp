@@ -124,7 +124,7 @@ std::string range_text(const nlohmann::json& data, const std::string& range) {
 }
 
 // get_app_state with cells: one cell's value and formula, or a range's values as rows, of
-// the table element N names (default: the window's one table), without reading the state.
+// the table element N names (default: the window's one table on screen), without reading the state.
 ToolResult read_cells(ToolContext& context, const nlohmann::json& arguments) {
   const std::string app = arguments.value("app", std::string());
   if (app.empty()) return error_result(make_error(ErrorCode::kInvalidArgs, "cells needs app", {{"param", "app"}}));
@@ -280,7 +280,7 @@ const ToolDeclaration kGetAppState{
                 .help = "instead of the state, a table's cells: one (B3: what it shows and its formula) or a "
                         "range (A1:C10: what each shows, as rows) — shown on screen or not"},
                {.name = "element", .type = ParamType::kInteger,
-                .help = "with cells: the table's number N in the newest state (default: the window's one table)",
+                .help = "with cells: the table's number N in the newest state (default: the window's one table on screen)",
                 .range = IntRange{0, {}}}},
     .output_schema = kStateSummarySchema,
     .annotations = {.read_only = true},

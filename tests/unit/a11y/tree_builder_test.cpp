@@ -51,6 +51,40 @@ TEST(TreeBuilder, RereadsNodesWhoseLiveCountDiffersFromTheListing) {
   EXPECT_TRUE(builder.missing(path(7), kBound).reread.empty());
 }
 
+// A read for what can be on screen leaves a node that is not showing as listed — unless it
+// says it is defunct, which tells nothing (LibreOffice marks its input line's panel so).
+TEST(TreeBuilder, AShowingOnlyReadLeavesWhatIsNotShowingAsListed) {
+  const StateSet showing = StateSet{1} << ATSPI_STATE_SHOWING;
+  const StateSet defunct = StateSet{1} << ATSPI_STATE_DEFUNCT;
+  struct Case {
+    const char* what;
+    StateSet menu_states;
+    bool showing_only;
+    bool reread;
+  };
+  const Case cases[] = {
+      {"a closed menu, read whole", 0, false, true},
+      {"a closed menu, showing only", 0, true, false},
+      {"an open menu, showing only", showing, true, true},
+      {"a node calling itself defunct, showing only", defunct, true, true},
+  };
+  for (const Case& c : cases) {
+    TreeBuilder builder;
+    RawNode window = live_node("/w", "w");
+    window.states = showing;
+    window.child_count = 1;
+    builder.add(window);
+    RawNode menu = live_node("/m", "m");
+    menu.parent_path = "/w";
+    menu.index_in_parent = 0;
+    menu.states = c.menu_states;
+    menu.child_count = -1;  // unknown: its items must be read live
+    builder.add(menu);
+    const MissingParts missing = builder.missing("/w", kBound, c.showing_only);
+    EXPECT_EQ(missing.reread, c.reread ? std::vector<std::string>{"/m"} : std::vector<std::string>{}) << c.what;
+  }
+}
+
 TEST(TreeBuilder, ClashingIndicesMakeTheOrderAGuessAndAreRereadLive) {
   struct Case {
     const char* what;
