@@ -44,7 +44,7 @@ std::string usage_of(const ElementCommand& command) {
   const std::string name(command.method.command);
   return "Usage: companyos " + name + " REF" + values + " [options]\n" + "       companyos " + name +
          " --app A --role R --name N [--id ID]" + values + " [options]\n" + "       companyos " + name +
-         " --app A --cell B3" + values + " [options]   (the window's one table)\n" +
+         " --app A --cell B3" + values + " [options]   (the window's one table on screen)\n" +
          "REF is @<snapshot>:e<N> (from snapshot or find), or e<N> with --snapshot ID,\n"
          "or e<N> with --app (and --window/--title): that window's newest snapshot.\n"
          "A value that starts with '-' goes after --, e.g. set-value REF -- -5.";
@@ -85,7 +85,7 @@ nlohmann::json element_params(const ElementCommand& command, const ElementArgs& 
   std::vector<std::string> positionals;
   if (args.first_option->count() > 0) positionals.push_back(args.first);
   positionals.insert(positionals.end(), args.rest.begin(), args.rest.end());
-  // --cell with --app and no REF: the window's one table (a spreadsheet's sheet).
+  // --cell with --app and no REF: the window's one table on screen (a spreadsheet's sheet).
   const bool the_table = options.given("cell") && !options.given("role") && !options.given("name") &&
                          options.given("app") && positionals.size() == command.arguments.size();
   const bool selector = options.given("role") || options.given("name") || options.given("id") || the_table;
@@ -101,7 +101,7 @@ nlohmann::json element_params(const ElementCommand& command, const ElementArgs& 
   options.fill(params);
   auto values = positionals.begin();
   if (the_table) {
-    // Neither role nor name: the daemon picks the window's one table.
+    // Neither role nor name: the daemon picks the window's one table on screen.
   } else if (selector) {
     // The selector form always sends role and name; one not given is empty.
     if (!params.contains("role")) params["role"] = "";
@@ -124,8 +124,9 @@ std::string milliseconds(const nlohmann::json& ms) {
 void print_action(const nlohmann::json& data) {
   const auto& target = data["target"];
   std::cout << plain(data[reply_fields::outcome::kDelivery]) << ": " << plain(data["method"]) << " " << plain(target["role"])
-            << " \"" << plain(target["name"]) << "\" (" << plain(data[reply_fields::outcome::kRoute]) << ") "
-            << milliseconds(data["ms"]);
+            << " \"" << plain(target["name"]) << "\" (" << plain(data[reply_fields::outcome::kRoute]);
+  if (data.contains("first_route")) std::cout << ", after " << plain(data["first_route"]);
+  std::cout << ") " << milliseconds(data["ms"]);
   if (data.value("already", false)) std::cout << " (already so: nothing sent)";
   if (!data.value("answered", true)) std::cout << " (the app is still busy with it)";
   std::cout << '\n';

@@ -43,6 +43,9 @@ struct ActionReply {
   ActionKind kind = ActionKind::kClick;
   Delivery delivery = Delivery::kNotDelivered;
   std::string route;     // e.g. "action:click", "EditableText.SetTextContents", "none"
+  // A route whose effect the final one replaced: a spreadsheet's cell given a plain number
+  // by its Value showed it otherwise than typed, and its input line entered it again.
+  std::optional<std::string> first_route;
   bool already = false;  // expand/collapse found it done: nothing was sent
   bool answered = true;  // the app answered the action call within answer_timeout
   ActionTargetSummary target;

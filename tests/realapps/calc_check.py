@@ -3,16 +3,20 @@
 by what is on screen, never child by child, and filled by cell address, judged from outside.
 
 Calc opens a spreadsheet made from tests/fixtures/calc/prices.fods (a few cells of text,
-numbers and a formula in A1:C3, and "far away" in Z500) as an .ods. The sheet claims 2,147,483,647 children:
+numbers and a formula in A1:C3, two empty percent-formatted cells D2 and D3, and "far away"
+in Z500) as an .ods. The sheet claims 2,147,483,647 children:
 listing them makes Calc build every cell and stop answering for minutes, so a snapshot that
 answers at all, with Calc answering an independent read right after, shows it never asked.
 The snapshot answers within its deadline with the sheet's size, the rows and columns shown,
 and one line per row of the cells with content; an independent read (descending by
 GetAccessibleAtPoint from the window to the cell under A1's centre) finds the cell the
-snapshot names there. Then `set-value --cell` enters 2, 3 and =A1*A2+SUM(A1:A2) into A1:A3
-and text into Z500, far off screen (each verified by the tool, and judged by an independent
-read), `get --cell A3` gives 11 and the formula, `get --cells` the rows, and the file Calc
-saves (File > Save, clicked by ref) holds them in its content.xml.
+snapshot names there. Then `set-value --cell` enters 2 and 3 into A1 and A2 by the cells'
+Value, =A1*A2+SUM(A1:A2) into A3 and text into Z500, far off screen, through the input line
+(each verified by the tool, and judged by an independent read); 5 into the percent cell D2
+goes by its Value, shows otherwise (500%) and is entered again as typed, so D2 ends as D3 does
+given "05", which goes through the input line at once. `get --cell A3` gives 11 and the
+formula, `get --cells` the rows, and the file Calc saves (File > Save, clicked by ref) holds
+them in its content.xml.
 Runs inside scripts/desktop-session (COMPANYOS_BUILD_DIR set by CTest)."""
 
 import os
@@ -157,24 +161,46 @@ def check_entering(check, app, cells, a1_path, ods):
     bus = atspi_probe.a11y_bus()
     bus_name = app.bus_name(bus)
     sheet = bus.get_property(bus_name, a1_path, "org.a11y.atspi.Accessible", "Parent")[1] if a1_path else None
-    def enter(address, value):
+    def enter(address, value, route):
         started = time.monotonic()
         rc, env = cli("set-value", "--app", APP, "--cell", address, value)
         took = time.monotonic() - started
         verification = data(env).get("verification") or {}
-        check.expect(rc == 0 and data(env).get("delivery") == "delivered_verified" and data(env).get("route") == "input_line",
-                     f"set-value --cell {address} {value} is verified through the input line in {took:.2f} s "
-                     f"({data(env).get('delivery')}, {verification.get('check')}, {error(env)})")
+        check.expect(rc == 0 and data(env).get("delivery") == "delivered_verified" and data(env).get("route") == route
+                     and "first_route" not in data(env),
+                     f"set-value --cell {address} {value} is verified through {route} in {took:.2f} s "
+                     f"({data(env).get('delivery')}, {data(env).get('route')}, {verification.get('check')}, {error(env)})")
 
-    for address, value in (("A1", "2"), ("A2", "3"), ("A3", "=A1*A2+SUM(A1:A2)")):
-        enter(address, value)
+    for address, value, route in (("A1", "2", "Value.CurrentValue"), ("A2", "3", "Value.CurrentValue"),
+                                  ("A3", "=A1*A2+SUM(A1:A2)", "input_line")):
+        enter(address, value, route)
     rc, env = cli("get", "--app", APP, "--cell", "A3")
     got = data(env)
     check.expect(rc == 0 and got.get("text") == "11" and got.get("formula") == "=A1*A2+SUM(A1:A2)" and
                  got.get("cell", {}).get("address") == "A3",
                  f"get --cell A3 gives the value 11 and the formula ({got.get('text')}, {got.get('formula')}, "
                  f"{error(env)})")
-    enter("Z500", "far, far away")
+    enter("Z500", "far, far away", "input_line")
+    # A number its cell shows otherwise (a percent format): entered again as typed, so it ends
+    # as the same number typed does — "05" goes through the input line from the start.
+    rc, env = cli("set-value", "--app", APP, "--cell", "D2", "5")
+    d2 = data(env)
+    rc3, env3 = cli("set-value", "--app", APP, "--cell", "D3", "05")
+    d3 = data(env3)
+    check.expect(rc == 0 and d2.get("first_route") == "Value.CurrentValue" and d2.get("route") == "input_line",
+                 f"5 in a percent cell goes by its Value, then through the input line as typed "
+                 f"({d2.get('first_route')}, {d2.get('route')}, {d2.get('delivery')}, {error(env)})")
+    check.expect(rc3 == 0 and d3.get("route") == "input_line" and "first_route" not in d3,
+                 f"05 goes through the input line at once ({d3.get('route')}, {error(env3)})")
+    shown = {}
+    if sheet:
+        shown = {address: text_of_cell(bus, bus_name, sheet, row, 3) for address, row in (("D2", 1), ("D3", 2))}
+    check.expect(shown.get("D2") not in (None, "") and shown.get("D2") == shown.get("D3"),
+                 f"an independent read finds D2 as typing leaves it, as D3 ({shown})")
+    said = (d2.get("verification") or {}).get("read")
+    check.expect(d2.get("delivery") == ("delivered_verified" if shown.get("D2") == "5" else "delivered_unverified")
+                 and said == shown.get("D2"),
+                 f"and the reply says what the cell shows ({d2.get('delivery')}, {said})")
     # Calc's Formula attribute ends at a ":"; the whole formula shows in the input line, for the
     # cell with the cursor only, so a read elsewhere says it has only part.
     rc, env = cli("get", "--app", APP, "--cell", "A3")
@@ -242,6 +268,9 @@ def check_entering(check, app, cells, a1_path, ods):
                  "the saved file holds A3's formula and its value 11")
     check.expect("far, far away" in content and 'office:value="2"' in content and 'office:value="3"' in content,
                  "and A1, A2 and Z500")
+    percents = re.findall(r'office:value-type="percentage" office:value="([^"]*)"', content)
+    check.expect(len(percents) == 2 and percents[0] == percents[1],
+                 f"and the same number in D2 and D3 ({percents})")
     check.expect(app.alive(), "Calc is alive at the end")
 
 

@@ -45,6 +45,7 @@ ActionCallOutcome send_action_call(Pipeline& pipeline, const ChosenRoute& route,
                     arguments.text.c_str());
       break;
     case Route::kSetNumber:
+    case Route::kCellNumber:
       pipeline.call(path, kPropertiesInterface, "Set", on_reply(false), "ssv",
                     "org.a11y.atspi.Value", "CurrentValue", "d", arguments.number);
       break;

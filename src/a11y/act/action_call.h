@@ -17,7 +17,7 @@ struct ActionCallArguments {
   std::string container_path;  // Selection routes: the container that selects
   int index = -1;              // Selection routes: the element's index in its parent
   std::string text;            // kSetText, kInsertText
-  double number = 0;           // kSetNumber
+  double number = 0;           // kSetNumber, kCellNumber
   std::int32_t insert_at = 0;  // kInsertText: character offset
 };
 

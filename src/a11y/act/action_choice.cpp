@@ -4,6 +4,7 @@
 
 #include <atspi/atspi.h>
 
+#include "a11y/act/cell_entry.h"
 #include "core/text.h"
 
 namespace companyos::a11y {
@@ -194,7 +195,7 @@ bool is_checkable(std::uint32_t role, StateSet states) {
 
 Result<ChosenRoute> choose_route(ActionKind kind, const ElementFacts& element,
                                  const ContainerFacts& parent, const ContainerFacts& grandparent,
-                                 std::string_view requested_action, const RouteRules& rules) {
+                                 std::string_view argument, const RouteRules& rules) {
   switch (kind) {
     case ActionKind::kClick: {
       const int index = find_preferred(element.actions, kClickNames);
@@ -231,14 +232,15 @@ Result<ChosenRoute> choose_route(ActionKind kind, const ElementFacts& element,
       }
       return unsupported(kind, element, "it is not focusable");
     case ActionKind::kNamed:
-      if (requested_action.empty()) {
+      if (argument.empty()) {
         return make_error(ErrorCode::kInvalidArgs, "no action name given", {{"param", "action"}},
                           "name one of the element's actions");
       }
-      return choose_named(element, requested_action);
+      return choose_named(element, argument);
     case ActionKind::kSetValue:
       if (element.role == ATSPI_ROLE_TABLE_CELL && has_state(element.states, ATSPI_STATE_EDITABLE) &&
           (element.interfaces & kInterfaceText) && !(element.interfaces & kInterfaceEditableText)) {
+        if ((element.interfaces & kInterfaceValue) && plain_number(argument)) return via(Route::kCellNumber);
         return via(Route::kCellEntry);
       }
       if ((element.interfaces & kInterfaceValue) && element.role != ATSPI_ROLE_PROGRESS_BAR &&
@@ -291,6 +293,7 @@ std::string route_name(const ChosenRoute& route) {
     case Route::kSetText:
       return "EditableText.SetTextContents";
     case Route::kSetNumber:
+    case Route::kCellNumber:
       return "Value.CurrentValue";
     case Route::kInsertText:
       return "EditableText.InsertText";

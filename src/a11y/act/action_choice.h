@@ -68,6 +68,7 @@ enum class Route {
   kAlreadyInState,            // nothing to send: expand/collapse found it done already
   kKeyboard,                  // Component.GrabFocus, then keys through the caller's keyboard
   kCellEntry,                 // a spreadsheet's cell: its window's input line (act/cell_entry.h)
+  kCellNumber,                // a spreadsheet's cell given a plain number: its Value (act/cell_entry.h)
 };
 
 struct ChosenRoute {
@@ -92,10 +93,11 @@ struct RouteRules {
   bool editable_text = true;
 };
 
-// requested_action: the name for ActionKind::kNamed, ignored otherwise.
+// argument: the request's — the action's name for ActionKind::kNamed, the value for
+// kSetValue (a spreadsheet's cell takes a plain number by its Value), ignored otherwise.
 Result<ChosenRoute> choose_route(ActionKind kind, const ElementFacts& element,
                                  const ContainerFacts& parent, const ContainerFacts& grandparent,
-                                 std::string_view requested_action = {}, const RouteRules& rules = {});
+                                 std::string_view argument = {}, const RouteRules& rules = {});
 
 // set-value and type through the keyboard: the element must show editable, focusable text
 // (Text and Component; EditableText is not needed — Chromium's web inputs lack it), else

@@ -21,9 +21,24 @@ namespace {
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
+constexpr auto kFirstReadBackInterval = 1ms;
 constexpr auto kReadBackInterval = 10ms;
 constexpr auto kFocusWait = 3s;
 constexpr auto kFocusRegrab = 500ms;
+
+// Read-backs start close together, as most effects land within milliseconds of the app's
+// answer, and slow down to kReadBackInterval so an app slow to apply one is not flooded.
+class ReadBackPace {
+ public:
+  Clock::duration upcoming() const { return interval_; }
+  void sleep() {
+    std::this_thread::sleep_for(interval_);
+    interval_ = std::min<Clock::duration>(interval_ * 2, kReadBackInterval);
+  }
+
+ private:
+  Clock::duration interval_ = kFirstReadBackInterval;
+};
 
 double milliseconds_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -51,6 +66,7 @@ class ActionRun {
   Status deliver();
   Status deliver_by_keyboard();
   Status deliver_to_cell();
+  Status enter_as_typed();
   Status focus_for_keyboard();
   Status space_activation();
   void verify();
@@ -319,6 +335,10 @@ Status ActionRun::choose() {
     case Route::kSetNumber:
       if (auto number = check_number(); !number) return refuse(std::move(number).take_error());
       break;
+    case Route::kCellNumber:
+      // No range: the keyboard has none, and Calc's cells claim DBL_MIN as their minimum.
+      call_.number = plain_number(request_.argument).value_or(0);
+      break;
     case Route::kSelectInParent:
     case Route::kSelectInGrandparent:
       call_.index = now().index_in_parent;
@@ -378,19 +398,20 @@ Status ActionRun::focus_for_keyboard() {
     const Deadline regrab = std::min(until, Clock::now() + kFocusRegrab);
     auto pipeline = open_pipeline(until);
     if (!pipeline) return refuse(std::move(pipeline).take_error());
+    ReadBackPace pace;
     for (;;) {
       const ReadResult read = read_element_live(*pipeline, target_->node, needs, app_->traits());
       if (read.status == ReadStatus::kRead && has_state(read.reading.node.states, ATSPI_STATE_FOCUSED)) {
         return ok_status();
       }
-      if (Clock::now() + kReadBackInterval >= until || pipeline->expired() || pipeline->disconnected()) {
+      if (Clock::now() + pace.upcoming() >= until || pipeline->expired() || pipeline->disconnected()) {
         return refuse(make_error(ErrorCode::kActionNotSupported,
                                  "the element did not take the keyboard focus; nothing was typed",
                                  {{"kind", "focus_not_taken"}},
                                  "check that nothing covers it and that its window can take the focus"));
       }
-      if (Clock::now() + kReadBackInterval >= regrab) break;
-      std::this_thread::sleep_for(kReadBackInterval);
+      if (Clock::now() + pace.upcoming() >= regrab) break;
+      pace.sleep();
     }
   }
 }
@@ -474,6 +495,25 @@ Status ActionRun::deliver_to_cell() {
   }
   reply_.answered = outcome.answered;
   reply_.timings.deliver_ms = milliseconds_since(deliver_started);
+  return ok_status();
+}
+
+// The cell shows the number set as its Value otherwise than typed (a format of its own): it
+// is entered again through the input line, as typed, and that entry is what is verified.
+// The cell holds the Value's number already, so nothing here is "not delivered".
+Status ActionRun::enter_as_typed() {
+  const ActionTimings first = reply_.timings;
+  reply_.first_route = reply_.route;
+  route_ = ChosenRoute{Route::kCellEntry, -1, {}, false};
+  reply_.route = route_name(route_);
+  if (auto delivered = deliver_to_cell(); !delivered) {
+    Error error = std::move(delivered).take_error();
+    const bool nothing_more = error.details.value(reply_fields::outcome::kDelivery, "") == to_string(Delivery::kNotDelivered);
+    return nothing_more ? marked(std::move(error), Delivery::kDeliveredUnverified) : error;
+  }
+  verify();
+  reply_.timings.deliver_ms += first.deliver_ms;
+  reply_.timings.verify_ms += first.verify_ms;
   return ok_status();
 }
 
@@ -568,7 +608,8 @@ Verification ActionRun::read_back_once(Pipeline& pipeline) {
     case Route::kSetNumber:
       needs.value = true;
       break;
-    case Route::kCellEntry: {
+    case Route::kCellEntry:
+    case Route::kCellNumber: {
       needs.text = true;
       needs.states = true;
       // Calc answers for an edited cell with a new object: the table gives it afresh.
@@ -657,16 +698,17 @@ std::optional<Verification> ActionRun::read_back() {
   const Deadline until = std::min(deadline_, Clock::now() + request_.verify_timeout);
   auto pipeline = open_pipeline(until);
   if (!pipeline) return Verification{};
+  ReadBackPace pace;
   for (;;) {
     Verification verification = read_back_once(*pipeline);
     if (route_.picks_from_list && !verification.matched) {
       if (auto picked = read_back_by_identity(until); picked && picked->matched) return picked;
     }
-    if (verification.matched || Clock::now() + kReadBackInterval >= until || pipeline->expired() ||
+    if (verification.matched || Clock::now() + pace.upcoming() >= until || pipeline->expired() ||
         pipeline->disconnected()) {
       return verification;
     }
-    std::this_thread::sleep_for(kReadBackInterval);
+    pace.sleep();
   }
 }
 
@@ -727,6 +769,10 @@ Result<ActionReply> ActionRun::run() {
     }
     if (auto delivered = deliver(); !delivered) return std::move(delivered).take_error();
     verify();
+    if (route_.route == Route::kCellNumber && reply_.verification && !reply_.verification->matched &&
+        !std::holds_alternative<std::monostate>(reply_.verification->read)) {
+      if (auto entered = enter_as_typed(); !entered) return std::move(entered).take_error();
+    }
   }
   reply_.milliseconds = milliseconds_since(started_);
   return std::move(reply_);

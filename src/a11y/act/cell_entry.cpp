@@ -2,8 +2,33 @@
 
 #include <atspi/atspi.h>
 
+#include <algorithm>
+#include <cctype>
+
 
 namespace companyos::a11y {
+
+std::optional<double> plain_number(std::string_view text) {
+  constexpr std::size_t kSignificantDigits = 15;
+  std::string_view digits = text;
+  if (digits.starts_with('-')) digits.remove_prefix(1);
+  const std::size_t point = digits.find('.');
+  const std::string_view whole = digits.substr(0, point);
+  const std::string_view fraction = point == std::string_view::npos ? std::string_view() : digits.substr(point + 1);
+  const auto all_digits = [](std::string_view part) {
+    return std::all_of(part.begin(), part.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+  };
+  if (whole.empty() || !all_digits(whole) || !all_digits(fraction)) return std::nullopt;
+  if (whole.size() > 1 && whole.front() == '0') return std::nullopt;
+  if (point != std::string_view::npos && (fraction.empty() || fraction.back() == '0')) return std::nullopt;
+  if (text.starts_with('-') && whole == "0" && fraction.empty()) return std::nullopt;
+  const std::size_t leading_zeros = whole == "0" ? 1 + (fraction.find_first_not_of('0') == std::string_view::npos
+                                                            ? fraction.size()
+                                                            : fraction.find_first_not_of('0'))
+                                                 : 0;
+  if (whole.size() + fraction.size() - leading_zeros > kSignificantDigits) return std::nullopt;
+  return parse_number(text);
+}
 
 std::optional<InputLine> find_input_line(const Snapshot& window) {
   std::optional<InputLine> found;

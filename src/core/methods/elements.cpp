@@ -22,7 +22,7 @@ std::vector<ParamSpec> element_params(Extra extra) {
                "e<N> from the same snapshot), which must itself be unique"},
       {.name = "cell",
        .help = "a cell of the table the ref or selector names, by address (B3): shown or not; with app "
-               "alone, of the window's one table (a spreadsheet's sheet)"},
+               "alone, of the window's one table on screen (a spreadsheet's sheet)"},
       {.name = "strict", .type = ParamType::kBoolean,
        .help = "refuse unless the element's SHA-256 fingerprint still matches"},
       {.name = "expect", .type = ParamType::kObject,
@@ -78,7 +78,7 @@ MethodDeclaration element_action(std::string_view name, std::string_view command
 
 const MethodDeclaration kClick = element_action(
     "click", "click", "click/press/activate an element by action name; headed: through the pointer", Extra::kHeaded,
-    R"(`method`, `delivery`, `retry`, `route`, `target` (ref, app, pid, window, role, name, position), `verification`, `expectation`, `fingerprint` (strict), `already`, `answered`, `timings`, `ms` — see [actions.md](actions.md#element-actions))");
+    R"(`method`, `delivery`, `retry`, `route`, `first_route` (a cell entered again as typed), `target` (ref, app, pid, window, role, name, position), `verification`, `expectation`, `fingerprint` (strict), `already`, `answered`, `timings`, `ms` — see [actions.md](actions.md#element-actions))");
 const MethodDeclaration kToggle = element_action(
     "toggle", "toggle", "flip a check box or toggle button; verified by its checked state", Extra::kNone,
     R"(as `click`)");

@@ -252,6 +252,36 @@ TEST(ActionChoice, InterfaceRoutes) {
   }
 }
 
+// A spreadsheet's cell takes a plain number by its Value, anything else through its input line.
+TEST(ActionChoice, ASpreadsheetCellsRouteDependsOnTheValueGiven) {
+  const StateSet editable = states({ATSPI_STATE_EDITABLE, ATSPI_STATE_FOCUSABLE});
+  const ElementFacts calc_cell =
+      element(ATSPI_ROLE_TABLE_CELL, {}, editable, kInterfaceText | kInterfaceValue | kInterfaceComponent);
+  const ElementFacts no_value = element(ATSPI_ROLE_TABLE_CELL, {}, editable, kInterfaceText | kInterfaceComponent);
+  struct Case {
+    const char* what;
+    ElementFacts facts;
+    const char* value;
+    Route route;
+  };
+  const Case cases[] = {
+      {"an integer", calc_cell, "42", Route::kCellNumber},
+      {"a decimal", calc_cell, "-0.5", Route::kCellNumber},
+      {"text", calc_cell, "apples", Route::kCellEntry},
+      {"a formula", calc_cell, "=A1*2", Route::kCellEntry},
+      {"a number spelled otherwise than shown", calc_cell, "1.50", Route::kCellEntry},
+      {"a percentage", calc_cell, "5%", Route::kCellEntry},
+      {"nothing", calc_cell, "", Route::kCellEntry},
+      {"a number, and the cell has no Value", no_value, "42", Route::kCellEntry},
+  };
+  for (const Case& c : cases) {
+    auto route = choose_route(ActionKind::kSetValue, c.facts, kNone, kNone, c.value);
+    ASSERT_TRUE(route.ok()) << c.what << ": " << route.error().message;
+    EXPECT_EQ(route->route, c.route) << c.what;
+    EXPECT_EQ(route_name(*route), c.route == Route::kCellNumber ? "Value.CurrentValue" : "input_line") << c.what;
+  }
+}
+
 // Gecko answers Selection.SelectChild and EditableText and leaves the page as it was.
 TEST(ActionChoice, RoutesTheToolkitIgnoresAreNeverChosen) {
   const RouteRules gecko{.container_selection = false, .editable_text = false};

@@ -87,6 +87,47 @@ TEST(CellEntry, TwoInputLinesAreAGuessAndRefused) {
   EXPECT_EQ(line->paragraph_path, nodes[3].path);
 }
 
+// Only a number Calc's General format shows back exactly as given goes by the cell's Value.
+TEST(CellEntry, APlainNumberIsOneShownBackAsGiven) {
+  struct Case {
+    const char* text;
+    std::optional<double> number;
+  };
+  const Case cases[] = {
+      {"2", 2.0},
+      {"0", 0.0},
+      {"-17", -17.0},
+      {"1.5", 1.5},
+      {"-0.25", -0.25},
+      {"0.000123", 0.000123},
+      {"123456789012345", 123456789012345.0},  // 15 significant digits
+      {"0.000000000000001", 1e-15},
+      {"1234567890123456", std::nullopt},  // 16: more than a double keeps
+      {"1.50", std::nullopt},              // shown as 1.5
+      {"1.", std::nullopt},
+      {".5", std::nullopt},
+      {"01", std::nullopt},
+      {"-0", std::nullopt},  // shown as 0
+      {"+1", std::nullopt},
+      {"1e3", std::nullopt},
+      {"1,5", std::nullopt},
+      {" 1", std::nullopt},
+      {"1 ", std::nullopt},
+      {"", std::nullopt},
+      {"-", std::nullopt},
+      {"--1", std::nullopt},
+      {"1.2.3", std::nullopt},
+      {"inf", std::nullopt},
+      {"nan", std::nullopt},
+      {"0x10", std::nullopt},
+      {"=1+1", std::nullopt},
+      {"5%", std::nullopt},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(plain_number(c.text), c.number) << "\"" << c.text << "\"";
+  }
+}
+
 TEST(CellEntry, AnEntryIsJudgedByWhatTheCellShowsOrItsFormula) {
   struct Case {
     const char* what;

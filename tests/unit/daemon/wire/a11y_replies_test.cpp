@@ -63,6 +63,15 @@ TEST(ActionReply, CarriesDeliveryAndRetry) {
   EXPECT_EQ(shown["verification"]["matched"], true);
   EXPECT_FALSE(shown.contains("already"));
   EXPECT_FALSE(shown.contains("expectation"));
+  EXPECT_FALSE(shown.contains("first_route"));
+
+  // A cell's number its Value set showed otherwise, entered again through the input line.
+  ActionReply again = reply;
+  again.route = "input_line";
+  again.first_route = "Value.CurrentValue";
+  shown = action_reply_to_json(again);
+  EXPECT_EQ(shown["route"], "input_line");
+  EXPECT_EQ(shown["first_route"], "Value.CurrentValue");
 
   ActionReply already;
   already.kind = ActionKind::kExpand;
