@@ -68,11 +68,13 @@ Error window_gone(const WindowInfo& window, const std::string& ref) {
 // The whole window's structure, read live (no actions, bounds or values).
 Result<std::shared_ptr<Snapshot>> read_structure(Observer& observer, const WindowInfo& window,
                                                  Deadline deadline, const std::string& ref,
-                                                 bool shown_cells = true, bool showing_only = false) {
+                                                 bool shown_cells = true, bool showing_only = false,
+                                                 BulkReads* bulk_reads = nullptr) {
   SnapshotOptions structure;
   structure.details_enabled = false;
   structure.shown_cells = shown_cells;
   structure.showing_only = showing_only;
+  structure.bulk_reads = bulk_reads;
   auto live = read_window(observer.bus(), window, deadline, structure);
   if (!live) {
     const ErrorCode code = live.error().code;
@@ -481,9 +483,10 @@ Result<LiveTarget> resolve_selector(Observer& observer, const Selector& selector
     scope_window = scope->snapshot->window.id;
   }
   std::optional<Error> scope_missing;  // a scope by identity absent from a window
+  BulkReads bulk_reads;                // the app's windows share its one GetItems answer
   for (const WindowInfo& window : *windows) {
     if (scope_window && window.id != *scope_window) continue;
-    auto tree = read_structure(observer, window, deadline, {}, options.shown_cells, showing_only);
+    auto tree = read_structure(observer, window, deadline, {}, options.shown_cells, showing_only, &bulk_reads);
     if (!tree) {
       if (tree.error().code == ErrorCode::kWindowNotFound) continue;  // closed meanwhile
       return std::move(tree).take_error();

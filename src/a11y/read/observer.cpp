@@ -306,6 +306,8 @@ Result<std::vector<FoundElement>> Observer::find(const FindQuery& query, Deadlin
   if (!targets) return std::move(targets).take_error();
   SnapshotOptions snapshot_options = options_.snapshot;
   if (query.accessible_id) snapshot_options.accessible_ids = AccessibleIds::kAll;
+  BulkReads bulk_reads;  // the app's windows share its one GetItems answer
+  snapshot_options.bulk_reads = &bulk_reads;
   const bool any_criterion = query.role || query.name || query.accessible_id;
   std::size_t matched_no_table = 0;  // with a cell: matches without rows and columns
   std::vector<FoundElement> found;

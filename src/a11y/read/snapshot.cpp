@@ -32,7 +32,11 @@ class WindowReader {
       : pipeline_(pipeline), root_(std::move(root)), toolkit_(toolkit), max_nodes_(max_nodes), max_depth_(max_depth),
         shown_cells_(shown_cells), showing_only_(showing_only) {}
 
-  BulkOutcome read_bulk(SnapshotStats& stats) {
+  BulkOutcome read_bulk(SnapshotStats& stats, BulkReads* shared, const std::string& bus_name) {
+    if (const AppBulkRead* kept = shared != nullptr ? shared->find(bus_name) : nullptr) {
+      add_bulk(stats, kept->items);
+      return kept->supported ? BulkOutcome::kRead : BulkOutcome::kUnsupported;
+    }
     // No reply at all means the deadline passed; an error reply (a bridge without a cache,
     // or GTK3's before its cache exists) means the live walk must do.
     BulkOutcome outcome = BulkOutcome::kUnanswered;
@@ -51,9 +55,10 @@ class WindowReader {
       outcome = BulkOutcome::kRead;
     });
     pipeline_.wait();
-    if (items.size() >= kBulkItemsPerNode * max_nodes_) truncated_ = true;
-    stats.bulk_items = items.size();
-    builder_.add_all(std::move(items));
+    if (shared != nullptr && outcome != BulkOutcome::kUnanswered) {
+      shared->keep(bus_name, AppBulkRead{outcome == BulkOutcome::kRead, items});
+    }
+    add_bulk(stats, std::move(items));
     return outcome;
   }
 
@@ -99,6 +104,12 @@ class WindowReader {
   const TreeBuilder& builder() const { return builder_; }
 
  private:
+  void add_bulk(SnapshotStats& stats, std::vector<RawNode> items) {
+    if (items.size() >= kBulkItemsPerNode * max_nodes_) truncated_ = true;
+    stats.bulk_items = items.size();
+    builder_.add_all(std::move(items));
+  }
+
   void on_children(const std::string& parent, std::vector<std::string> children) {
     // More children than a snapshot holds are never kept, let alone walked.
     if (children.size() > max_nodes_) {
@@ -266,6 +277,13 @@ Error read_failed(Bus& bus, const AppChannel& app, const WindowInfo& window,
 
 }  // namespace
 
+const AppBulkRead* BulkReads::find(const std::string& bus_name) const {
+  auto found = by_app_.find(bus_name);
+  return found == by_app_.end() ? nullptr : &found->second;
+}
+
+void BulkReads::keep(const std::string& bus_name, AppBulkRead read) { by_app_[bus_name] = std::move(read); }
+
 Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadline,
                              const SnapshotOptions& options) {
   // Declared first, so it runs last: once the reader's records are freed.
@@ -292,7 +310,7 @@ Result<Snapshot> read_window(Bus& bus, const WindowInfo& window, Deadline deadli
   WindowReader reader(*pipeline, root, app->traits(), options.max_nodes, options.max_walk_depth, options.shown_cells,
                       options.showing_only);
   if (options.use_bulk) {
-    const BulkOutcome outcome = reader.read_bulk(stats);
+    const BulkOutcome outcome = reader.read_bulk(stats, options.bulk_reads, window.bus_name);
     stats.bulk_milliseconds =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     if (outcome == BulkOutcome::kUnanswered) {

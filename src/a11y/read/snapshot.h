@@ -8,7 +8,9 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "a11y/bus.h"
 #include "a11y/model.h"
@@ -20,6 +22,25 @@ namespace companyos::a11y {
 
 inline constexpr std::size_t kMaxSnapshotNodes = 20000;
 inline constexpr int kMaxSnapshotDepth = 1000;
+
+// One app's answer to Cache.GetItems: its whole tree, every window of it.
+struct AppBulkRead {
+  bool supported = false;  // it answered with its items (else the live walk must do)
+  std::vector<RawNode> items;
+};
+
+// The bulk reads of one request, by app bus name: a request that reads several windows of
+// one app (a selector over all its windows; LibreOffice with its Tip of the Day open) asks
+// the app for its whole tree once. Made per request and never kept past it, so every
+// request still reads each app afresh.
+class BulkReads {
+ public:
+  const AppBulkRead* find(const std::string& bus_name) const;
+  void keep(const std::string& bus_name, AppBulkRead read);
+
+ private:
+  std::map<std::string, AppBulkRead> by_app_;
+};
 
 struct SnapshotOptions {
   DetailOptions details;
@@ -42,6 +63,9 @@ struct SnapshotOptions {
   // under it: LibreOffice's closed menus are most of its reconciling), for a read that
   // looks only for what can be on screen (live_resolve.h: a cell's table).
   bool showing_only = false;
+  // The request's bulk reads, or null: the first read of an app's window keeps its GetItems
+  // answer there, and reads of the app's other windows start from it.
+  BulkReads* bulk_reads = nullptr;
 };
 
 // The snapshot's id is left empty; the caller names and stores it.
