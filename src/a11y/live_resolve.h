@@ -48,6 +48,9 @@ struct LiveTarget {
   std::size_t window_nodes = 0;
   // The live read of the window's structure the target was resolved in.
   std::shared_ptr<const Snapshot> structure;
+  // A cell's table's rows and columns, as read to check its address (0 for any other target).
+  std::int64_t table_rows = 0;
+  std::int64_t table_columns = 0;
 };
 
 struct ResolveOptions {

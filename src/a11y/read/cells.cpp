@@ -127,23 +127,17 @@ Result<CellRows> get_cells(Observer& observer, const ActionTarget& target, const
   CellRows out;
   out.window = corner->window;
   out.range = range;
-  std::optional<std::int64_t> rows;
-  std::optional<std::int64_t> columns;
-  read_table_size(*pipeline, table, [&rows, &columns](std::optional<std::int64_t> r, std::optional<std::int64_t> c) {
-    rows = r;
-    columns = c;
-  });
-  if (!pipeline->wait() || !rows || !columns) {
-    return app_unresponsive(corner->window.app_name, corner->bus_name, started, "reading cells");
-  }
-  out.table_rows = *rows;
-  out.table_columns = *columns;
-  if (range.last.row >= *rows || range.last.column >= *columns) {
+  // The table's size as the corner's read checked its address: read once.
+  const std::int64_t rows = corner->table_rows;
+  const std::int64_t columns = corner->table_columns;
+  out.table_rows = rows;
+  out.table_columns = columns;
+  if (range.last.row >= rows || range.last.column >= columns) {
     return make_error(ErrorCode::kElementNotFound,
-                      "the table has no cell " + to_string(range.last) + ": it has " + with_thousands(*rows) +
-                          " rows and " + with_thousands(*columns) + " columns",
-                      {{"kind", "cell_outside_table"}, {"cell", to_string(range.last)}, {"rows", *rows},
-                       {"columns", *columns}},
+                      "the table has no cell " + to_string(range.last) + ": it has " + with_thousands(rows) +
+                          " rows and " + with_thousands(columns) + " columns",
+                      {{"kind", "cell_outside_table"}, {"cell", to_string(range.last)}, {"rows", rows},
+                       {"columns", columns}},
                       "give a range within the table");
   }
   out.rows.assign(static_cast<std::size_t>(range.rows()),
