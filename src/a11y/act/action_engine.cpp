@@ -83,6 +83,7 @@ class ActionRun {
   Verification read_back_once(Pipeline& pipeline);
   std::optional<Verification> read_back_by_identity(Deadline until);
   std::optional<Verification> read_back();
+  bool landed_otherwise(const Verification& verification) const;
 
   Error refuse(Error error) const { return marked(std::move(error), Delivery::kNotDelivered); }
   Error marked(Error error, Delivery delivery) const;
@@ -224,6 +225,8 @@ LiveReadNeeds ActionRun::preflight_needs() const {
       break;
     case ActionKind::kSetValue:
       needs.value_range = true;
+      // What a cell shows before: a number set as its Value has landed once it shows other.
+      needs.text = target_->node.cell.has_value() && !password();
       break;
     case ActionKind::kType:
       // Typed keys land at the end of the text; the accessibility route inserts at the caret.
@@ -692,24 +695,37 @@ Verification ActionRun::read_back_once(Pipeline& pipeline) {
 
 // Reads the effect back until it matches or the verify timeout passes: toolkits may apply
 // an action from their main loop a moment after answering the call. A click or a named
-// action has nothing to read back.
+// action has nothing to read back. What did not match says the last reading that came: a
+// last read cut off by the deadline does not erase what the ones before it saw.
 std::optional<Verification> ActionRun::read_back() {
   if (request_.kind == ActionKind::kClick || request_.kind == ActionKind::kNamed) return std::nullopt;
   const Deadline until = std::min(deadline_, Clock::now() + request_.verify_timeout);
   auto pipeline = open_pipeline(until);
   if (!pipeline) return Verification{};
   ReadBackPace pace;
+  std::optional<Verification> last_read;
   for (;;) {
     Verification verification = read_back_once(*pipeline);
     if (route_.picks_from_list && !verification.matched) {
       if (auto picked = read_back_by_identity(until); picked && picked->matched) return picked;
     }
-    if (verification.matched || Clock::now() + pace.upcoming() >= until || pipeline->expired() ||
-        pipeline->disconnected()) {
-      return verification;
+    const bool read_nothing = std::holds_alternative<std::monostate>(verification.read);
+    if (!read_nothing) last_read = verification;
+    if (verification.matched || landed_otherwise(verification) || Clock::now() + pace.upcoming() >= until ||
+        pipeline->expired() || pipeline->disconnected()) {
+      return read_nothing && last_read ? *last_read : verification;
     }
     pace.sleep();
   }
+}
+
+// A number set as a cell's Value lands with the call's answer: once the cell shows anything
+// but what it showed before, waiting longer cannot make it show the number as given, and the
+// input line's entry as typed comes next.
+bool ActionRun::landed_otherwise(const Verification& verification) const {
+  if (route_.route != Route::kCellNumber || verification.matched || !now().text) return false;
+  const auto* shown = std::get_if<std::string>(&verification.read);
+  return shown != nullptr && *shown != *now().text;
 }
 
 // The picked copy goes with its list, and Gecko may leave its state as it was: the one

@@ -344,6 +344,8 @@ Result<LiveTarget> resolve_cell(Observer& observer, LiveTarget table, const Cell
   }
   const RawNode& raw = read->cell->node;
   LiveTarget target = std::move(table);
+  target.table_rows = read->rows;
+  target.table_columns = read->columns;
   target.grandparent = target.parent;
   target.parent = ContainerInfo{target.node.path, target.node.role, target.node.interfaces};
   Node node = cell_node(raw, traits);
