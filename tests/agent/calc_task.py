@@ -62,6 +62,18 @@ def sheet_number(state_text):
     return int(numbers[0]) if len(numbers) == 1 else None
 
 
+def renumbered(state_text, number):
+    """The number element NUMBER of the state acted on has in an answer given as changes
+    ("= e16-e43 unchanged, were e13-e40", "=   e16 unchanged, was e13"), or NUMBER when
+    no such line moved it."""
+    for m in re.finditer(r"^\s*=\s+e(\d+)(?:-e\d+)? unchanged, (?:was|were) e(\d+)(?:-e(\d+))?", state_text, re.MULTILINE):
+        now, was_first = int(m.group(1)), int(m.group(2))
+        was_last = int(m.group(3) or m.group(2))
+        if was_first <= number <= was_last:
+            return now + number - was_first
+    return number
+
+
 def tool_bar_button(state_text, name):
     """N of the button NAME in a tool bar's row ("push buttons: e5 \"New\" | e7 \"Save\""),
     or None when not exactly one."""
@@ -116,6 +128,9 @@ def main():
             if len(state) > 6000:
                 print(state, flush=True)
 
+            # Element numbers belong to the newest state: the one the action answered with,
+            # renumbered when Calc's tool bars came back with more or fewer buttons.
+            table = sheet_number(state) or renumbered(state, table)
             state = call("set_value", {"element": table, "cell": "Z500", "value": NOTE})
             first = state.splitlines()[0] if state else ""
             check.expect(first.startswith("Done (set_value), and read back."),
