@@ -125,7 +125,9 @@ void print_action(const nlohmann::json& data) {
   const auto& target = data["target"];
   std::cout << plain(data[reply_fields::outcome::kDelivery]) << ": " << plain(data["method"]) << " " << plain(target["role"])
             << " \"" << plain(target["name"]) << "\" (" << plain(data[reply_fields::outcome::kRoute]);
-  if (data.contains("first_route")) std::cout << ", after " << plain(data["first_route"]);
+  if (data.contains(reply_fields::outcome::kFirstRoute)) {
+    std::cout << ", after " << plain(data[reply_fields::outcome::kFirstRoute]);
+  }
   std::cout << ") " << milliseconds(data["ms"]);
   if (data.value("already", false)) std::cout << " (already so: nothing sent)";
   if (!data.value("answered", true)) std::cout << " (the app is still busy with it)";

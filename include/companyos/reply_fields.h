@@ -47,10 +47,12 @@ inline constexpr const char* kLoading = "loading";
 
 // What every effectful reply says of its effect — and a refusal's details, when something
 // may have reached the app: the delivery ("not_delivered", "delivered_unverified",
-// "delivered_verified") and the route it took ("xtest…" for physical input).
+// "delivered_verified") and the route it took ("xtest…" for physical input), and a route
+// whose effect that one replaced.
 namespace outcome {
 inline constexpr const char* kDelivery = "delivery";
 inline constexpr const char* kRoute = "route";
+inline constexpr const char* kFirstRoute = "first_route";
 }  // namespace outcome
 
 }  // namespace companyos::reply_fields

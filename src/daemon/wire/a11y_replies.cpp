@@ -256,7 +256,7 @@ nlohmann::json action_reply_to_json(const ActionReply& reply) {
       {"ms", reply.milliseconds},
   };
   if (reply.timings.spacing_ms > 0) json["timings"]["spacing_ms"] = reply.timings.spacing_ms;
-  if (reply.first_route) json["first_route"] = *reply.first_route;
+  if (reply.first_route) json[reply_fields::outcome::kFirstRoute] = *reply.first_route;
   if (reply.already) json["already"] = true;
   if (!reply.answered) json["answered"] = false;
   if (reply.fingerprint) json["fingerprint"] = *reply.fingerprint;
