@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string>
 
 
 namespace companyos::a11y {
@@ -21,12 +22,9 @@ std::optional<double> plain_number(std::string_view text) {
   if (whole.empty() || !all_digits(whole) || !all_digits(fraction)) return std::nullopt;
   if (whole.size() > 1 && whole.front() == '0') return std::nullopt;
   if (point != std::string_view::npos && (fraction.empty() || fraction.back() == '0')) return std::nullopt;
-  if (text.starts_with('-') && whole == "0" && fraction.empty()) return std::nullopt;
-  const std::size_t leading_zeros = whole == "0" ? 1 + (fraction.find_first_not_of('0') == std::string_view::npos
-                                                            ? fraction.size()
-                                                            : fraction.find_first_not_of('0'))
-                                                 : 0;
-  if (whole.size() + fraction.size() - leading_zeros > kSignificantDigits) return std::nullopt;
+  if (text == "-0") return std::nullopt;
+  const std::string all = std::string(whole) + std::string(fraction);
+  if (all.size() - std::min(all.find_first_not_of('0'), all.size()) > kSignificantDigits) return std::nullopt;
   return parse_number(text);
 }
 
